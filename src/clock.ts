@@ -1,0 +1,65 @@
+/**
+ * Time, injected wherever it matters, so tests and the sandbox's lifecycles never wait for
+ * the wall clock.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms` of this clock's time. */
+  sleep(ms: number): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/**
+ * A clock that moves only when told. `sleep` resolves once `advance` passes its deadline,
+ * so code that backs off can be tested without real waiting.
+ */
+export interface ManualClock extends Clock {
+  advance(ms: number): Promise<void>;
+  set(epochMs: number): void;
+  /** Number of sleeps waiting right now (lets a test wait until code is parked). */
+  pendingSleeps(): number;
+}
+
+export function createManualClock(startMs = Date.parse('2026-11-22T12:00:00Z')): ManualClock {
+  let now = startMs;
+  let sleepers: { until: number; resolve: () => void }[] = [];
+  const wake = () => {
+    const due = sleepers.filter((s) => s.until <= now);
+    sleepers = sleepers.filter((s) => s.until > now);
+    for (const s of due) s.resolve();
+  };
+  return {
+    now: () => now,
+    sleep(ms) {
+      return new Promise<void>((resolve) => {
+        sleepers.push({ until: now + Math.max(0, ms), resolve });
+        if (ms <= 0) wake();
+      });
+    },
+    async advance(ms) {
+      const target = now + ms;
+      // Step through deadlines in order so chained sleeps each see their own moment.
+      for (;;) {
+        const next = sleepers.filter((s) => s.until <= target).sort((a, b) => a.until - b.until)[0];
+        if (!next) break;
+        now = Math.max(now, next.until);
+        wake();
+        // Let woken code run (and possibly sleep again) before moving on.
+        await new Promise((r) => setImmediate(r));
+      }
+      now = target;
+      wake();
+      await new Promise((r) => setImmediate(r));
+    },
+    set(epochMs) {
+      now = epochMs;
+      wake();
+    },
+    pendingSleeps: () => sleepers.length,
+  };
+}
