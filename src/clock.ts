@@ -5,13 +5,25 @@
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
-  /** Resolves after `ms` of this clock's time. */
-  sleep(ms: number): Promise<void>;
+  /** Resolves after `ms` of this clock's time; rejects with the signal's reason if aborted first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal!.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
 };
 
 /**
@@ -35,9 +47,19 @@ export function createManualClock(startMs = Date.parse('2026-11-22T12:00:00Z')):
   };
   return {
     now: () => now,
-    sleep(ms) {
-      return new Promise<void>((resolve) => {
-        sleepers.push({ until: now + Math.max(0, ms), resolve });
+    sleep(ms, signal) {
+      return new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        const sleeper = { until: now + Math.max(0, ms), resolve };
+        sleepers.push(sleeper);
+        signal?.addEventListener(
+          'abort',
+          () => {
+            sleepers = sleepers.filter((s) => s !== sleeper);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
         if (ms <= 0) wake();
       });
     },

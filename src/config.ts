@@ -56,16 +56,18 @@ export class ConfigError extends Error {
   }
 }
 
-function parse<T extends z.ZodType>(schema: T, env: Env): z.output<T> {
+function parse<T extends z.ZodType>(schema: T, env: Env, extraProblems: string[] = []): z.output<T> {
   const result = schema.safeParse(env);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
+  if (result.success && extraProblems.length === 0) return result.data;
+  const problems = (result.success ? [] : result.error.issues).map((issue) => {
     const name = issue.path.join('.') || '(environment)';
     // Never echo a value back: it may be a secret.
     return `${name} ${issue.message}`;
   });
-  throw new ConfigError(problems);
+  throw new ConfigError([...problems, ...extraProblems]);
 }
+
+const isSet = (v: string | undefined): v is string => typeof v === 'string' && v.trim() !== '';
 
 export function loadCloudConfig(env: Env = process.env): CloudConfig {
   const e = parse(cloudEnvSchema, env);
@@ -75,4 +77,75 @@ export function loadCloudConfig(env: Env = process.env): CloudConfig {
 export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
   const e = parse(sandboxEnvSchema, env);
   return { port: e.SANDBOX_PORT, token: e.SANDBOX_TOKEN };
+}
+
+// ── The bot (DESIGN "Runtime contract") ─────────────────────────────────────────────────────
+
+export type SlackMode = 'socket' | 'http';
+export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
+
+export const botEnvSchema = cloudEnvSchema
+  .extend({
+    SLACK_BOT_TOKEN: optional(z.string().regex(/^xoxb-/, { error: 'must be a bot token (xoxb-…)' })),
+    SLACK_APP_TOKEN: optional(z.string().regex(/^xapp-/, { error: 'must be an app-level token (xapp-…)' })),
+    SLACK_SIGNING_SECRET: optional(z.string().min(8, { error: 'looks too short for a signing secret' })),
+    SLACK_MODE: optional(z.enum(['socket', 'http'], { error: 'must be socket or http' })),
+    PORT: port(3000),
+    SLACK_API_URL: optional(
+      z.string().refine(isHttpUrl, { error: 'must be an http(s) URL, e.g. https://slack.com/api/' }),
+    ),
+    LOG_LEVEL: optional(z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' })),
+  });
+
+export interface SlackConfig {
+  mode: SlackMode;
+  botToken: string;
+  appToken: string | undefined;
+  signingSecret: string | undefined;
+  port: number;
+  /** Web API base URL override (proxies, tests); undefined → Slack's own. */
+  apiUrl: string | undefined;
+}
+
+export interface BotConfig {
+  slack: SlackConfig;
+  cloud: CloudConfig;
+  logLevel: LogLevelName;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/** Which tokens the chosen mode needs; checked apart from the schema so all problems show at once. */
+function modeProblems(env: Env): string[] {
+  const mode = isSet(env.SLACK_MODE) ? env.SLACK_MODE.trim() : isSet(env.SLACK_APP_TOKEN) ? 'socket' : 'http';
+  const problems: string[] = [];
+  if (!isSet(env.SLACK_BOT_TOKEN)) problems.push('SLACK_BOT_TOKEN is required (the bot token, xoxb-…, from the app’s OAuth page)');
+  if (mode === 'socket' && !isSet(env.SLACK_APP_TOKEN))
+    problems.push('SLACK_APP_TOKEN is required in Socket Mode (an app-level token, xapp-…, with connections:write)');
+  if (mode === 'http' && !isSet(env.SLACK_SIGNING_SECRET))
+    problems.push('SLACK_SIGNING_SECRET is required in HTTP mode (from the app’s Basic Information page)');
+  return problems;
+}
+
+export function loadBotConfig(env: Env = process.env): BotConfig {
+  const e = parse(botEnvSchema, env, modeProblems(env));
+  return {
+    slack: {
+      mode: e.SLACK_MODE ?? (e.SLACK_APP_TOKEN ? 'socket' : 'http'),
+      botToken: e.SLACK_BOT_TOKEN!,
+      appToken: e.SLACK_APP_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      port: e.PORT,
+      apiUrl: e.SLACK_API_URL,
+    },
+    cloud: { baseUrl: e.CLOUD_API_BASE_URL, token: e.CLOUD_API_TOKEN },
+    logLevel: e.LOG_LEVEL ?? 'info',
+  };
 }

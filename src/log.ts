@@ -1,0 +1,98 @@
+/**
+ * Structured logging: one JSON object per line. Every line passes through redaction, so a
+ * token or password that reaches a log call by mistake is masked rather than written
+ * (DEVELOPERS "never post a password or token to a channel or a log").
+ */
+import bolt from '@slack/bolt';
+import type { Logger as BoltLogger, LogLevel as LogLevelEnum } from '@slack/bolt';
+
+const { LogLevel: BoltLogLevel } = bolt;
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+  /** A logger whose lines carry these fields too. */
+  child(fields: Record<string, unknown>): Logger;
+  /** Mask this value wherever it appears from now on (a password the bot just handled). */
+  addSecret(secret: string): void;
+}
+
+export interface LoggerOptions {
+  level?: LogLevel;
+  /** Known secrets (tokens, signing secret): masked wherever they appear. */
+  secrets?: (string | undefined)[];
+  /** Where lines go; default stdout. */
+  sink?: (line: string) => void;
+  now?: () => number;
+}
+
+const MASK = '[redacted]';
+/** Slack tokens, bearer headers, and password-like JSON/query fields. */
+const PATTERNS: [RegExp, string][] = [
+  [/xox[abpers]-[0-9A-Za-z-]+/g, MASK],
+  [/xapp-[0-9A-Za-z-]+/g, MASK],
+  [/(bearer\s+)[^\s"',]+/gi, `$1${MASK}`],
+  [/("(?:password|root_password|token|secret|authorization)"\s*:\s*")((?:[^"\\]|\\.)*)(")/gi, `$1${MASK}$3`],
+  [/((?:password|token)=)[^&\s"]+/gi, `$1${MASK}`],
+];
+
+export function createLogger(opts: LoggerOptions = {}, base: Record<string, unknown> = {}, shared?: Set<string>): Logger {
+  const min = ORDER[opts.level ?? 'info'];
+  const secrets = shared ?? new Set((opts.secrets ?? []).filter((s): s is string => !!s && s.length >= 4));
+  const sink = opts.sink ?? ((line: string) => process.stdout.write(line + '\n'));
+  const now = opts.now ?? Date.now;
+
+  const redact = (text: string): string => {
+    let out = text;
+    for (const s of secrets) out = out.split(s).join(MASK);
+    for (const [re, repl] of PATTERNS) out = out.replace(re, repl);
+    return out;
+  };
+
+  const write = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => {
+    if (ORDER[level] < min) return;
+    const entry = { time: new Date(now()).toISOString(), level, msg, ...base, ...fields };
+    sink(redact(JSON.stringify(entry, errorReplacer)));
+  };
+
+  return {
+    debug: (m, f) => write('debug', m, f),
+    info: (m, f) => write('info', m, f),
+    warn: (m, f) => write('warn', m, f),
+    error: (m, f) => write('error', m, f),
+    child: (fields) => createLogger(opts, { ...base, ...fields }, secrets),
+    addSecret: (s) => {
+      if (s && s.length >= 4) secrets.add(s);
+    },
+  };
+}
+
+function errorReplacer(_key: string, value: unknown): unknown {
+  if (value instanceof Error) {
+    const e = value as Error & { code?: unknown; status?: unknown };
+    return { name: e.name, message: e.message, ...(e.code !== undefined ? { code: e.code } : {}), ...(e.status !== undefined ? { status: e.status } : {}) };
+  }
+  return value;
+}
+
+/** Bolt wants a @slack/logger-shaped object; route it through ours so redaction applies. */
+export function boltLogger(log: Logger): BoltLogger {
+  const join = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? a.message : JSON.stringify(a))).join(' ');
+  let level = BoltLogLevel.INFO;
+  return {
+    debug: (...a: unknown[]) => log.debug(join(a), { source: 'bolt' }),
+    info: (...a: unknown[]) => log.info(join(a), { source: 'bolt' }),
+    warn: (...a: unknown[]) => log.warn(join(a), { source: 'bolt' }),
+    error: (...a: unknown[]) => log.error(join(a), { source: 'bolt' }),
+    setLevel: (l: LogLevelEnum) => {
+      level = l;
+    },
+    getLevel: () => level,
+    setName: () => {},
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The catalog: every operation once, looked up by resource and verb. Aliases let people type
+ * what they are used to from other CLIs (`servers`, `firewall` for `sg`, `keys`).
+ */
+import { isOptional } from './define.js';
+import type { AnyOperation, ArgSpec } from './types.js';
+
+export interface ResourceInfo {
+  name: string;
+  title: string;
+  aliases: string[];
+}
+
+export interface Catalog {
+  operations: readonly AnyOperation[];
+  resources: readonly ResourceInfo[];
+  byId(id: string): AnyOperation | undefined;
+  find(resource: string, verb: string): AnyOperation | undefined;
+  forResource(resource: string): AnyOperation[];
+  /** Canonical resource name for a word or alias, case-insensitive. */
+  resolveResource(word: string): string | undefined;
+  /** Every word that names a resource (names and aliases), for "did you mean". */
+  resourceWords(): string[];
+}
+
+export function createCatalog(resources: ResourceInfo[], operations: AnyOperation[]): Catalog {
+  const ids = new Map<string, AnyOperation>();
+  for (const op of operations) {
+    if (ids.has(op.id)) throw new Error(`Duplicate operation ${op.id}`);
+    if (!resources.some((r) => r.name === op.resource)) throw new Error(`${op.id}: unknown resource ${op.resource}`);
+    ids.set(op.id, op);
+  }
+  const words = new Map<string, string>();
+  for (const r of resources) for (const w of [r.name, ...r.aliases]) words.set(w.toLowerCase(), r.name);
+
+  return {
+    operations,
+    resources: resources.filter((r) => operations.some((o) => o.resource === r.name)),
+    byId: (id) => ids.get(id),
+    find: (resource, verb) => ids.get(`${resource}.${verb.toLowerCase()}`),
+    forResource: (resource) => operations.filter((o) => o.resource === resource),
+    resolveResource: (word) => words.get(word.toLowerCase()),
+    resourceWords: () => [...words.keys()],
+  };
+}
+
+/** `/cloud backup list <server> [--page N]` */
+export function usageLine(op: AnyOperation): string {
+  const parts = [`/cloud ${op.resource} ${op.verb}`];
+  for (const [name, spec] of Object.entries(op.args) as [string, ArgSpec][]) {
+    const optional = isOptional(spec);
+    let part: string;
+    if (spec.kind === 'positional') part = `<${spec.placeholder}>`;
+    else if (spec.kind === 'rest') part = `<${spec.placeholder}…>`;
+    else if (spec.kind === 'switch') part = `--${name}`;
+    else part = `--${name} ${spec.placeholder}`;
+    parts.push(optional ? `[${part}]` : part);
+  }
+  return parts.join(' ');
+}

@@ -1,0 +1,87 @@
+/**
+ * `defineOperation` turns one declaration into a catalog entry: the argument specs give both
+ * the usage line and the zod schema, so the two can never disagree.
+ */
+import { z } from 'zod';
+import type { ArgSpec, ArgSpecs, ArgsOf, Operation, Tier } from './types.js';
+
+export interface OperationDeclaration<S extends ArgSpecs, R> {
+  id: `${string}.${string}`;
+  summary: string;
+  tier: Tier;
+  args: S;
+  /** Default: true unless the tier is `read` or `secret`. */
+  mutates?: boolean;
+  /** Default: the opposite of `mutates`. */
+  ephemeral?: boolean;
+  secret?: boolean;
+  pageArg?: keyof S & string;
+  run: Operation<S, R>['run'];
+  render: Operation<S, R>['render'];
+}
+
+export function defineOperation<const S extends ArgSpecs, R>(decl: OperationDeclaration<S, R>): Operation<S, R> {
+  const [resource, verb] = decl.id.split('.') as [string, string];
+  const mutates = decl.mutates ?? !(decl.tier === 'read' || decl.tier === 'secret');
+  const shape = Object.fromEntries(Object.entries(decl.args).map(([name, spec]) => [name, spec.schema]));
+  return {
+    id: decl.id,
+    resource,
+    verb,
+    summary: decl.summary,
+    tier: decl.tier,
+    args: decl.args,
+    schema: z.object(shape) as unknown as z.ZodType<ArgsOf<S>>,
+    mutates,
+    ephemeral: decl.ephemeral ?? !mutates,
+    secret: decl.secret ?? decl.tier === 'secret',
+    run: decl.run,
+    render: decl.render,
+    ...(decl.pageArg ? { pageArg: decl.pageArg } : {}),
+  };
+}
+
+export const positional = <S extends z.ZodType>(placeholder: string, schema: S, description: string): ArgSpec<S> => ({
+  kind: 'positional',
+  schema,
+  placeholder,
+  description,
+});
+
+export const rest = <S extends z.ZodType>(placeholder: string, schema: S, description: string): ArgSpec<S> => ({
+  kind: 'rest',
+  schema,
+  placeholder,
+  description,
+});
+
+export const flag = <S extends z.ZodType>(placeholder: string, schema: S, description: string): ArgSpec<S> => ({
+  kind: 'flag',
+  schema,
+  placeholder,
+  description,
+});
+
+export const switchFlag = (description: string): ArgSpec<z.ZodType<boolean>> => ({
+  kind: 'switch',
+  schema: z.boolean().optional().transform((v) => v === true) as unknown as z.ZodType<boolean>,
+  placeholder: '',
+  description,
+});
+
+/** Whether an argument may be left out (its schema accepts `undefined`). */
+export function isOptional(spec: ArgSpec): boolean {
+  return spec.kind === 'switch' || spec.schema.safeParse(undefined).success;
+}
+
+/** `--page N` → a whole page number ≥ 1, absent means the first page. */
+export const pageFlag = flag(
+  'N',
+  z.coerce
+    .number({ error: 'must be a page number' })
+    .int({ error: 'must be a whole page number' })
+    .min(1, { error: 'must be 1 or more' })
+    .max(100_000, { error: 'is too large' })
+    .optional(),
+  'page of the list',
+);

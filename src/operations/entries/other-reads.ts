@@ -1,0 +1,79 @@
+/** Reads of backups, reserved-IP subnets, security groups, SSH keys, plans and the account. */
+import { buildInvoices, buildUsage } from '../../slack/views/account-views.js';
+import { buildBackupList } from '../../slack/views/backup-views.js';
+import { buildSubnets } from '../../slack/views/ip-views.js';
+import { buildPager } from '../../slack/views/pager.js';
+import { buildPlans } from '../../slack/views/plan-views.js';
+import { buildSecurityGroup } from '../../slack/views/sg-views.js';
+import { buildSshKeys } from '../../slack/views/ssh-key-views.js';
+import { groupArg, locationFlag, serverArg } from '../args.js';
+import { defineOperation, pageFlag } from '../define.js';
+
+export const backupList = defineOperation({
+  id: 'backup.list',
+  summary: 'Backups of a server, newest first, with size and lock state',
+  tier: 'read',
+  args: { server: serverArg, page: pageFlag },
+  pageArg: 'page',
+  run: ({ cloud, signal }, { server, page }) => cloud.backups.list(server, { page: page ?? 1, signal }),
+  render: (result, args, view) =>
+    buildBackupList(args.server, result, view, buildPager('backup.list', args, 'page', result.meta, 'backups')),
+});
+
+export const ipSubnets = defineOperation({
+  id: 'ip.subnets',
+  summary: 'Subnets you can reserve IPs from, with free addresses and price',
+  tier: 'read',
+  args: {},
+  run: ({ cloud, signal }) => cloud.reservedIps.subnets({ signal }),
+  render: (subnets) => buildSubnets(subnets),
+});
+
+export const sgShow = defineOperation({
+  id: 'sg.show',
+  summary: 'A security group: its rules in the order they apply, and attached servers',
+  tier: 'read',
+  args: { id: groupArg },
+  run: ({ cloud, signal }, { id }) => cloud.securityGroups.get(id, { signal }),
+  render: (group) => buildSecurityGroup(group),
+});
+
+export const sshKeyList = defineOperation({
+  id: 'ssh-key.list',
+  summary: 'SSH keys saved in the account',
+  tier: 'read',
+  args: {},
+  run: ({ cloud, signal }) => cloud.sshKeys.list({ signal }),
+  render: (keys, _args, view) => buildSshKeys(keys, view),
+});
+
+export const planList = defineOperation({
+  id: 'plan.list',
+  summary: 'Plans by monthly price; with --location, availability there',
+  tier: 'read',
+  args: { location: locationFlag, page: pageFlag },
+  pageArg: 'page',
+  run: ({ cloud, signal }, { location, page }) =>
+    cloud.plans.list({ page: page ?? 1, signal, ...(location !== undefined ? { location_id: location } : {}) }),
+  render: (result, args) => buildPlans(result, args.location, buildPager('plan.list', args, 'page', result.meta, 'plans')),
+});
+
+export const accountUsage = defineOperation({
+  id: 'account.usage',
+  summary: 'What the account uses against its limits: servers, CPU, memory, disk, IPs',
+  tier: 'read',
+  args: {},
+  run: ({ cloud, signal }) => cloud.account.usage({ signal }),
+  render: (usage) => buildUsage(usage),
+});
+
+export const accountInvoices = defineOperation({
+  id: 'account.invoices',
+  summary: 'Invoices, most recent first',
+  tier: 'billing',
+  mutates: false,
+  args: { page: pageFlag },
+  pageArg: 'page',
+  run: ({ cloud, signal }, { page }) => cloud.account.invoices({ page: page ?? 1, signal }),
+  render: (result, args, view) => buildInvoices(result, view, buildPager('account.invoices', args, 'page', result.meta, 'invoices')),
+});

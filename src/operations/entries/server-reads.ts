@@ -1,0 +1,31 @@
+/** Reads of one server: live status, credentials (a secret), addresses. */
+import { buildCredentials, buildServerIps, buildServerStatus } from '../../slack/views/server-views.js';
+import { serverArg } from '../args.js';
+import { defineOperation } from '../define.js';
+
+export const serverStatus = defineOperation({
+  id: 'server.status',
+  summary: 'Live power state and application status (installing, reinstalling…) of a server',
+  tier: 'read',
+  args: { server: serverArg },
+  run: ({ cloud, signal }, { server }) => cloud.servers.status(server, { signal }),
+  render: (status, { server }, view) => buildServerStatus(server, status, view),
+});
+
+export const serverCredentials = defineOperation({
+  id: 'server.credentials',
+  summary: 'Root login of a server — shown only to you, never in the channel',
+  tier: 'secret',
+  args: { server: serverArg },
+  run: ({ cloud, signal }, { server }) => cloud.servers.credentials(server, { signal }),
+  render: (creds, { server }) => buildCredentials(server, creds),
+});
+
+export const serverIps = defineOperation({
+  id: 'server.ips',
+  summary: 'Every IPv4 and IPv6 address of a server, reserved ones marked',
+  tier: 'read',
+  args: { server: serverArg },
+  run: ({ cloud, signal }, { server }) => cloud.servers.ips(server, { signal }),
+  render: (ips, { server }) => buildServerIps(server, ips),
+});

@@ -1,0 +1,40 @@
+/** Reads about workers: whether one can be deployed, where, from what, and how one is doing. */
+import { buildLocations, buildRequirements, buildTemplates, buildWorkerStatus } from '../../slack/views/worker-views.js';
+import { workerArg } from '../args.js';
+import { defineOperation } from '../define.js';
+
+export const workerRequirements = defineOperation({
+  id: 'worker.requirements',
+  summary: 'Balance and worker slots needed to deploy a worker now',
+  tier: 'read',
+  args: {},
+  run: ({ cloud, signal }) => cloud.workers.requirements({ signal }),
+  render: (r) => buildRequirements(r),
+});
+
+export const workerLocations = defineOperation({
+  id: 'worker.locations',
+  summary: 'Locations workers can be deployed to, out-of-stock ones marked',
+  tier: 'read',
+  args: {},
+  run: ({ cloud, signal }) => cloud.workers.locations({ signal }),
+  render: (locations) => buildLocations(locations),
+});
+
+export const workerTemplates = defineOperation({
+  id: 'worker.templates',
+  summary: 'Templates and databases a worker can be deployed from',
+  tier: 'read',
+  args: {},
+  run: ({ cloud, signal }) => cloud.workers.templates({ signal }),
+  render: (templates) => buildTemplates(templates),
+});
+
+export const workerStatus = defineOperation({
+  id: 'worker.status',
+  summary: 'Build and runtime state of a worker, its address and last error',
+  tier: 'read',
+  args: { worker: workerArg },
+  run: ({ cloud, signal }, { worker }) => cloud.workers.status(worker, { signal }),
+  render: (w, _args, view) => buildWorkerStatus(w, view),
+});

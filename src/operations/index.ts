@@ -1,0 +1,48 @@
+/**
+ * THE CATALOG. Every operation the bot offers is listed here, once; the router, help, access
+ * checks, confirmation and audit read it.
+ */
+import { createCatalog, type ResourceInfo } from './catalog.js';
+import {
+  accountInvoices,
+  accountUsage,
+  backupList,
+  ipSubnets,
+  planList,
+  sgShow,
+  sshKeyList,
+} from './entries/other-reads.js';
+import { serverCredentials, serverIps, serverStatus } from './entries/server-reads.js';
+import { workerLocations, workerRequirements, workerStatus, workerTemplates } from './entries/worker-reads.js';
+import type { AnyOperation } from './types.js';
+
+export const RESOURCES: ResourceInfo[] = [
+  { name: 'server', title: 'Servers', aliases: ['servers', 'srv', 'vm'] },
+  { name: 'backup', title: 'Backups', aliases: ['backups'] },
+  { name: 'ip', title: 'Reserved IPs', aliases: ['ips', 'reserved-ip', 'reserved-ips'] },
+  { name: 'worker', title: 'Workers', aliases: ['workers', 'app', 'apps'] },
+  { name: 'sg', title: 'Security groups and firewall rules', aliases: ['firewall', 'fw', 'security-group', 'security-groups'] },
+  { name: 'ssh-key', title: 'SSH keys', aliases: ['ssh-keys', 'keys', 'key', 'ssh'] },
+  { name: 'plan', title: 'Plans', aliases: ['plans'] },
+  { name: 'account', title: 'Account', aliases: ['acct', 'billing'] },
+];
+
+export const OPERATIONS: AnyOperation[] = [
+  serverStatus,
+  serverCredentials,
+  serverIps,
+  backupList,
+  ipSubnets,
+  workerRequirements,
+  workerLocations,
+  workerTemplates,
+  workerStatus,
+  sgShow,
+  sshKeyList,
+  planList,
+  accountUsage,
+  accountInvoices,
+];
+
+export const catalog = createCatalog(RESOURCES, OPERATIONS);
+export type { Catalog } from './catalog.js';

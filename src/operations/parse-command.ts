@@ -1,0 +1,143 @@
+/**
+ * `/cloud <resource> <verb> [args] [--flags]` → an operation and validated arguments, or a
+ * problem that names the nearest command and its usage. Everything typed is checked here with
+ * the operation's zod schema, before any request (DEVELOPERS "Bad input gets a clear message").
+ */
+import type { z } from 'zod';
+import type { Catalog } from './catalog.js';
+import { isOptional } from './define.js';
+import { nearest } from './suggest.js';
+import { TokenizeError, tokenize, type Token } from './tokenize.js';
+import type { AnyOperation, ArgSpec } from './types.js';
+
+export type ParsedCommand =
+  | { kind: 'run'; op: AnyOperation; args: Record<string, unknown> }
+  | { kind: 'help'; resource?: string }
+  | { kind: 'problem'; problem: CommandProblem };
+
+export interface CommandProblem {
+  message: string;
+  /** Operations whose usage to show (the nearest command, or every verb of a resource). */
+  usage: AnyOperation[];
+  /** A corrected command line to suggest, e.g. `/cloud server status 101`. */
+  didYouMean?: string;
+  /** The command was recognised but required arguments are missing (a modal may fill them). */
+  missing?: { op: AnyOperation; given: Record<string, unknown>; names: string[] };
+}
+
+export function parseCommand(text: string, catalog: Catalog): ParsedCommand {
+  let tokens: Token[];
+  try {
+    tokens = tokenize(text);
+  } catch (e) {
+    if (e instanceof TokenizeError) return problem(e.message, []);
+    throw e;
+  }
+  const words = tokens.map((t) => t.value);
+  const [first, second] = words;
+  if (first === undefined || /^(help|-h|--help|\?)$/i.test(first)) {
+    return { kind: 'help', ...(second ? { resource: second } : {}) };
+  }
+
+  const resource = catalog.resolveResource(first);
+  if (!resource) {
+    const guess = nearest(first, catalog.resourceWords());
+    const resolved = guess ? catalog.resolveResource(guess) : undefined;
+    return problem(`I don't know \`${first}\`.`, resolved ? catalog.forResource(resolved) : [], guess && [guess, ...words.slice(1)]);
+  }
+  const ops = catalog.forResource(resource);
+  if (second === undefined || /^(help|-h|--help)$/i.test(second)) return { kind: 'help', resource };
+
+  const op = catalog.find(resource, second);
+  if (!op) {
+    const guess = nearest(second, ops.map((o) => o.verb));
+    const guessed = guess ? catalog.find(resource, guess) : undefined;
+    return problem(
+      `\`${resource}\` has no \`${second}\`.`,
+      guessed ? [guessed] : ops,
+      guess && [resource, guess, ...words.slice(2)],
+    );
+  }
+  return parseArgs(op, tokens.slice(2));
+}
+
+function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
+  const specs = Object.entries(op.args) as [string, ArgSpec][];
+  const positionals = specs.filter(([, s]) => s.kind === 'positional' || s.kind === 'rest');
+  const flags = new Map(specs.filter(([, s]) => s.kind === 'flag' || s.kind === 'switch'));
+  const raw: Record<string, unknown> = {};
+  const loose: string[] = [];
+
+  for (let i = 0; i < tokens.length; i++) {
+    const { value, quoted } = tokens[i]!;
+    if (!quoted && value.startsWith('--') && value.length > 2) {
+      const eq = value.indexOf('=');
+      const name = value.slice(2, eq < 0 ? undefined : eq);
+      const spec = flags.get(name);
+      if (!spec) {
+        const guess = nearest(name, [...flags.keys()]);
+        return problem(`\`${usageName(op)}\` has no flag \`--${name}\`.${guess ? '' : flagList(flags)}`, [op], undefined, guess && `--${guess}`);
+      }
+      if (name in raw) return problem(`\`--${name}\` is given twice.`, [op]);
+      if (spec.kind === 'switch') {
+        if (eq >= 0) return problem(`\`--${name}\` takes no value.`, [op]);
+        raw[name] = true;
+      } else if (eq >= 0) {
+        raw[name] = value.slice(eq + 1);
+      } else {
+        const next = tokens[i + 1];
+        if (!next || (!next.quoted && next.value.startsWith('--'))) return problem(`\`--${name}\` needs a value (${spec.placeholder}).`, [op]);
+        raw[name] = next.value;
+        i++;
+      }
+    } else {
+      loose.push(value);
+    }
+  }
+
+  for (const [name, spec] of positionals) {
+    if (loose.length === 0) break;
+    raw[name] = spec.kind === 'rest' ? loose.splice(0).join(' ') : loose.shift();
+  }
+  if (loose.length > 0) {
+    return problem(`Too many arguments: \`${loose.join(' ')}\` is not expected here.`, [op]);
+  }
+
+  const missing = positionals.filter(([name, spec]) => raw[name] === undefined && !isOptional(spec)).map(([n]) => n);
+  if (missing.length > 0) {
+    return {
+      kind: 'problem',
+      problem: {
+        message: `\`${usageName(op)}\` needs ${missing.map((n) => `<${op.args[n]!.placeholder}>`).join(' and ')}.`,
+        usage: [op],
+        missing: { op, given: raw, names: missing },
+      },
+    };
+  }
+
+  const parsed = (op.schema as z.ZodType).safeParse(raw);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]!;
+    const name = String(first.path[0] ?? '');
+    const spec = op.args[name] as ArgSpec | undefined;
+    const label = !spec ? 'Input' : spec.kind === 'flag' ? `\`--${name}\`` : `<${spec.placeholder}>`;
+    return problem(`${label}: ${first.message}`, [op]);
+  }
+  return { kind: 'run', op, args: parsed.data as Record<string, unknown> };
+}
+
+function usageName(op: AnyOperation): string {
+  return `/cloud ${op.resource} ${op.verb}`;
+}
+
+function flagList(flags: Map<string, ArgSpec>): string {
+  return flags.size ? ` Its flags: ${[...flags.keys()].map((f) => `\`--${f}\``).join(', ')}.` : ' It takes no flags.';
+}
+
+function problem(message: string, usage: AnyOperation[], corrected?: string[] | string, flagGuess?: string): ParsedCommand {
+  const p: CommandProblem = { message, usage };
+  if (Array.isArray(corrected)) p.didYouMean = `/cloud ${corrected.join(' ')}`;
+  else if (typeof corrected === 'string' && corrected) p.didYouMean = corrected;
+  if (flagGuess) p.didYouMean = flagGuess;
+  return { kind: 'problem', problem: p };
+}

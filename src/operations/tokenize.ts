@@ -1,0 +1,49 @@
+/**
+ * Splits the text of a slash command into words. Slack sends the text HTML-escaped
+ * (`&amp;`, `&lt;`, `&gt;`: https://api.slack.com/reference/surfaces/formatting#escaping),
+ * and its clients turn straight quotes into curly ones and `--` into a dash, so all of
+ * those are read back as the person meant them.
+ */
+
+const QUOTES: Record<string, string> = { '"': '"', "'": "'", '“': '”', '‘': '’', '”': '”' };
+
+export function unescapeSlack(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+export class TokenizeError extends Error {}
+
+export interface Token {
+  value: string;
+  /** Quoted words are always values, never flags (`"--not-a-flag"`). */
+  quoted: boolean;
+}
+
+export function tokenize(input: string): Token[] {
+  const text = unescapeSlack(input).replace(/\u00a0/g, ' ');
+  const words: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+    if (i >= text.length) break;
+    let word = '';
+    let quoted = false;
+    while (i < text.length && !/\s/.test(text[i]!)) {
+      const close = QUOTES[text[i]!];
+      if (close) {
+        const end = text.indexOf(close, i + 1);
+        if (end < 0) throw new TokenizeError(`A quote opened at “${text.slice(i, i + 12)}” is never closed.`);
+        word += text.slice(i + 1, end);
+        quoted = true;
+        i = end + 1;
+      } else {
+        word += text[i];
+        i++;
+      }
+    }
+    // An em or en dash where `--` was typed (autocorrect), but only outside quotes.
+    if (!quoted) word = word.replace(/^[—–]/, '--');
+    words.push({ value: word, quoted });
+  }
+  return words;
+}

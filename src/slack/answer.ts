@@ -1,0 +1,51 @@
+/**
+ * Answering through a `response_url` (Bolt's `respond`). Slack allows 5 posts per URL in 30
+ * minutes (shared/slack-facts.md), so an answer uses at most two: a "the cloud is slow"
+ * notice if the work outlasts `slowNoticeMs`, then the answer, replacing the notice.
+ */
+import type { RespondFn } from '@slack/bolt';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import type { Reply } from '../operations/types.js';
+import { buildSlowNotice } from './views/error-views.js';
+
+export interface AnswerDeps {
+  clock: Clock;
+  logger: Logger;
+  /** After this long without an answer, tell the person the cloud is slow (default 2 s). */
+  slowNoticeMs?: number;
+}
+
+export async function answerEphemeral(
+  deps: AnswerDeps,
+  respond: RespondFn,
+  what: string,
+  work: Promise<Reply>,
+  opts: { replaceOriginal?: boolean } = {},
+): Promise<void> {
+  const timer = new AbortController();
+  const slow = deps.clock.sleep(deps.slowNoticeMs ?? 2000, timer.signal).then(
+    () => 'slow' as const,
+    () => 'cancelled' as const,
+  );
+  let replace = opts.replaceOriginal ?? false;
+  const first = await Promise.race([work.then(() => 'done' as const, () => 'done' as const), slow]);
+  if (first === 'slow') {
+    await send(deps, respond, { ...buildSlowNotice(what), response_type: 'ephemeral', replace_original: replace });
+    replace = true;
+  } else {
+    timer.abort();
+  }
+  const reply = await work;
+  await send(deps, respond, { ...reply, response_type: 'ephemeral', replace_original: replace });
+}
+
+async function send(deps: AnswerDeps, respond: RespondFn, message: Parameters<RespondFn>[0]): Promise<void> {
+  try {
+    await respond(message);
+  } catch (e) {
+    // The response_url may have expired (30 min) or been used 5 times; nothing else can reach
+    // an ephemeral reply, so log it rather than fail the handler.
+    deps.logger.warn('could not answer through response_url', { error: e });
+  }
+}

@@ -1,0 +1,33 @@
+/** `/cloud …`: ack at once, then parse, run and answer (DESIGN "Interaction rules"). */
+import type { App } from '@slack/bolt';
+import type { Catalog } from '../operations/catalog.js';
+import { parseCommand } from '../operations/parse-command.js';
+import { answerEphemeral, type AnswerDeps } from './answer.js';
+import { commandName, runOperation, type RunDeps } from './run-operation.js';
+import { buildProblem } from './views/error-views.js';
+import { buildHelp } from './views/help-views.js';
+
+export interface CommandDeps extends RunDeps, AnswerDeps {
+  catalog: Catalog;
+}
+
+export const SLASH_COMMAND = '/cloud';
+
+export function registerCommand(app: App, deps: CommandDeps): void {
+  app.command(SLASH_COMMAND, async ({ ack, command, respond }) => {
+    await ack();
+    const actor = { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id };
+    const parsed = parseCommand(command.text ?? '', deps.catalog);
+    if (parsed.kind === 'help') {
+      const resource = parsed.resource ? deps.catalog.resolveResource(parsed.resource) : undefined;
+      const reply = buildHelp(deps.catalog, [...deps.catalog.operations], resource);
+      return answerEphemeral(deps, respond, '/cloud help', Promise.resolve(reply));
+    }
+    if (parsed.kind === 'problem') {
+      return answerEphemeral(deps, respond, SLASH_COMMAND, Promise.resolve(buildProblem(parsed.problem)));
+    }
+    const { op, args } = parsed;
+    const work = runOperation(deps, op, args, actor).then((o) => o.reply);
+    return answerEphemeral(deps, respond, commandName(op), work);
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * Runs one catalog operation for one person and turns whatever happens into a Reply: the
+ * rendered result, a cloud refusal in plain words, or an internal error with a log reference.
+ * Slash commands, pagination buttons and (later) modals and the local shell all come here, so
+ * every path gets the same checks, logging and error text.
+ */
+import { randomBytes } from 'node:crypto';
+import { isCloudApiError } from '../cloud/errors.js';
+import type { CloudClient } from '../cloud/cloud-client.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import { describeCloudError } from '../operations/cloud-error-text.js';
+import type { AnyOperation, Reply } from '../operations/types.js';
+import { buildCloudError, buildInternalError } from './views/error-views.js';
+
+export interface RunDeps {
+  cloud: CloudClient;
+  clock: Clock;
+  logger: Logger;
+  /** Upper bound on one operation, retries included (default 25 s). */
+  operationTimeoutMs?: number;
+}
+
+export interface Actor {
+  userId: string;
+  channelId?: string;
+  teamId?: string;
+}
+
+export interface RunOutcome {
+  reply: Reply;
+  ok: boolean;
+  /** Cloud error code, when the cloud refused. */
+  errorCode?: string;
+}
+
+export function commandName(op: AnyOperation): string {
+  return `/cloud ${op.resource} ${op.verb}`;
+}
+
+/** Collect string values under password-like keys, so the logger masks them from now on. */
+function secretsIn(value: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 4 || value === null || typeof value !== 'object') return out;
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === 'string' && /password|secret|token/i.test(k)) out.push(v);
+    else secretsIn(v, out, depth + 1);
+  }
+  return out;
+}
+
+export async function runOperation(
+  deps: RunDeps,
+  op: AnyOperation,
+  args: Record<string, unknown>,
+  actor: Actor,
+): Promise<RunOutcome> {
+  const started = deps.clock.now();
+  const log = deps.logger.child({ op: op.id, user: actor.userId, channel: actor.channelId });
+  const signal = AbortSignal.timeout(deps.operationTimeoutMs ?? 25_000);
+  try {
+    const result: unknown = await op.run({ cloud: deps.cloud, clock: deps.clock, signal }, args);
+    if (op.secret) for (const s of secretsIn(result)) deps.logger.addSecret(s);
+    const reply = op.render(result, args, { now: deps.clock.now() });
+    log.info('operation succeeded', { ms: deps.clock.now() - started });
+    return { reply, ok: true };
+  } catch (e) {
+    const ms = deps.clock.now() - started;
+    if (isCloudApiError(e)) {
+      log.warn('operation refused by the cloud', { ms, code: e.code, status: e.status });
+      const text = describeCloudError(e, { mutation: op.mutates });
+      return { reply: buildCloudError(commandName(op), text), ok: false, errorCode: e.code };
+    }
+    const ref = randomBytes(4).toString('hex');
+    log.error('operation failed inside the bot', { ms, ref, error: e });
+    return { reply: buildInternalError(commandName(op), ref), ok: false, errorCode: 'INTERNAL' };
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Previous/Next buttons for paginated lists. The button carries the operation and its
+ * arguments with the page changed; the click handler validates them again like typed input.
+ */
+import type { PageMeta } from '../../cloud/schemas.js';
+import type { Block } from '../../operations/types.js';
+import { actions, button, context } from './blocks.js';
+
+export const PAGE_ACTION_PREV = 'cloud_page_prev';
+export const PAGE_ACTION_NEXT = 'cloud_page_next';
+
+export interface PageButtonValue {
+  op: string;
+  args: Record<string, unknown>;
+}
+
+export function buildPager(opId: string, args: Record<string, unknown>, pageArg: string, meta: PageMeta, noun: string): Block[] {
+  const { current_page: page, last_page: last } = meta;
+  const total = meta.total != null ? ` · ${meta.total} ${noun}` : '';
+  const blocks: Block[] = [context(`Page ${page} of ${Math.max(last, 1)}${total}`)];
+  const buttons = [];
+  const value = (p: number) => JSON.stringify({ op: opId, args: { ...args, [pageArg]: p } } satisfies PageButtonValue);
+  if (page > 1) buttons.push(button({ text: '← Previous', actionId: PAGE_ACTION_PREV, value: value(Math.min(page - 1, last)) }));
+  if (page < last) buttons.push(button({ text: 'Next →', actionId: PAGE_ACTION_NEXT, value: value(page + 1) }));
+  if (buttons.length) blocks.push(actions('cloud_pager', buttons));
+  return blocks;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log.js';
+
+describe('createLogger', () => {
+  const capture = (secrets: string[] = []) => {
+    const lines: string[] = [];
+    const log = createLogger({ secrets, sink: (l) => lines.push(l), now: () => 0 });
+    return { log, lines };
+  };
+
+  it('writes one JSON object per line with fields', () => {
+    const { log, lines } = capture();
+    log.child({ op: 'server.status' }).info('done', { ms: 12 });
+    expect(JSON.parse(lines[0]!)).toEqual({ time: '1970-01-01T00:00:00.000Z', level: 'info', msg: 'done', op: 'server.status', ms: 12 });
+  });
+
+  it('masks configured secrets, Slack tokens, bearer headers and password fields', () => {
+    const { log, lines } = capture(['cloud-token-123456']);
+    log.warn('oops cloud-token-123456', {
+      header: 'Bearer abc.def',
+      slack: 'xoxb-1234-5678-abcdefghijklmnop',
+      body: { root_password: 'hunter2hunter2', password: 'p@ss"word' },
+      url: 'https://x/?token=zzz',
+    });
+    const line = lines.join('\n');
+    for (const secret of ['cloud-token-123456', 'abc.def', 'xoxb-1234', 'hunter2hunter2', 'p@ss', 'zzz']) expect(line).not.toContain(secret);
+    expect(line).toContain('[redacted]');
+  });
+
+  it('masks a secret learned later in every logger sharing it', () => {
+    const { log, lines } = capture();
+    const child = log.child({ a: 1 });
+    log.addSecret('Tr0ub4dor&3');
+    child.info('the new password is Tr0ub4dor&3');
+    expect(lines[0]).not.toContain('Tr0ub4dor');
+  });
+
+  it('logs errors by name and message only', () => {
+    const { log, lines } = capture();
+    log.error('failed', { error: Object.assign(new Error('boom'), { code: 'X', headers: { authorization: 'Bearer t' } }) });
+    expect(JSON.parse(lines[0]!).error).toEqual({ name: 'Error', message: 'boom', code: 'X' });
+  });
+
+  it('drops lines below the level', () => {
+    const lines: string[] = [];
+    createLogger({ level: 'warn', sink: (l) => lines.push(l) }).info('quiet');
+    expect(lines).toHaveLength(0);
+  });
+});
