@@ -1,0 +1,58 @@
+/**
+ * Composition root: config → dependencies → Slack mode → start. Stops cleanly on SIGTERM and
+ * SIGINT (finish what is in flight, close connections).
+ */
+import { createCloudClient } from './cloud/client.js';
+import { systemClock } from './clock.js';
+import { ConfigError, loadBotConfig } from './config.js';
+import { createLogger } from './log.js';
+import { catalog } from './operations/index.js';
+import { createBot } from './slack/app.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadBotConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const { slack, cloud: cloudConfig } = config;
+  const logger = createLogger({
+    level: config.logLevel,
+    secrets: [slack.botToken, slack.appToken, slack.signingSecret, cloudConfig.token],
+  });
+  const cloud = createCloudClient({ baseUrl: cloudConfig.baseUrl, token: cloudConfig.token, clock: systemClock });
+  const bot = createBot({ slack, cloud, clock: systemClock, logger, catalog });
+  const { port } = await bot.start();
+  logger.info(
+    slack.mode === 'http' ? `cloudbot listening for Slack on :${port}/slack/events` : 'cloudbot connected to Slack in Socket Mode',
+    { mode: slack.mode, cloud: new URL(cloudConfig.baseUrl).host },
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await bot.stop();
+      await cloud.close();
+    } finally {
+      clearTimeout(force);
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`cloudbot failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});
