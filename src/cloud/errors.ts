@@ -4,6 +4,7 @@
  * sending — is a `CloudApiError`. Modelled on Octokit's `RequestError`: status + code +
  * message, and never the request's Authorization header.
  */
+import { ErrorEnvelope } from './schemas.js';
 
 /** Codes the spec lists ("Errors" in shared/spec/cloud-api-v2.md). */
 export const SPEC_ERROR_CODES = [
@@ -52,6 +53,7 @@ export const LOCAL_ERROR_CODES = [
   'INVALID_RESPONSE', // a response body we could not understand
   'INVALID_IDENTIFIER', // a path parameter refused locally, before any request
   'HTTP_ERROR', // a failure status without a readable `{error}` envelope
+  'ABORTED', // the caller's AbortSignal fired before an answer arrived
 ] as const;
 
 export type KnownErrorCode =
@@ -105,4 +107,101 @@ export class CloudApiError extends Error {
 
 export function isCloudApiError(e: unknown): e is CloudApiError {
   return e instanceof CloudApiError;
+}
+
+// ── Building errors ─────────────────────────────────────────────────────────────────────────
+
+/** Headers as undici (and node:http) hand them over; only `retry-after` is read. */
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/** Server messages and details are shown in Slack and logs: keep them short. */
+const MAX_MESSAGE_CHARS = 500;
+
+/**
+ * `Retry-After` (provider notes, 429 row): delta-seconds or an HTTP date. Returns
+ * milliseconds from `nowMs`, never negative; undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | string[] | undefined, nowMs: number): number | undefined {
+  const raw = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!raw) return undefined;
+  if (/^\d+(\.\d+)?$/.test(raw)) return Math.round(Number(raw) * 1000);
+  // Only a real date: `Date.parse` would also take "5 minutes"-like junk on some engines.
+  if (!/[A-Za-z]{3},? /.test(raw)) return undefined;
+  const at = Date.parse(raw);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+function readEnvelope(bodyText: string): ErrorEnvelope['error'] | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(bodyText);
+  } catch {
+    return undefined;
+  }
+  const parsed = ErrorEnvelope.safeParse(json);
+  if (!parsed.success || parsed.data.error.code.trim() === '') return undefined;
+  return parsed.data.error;
+}
+
+/**
+ * THE builder for every non-2xx answer ("Errors": `{ error: { code, message, details? } }`).
+ * A body that is not such an envelope (a proxy's HTML page, an empty 502) gives HTTP_ERROR
+ * with the status; its text is not quoted, since it could echo anything, headers included.
+ * `request` is `METHOD /path`; `nowMs` resolves an HTTP-date `Retry-After`.
+ */
+export function cloudErrorFromResponse(
+  status: number,
+  bodyText: string,
+  headers: ResponseHeaders,
+  request: string,
+  nowMs: number = Date.now(),
+): CloudApiError {
+  const retryAfterMs = parseRetryAfter(headers['retry-after'], nowMs);
+  const envelope = readEnvelope(bodyText);
+  const init: CloudApiErrorInit = envelope
+    ? {
+        status,
+        code: envelope.code,
+        // An envelope without a message still has to render (provider notes: "unknown code").
+        message: envelope.message?.trim().slice(0, MAX_MESSAGE_CHARS) || `The cloud API refused ${request} with ${envelope.code} (HTTP ${status})`,
+        ...(envelope.details ? { details: envelope.details } : {}),
+        request,
+      }
+    : {
+        status,
+        code: 'HTTP_ERROR',
+        message: `The cloud API answered ${request} with HTTP ${status}${reason(status)} and no readable error body`,
+        request,
+      };
+  if (retryAfterMs !== undefined) init.retryAfterMs = retryAfterMs;
+  return new CloudApiError(init);
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+function reason(status: number): string {
+  const text = REASONS[status];
+  return text ? ` (${text})` : '';
+}
+
+/** A failure made on this side (LOCAL_ERROR_CODES), with status 0. */
+export function localCloudError(
+  code: (typeof LOCAL_ERROR_CODES)[number],
+  message: string,
+  extra: { request?: string; cause?: unknown; retryAfterMs?: number } = {},
+): CloudApiError {
+  return new CloudApiError({ status: 0, code, message, ...extra });
 }

@@ -1,0 +1,92 @@
+/**
+ * Reads success envelopes ("What the service does" §3: every success body has `data`;
+ * "Pagination envelope": `data` + `meta`) with the tolerant schemas of schemas.ts. A body that
+ * does not fit is INVALID_RESPONSE, with the failing paths named but no values echoed — never
+ * a raw ZodError.
+ */
+import { z } from 'zod';
+import { localCloudError } from './errors.js';
+import type { TransportResponse } from './http.js';
+import { PageMeta } from './schemas.js';
+import type { Page } from './schemas.js';
+
+type Issue = z.ZodError['issues'][number];
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out ? '.' : ''}${String(key)}`;
+  return out || '(body)';
+}
+
+/** "data.uuid: invalid_type (expected string)" — paths and expectations, never the values. */
+export function summariseIssues(issues: readonly Issue[], max = 5): string {
+  const parts = issues.slice(0, max).map((issue) => {
+    const expected = 'expected' in issue && typeof issue.expected === 'string' ? ` (expected ${issue.expected})` : '';
+    return `${formatPath(issue.path)}: ${issue.code}${expected}`;
+  });
+  const more = issues.length > max ? `; and ${issues.length - max} more` : '';
+  return parts.join('; ') + more;
+}
+
+function decode<S extends z.ZodType>(res: TransportResponse, schema: S): z.output<S> {
+  if (res.body === undefined) {
+    throw localCloudError('INVALID_RESPONSE', `${res.request}: the cloud API answered with an empty body`, {
+      request: res.request,
+    });
+  }
+  const parsed = schema.safeParse(res.body);
+  if (parsed.success) return parsed.data;
+  throw localCloudError(
+    'INVALID_RESPONSE',
+    `${res.request}: unexpected response shape: ${summariseIssues(parsed.error.issues)}`,
+    { request: res.request },
+  );
+}
+
+/** `{ data: T }` */
+export function readData<S extends z.ZodType>(res: TransportResponse, schema: S): z.output<S> {
+  return (decode(res, z.object({ data: schema })) as { data: z.output<S> }).data;
+}
+
+/**
+ * `{ data: T }`, or nothing at all, for operations whose answer is "not shown" and carries
+ * nothing we must act on (POST /security-groups/{id}/deploy): empty body or `data: null`
+ * reads as `{}`.
+ */
+export function readOptionalData<S extends z.ZodType>(res: TransportResponse, schema: S): z.output<S> {
+  const body = res.body;
+  const data = body !== null && typeof body === 'object' ? (body as { data?: unknown }).data : undefined;
+  return readData({ ...res, body: { data: data ?? {} } }, schema);
+}
+
+/** `{ data: T[], meta: PageMeta }` ("Pagination envelope"). */
+export function readPage<S extends z.ZodType>(res: TransportResponse, item: S): Page<z.output<S>> {
+  return decode(res, z.object({ data: z.array(item), meta: PageMeta })) as Page<z.output<S>>;
+}
+
+/**
+ * For lists whose shape is "not shown" (subnets, worker locations and templates, SSH keys):
+ * `{ data: T[] }` or `{ data: T[], meta }`. `meta` is returned unread; paginate.ts follows it
+ * when it turns out to be a pagination `meta`.
+ */
+export function readList<S extends z.ZodType>(res: TransportResponse, item: S): { data: z.output<S>[]; meta: unknown } {
+  return decode(res, z.object({ data: z.array(item), meta: z.unknown().optional() })) as {
+    data: z.output<S>[];
+    meta: unknown;
+  };
+}
+
+/** `{ data: T[], meta: M }` with a `meta` of its own kind (Reserve IPs); missing meta reads as `{}`. */
+export function readListWithMeta<S extends z.ZodType, M extends z.ZodType>(
+  res: TransportResponse,
+  item: S,
+  meta: M,
+): { data: z.output<S>[]; meta: z.output<M> } {
+  const body = res.body;
+  const withMeta =
+    body !== null && typeof body === 'object' && (body as { meta?: unknown }).meta == null ? { ...body, meta: {} } : body;
+  return decode({ ...res, body: withMeta }, z.object({ data: z.array(item), meta })) as {
+    data: z.output<S>[];
+    meta: z.output<M>;
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Keeps the API token ("Authentication") out of everything a caller can see. The transport
+ * already cuts it from response bodies and undici messages; `guardGroup` is the last line at
+ * the client's edge, for what comes from elsewhere (a user pasting the token as a server id,
+ * which INVALID_IDENTIFIER quotes back).
+ */
+import { CloudApiError } from './errors.js';
+
+export const REDACTED = '[redacted]';
+
+export function redact(text: string, secret: string): string {
+  return secret === '' ? text : text.split(secret).join(REDACTED);
+}
+
+function redactDeep(value: unknown, secret: string): unknown {
+  if (typeof value === 'string') return redact(value, secret);
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secret));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k, secret), redactDeep(v, secret)]));
+  }
+  return value;
+}
+
+/** The same error, or a copy without the secret when any part of it held it. */
+export function scrubError(e: unknown, secret: string): unknown {
+  if (!(e instanceof CloudApiError) || secret === '') return e;
+  const parts = JSON.stringify([e.message, e.details ?? null, e.request ?? null, String(e.cause ?? '')]);
+  if (!parts.includes(secret)) return e;
+  return new CloudApiError({
+    status: e.status,
+    code: e.code,
+    message: redact(e.message, secret),
+    ...(e.details === undefined ? {} : { details: redactDeep(e.details, secret) as Record<string, unknown> }),
+    ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }),
+    ...(e.request === undefined ? {} : { request: redact(e.request, secret) }),
+  });
+}
+
+async function* guardIterable<T>(source: AsyncIterable<T>, secret: string): AsyncGenerator<T, void, undefined> {
+  try {
+    yield* source;
+  } catch (e) {
+    throw scrubError(e, secret);
+  }
+}
+
+/** Wraps every method of a resource group so its rejections pass `scrubError`. */
+export function guardGroup<G extends object>(group: G, secret: string): G {
+  const out: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(group)) {
+    if (typeof member !== 'function') {
+      out[name] = member;
+      continue;
+    }
+    out[name] = (...args: unknown[]) => {
+      const result: unknown = (member as (...a: unknown[]) => unknown)(...args);
+      if (result instanceof Promise) return result.catch((e: unknown) => Promise.reject(scrubError(e, secret)));
+      if (result !== null && typeof result === 'object' && Symbol.asyncIterator in result) {
+        return guardIterable(result as AsyncIterable<unknown>, secret);
+      }
+      return result;
+    };
+  }
+  return out as G;
+}
