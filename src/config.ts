@@ -3,6 +3,7 @@
  * a zod schema; every bad or missing variable is reported at once, in one message, so a
  * person fixing `.env` does not have to restart once per mistake.
  */
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 type Env = Record<string, string | undefined>;
@@ -95,6 +96,9 @@ export const botEnvSchema = cloudEnvSchema
       z.string().refine(isHttpUrl, { error: 'must be an http(s) URL, e.g. https://slack.com/api/' }),
     ),
     LOG_LEVEL: optional(z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' })),
+    DATABASE_URL: optional(
+      z.string().regex(/^sqlite:.+/, { error: 'must be sqlite:<path>, e.g. sqlite:./data/cloudbot.db' }),
+    ).transform((v) => v ?? 'sqlite:./data/cloudbot.db'),
   });
 
 export interface SlackConfig {
@@ -111,6 +115,8 @@ export interface BotConfig {
   slack: SlackConfig;
   cloud: CloudConfig;
   logLevel: LogLevelName;
+  /** File path of the SQLite database (from `sqlite:<path>`). */
+  databasePath: string;
 }
 
 function isHttpUrl(value: string): boolean {
@@ -147,5 +153,16 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
     },
     cloud: { baseUrl: e.CLOUD_API_BASE_URL, token: e.CLOUD_API_TOKEN },
     logLevel: e.LOG_LEVEL ?? 'info',
+    databasePath: e.DATABASE_URL.slice('sqlite:'.length),
   };
+}
+
+/**
+ * Reads `.env` from the working directory into the environment, if there is one. Variables
+ * already set win, so a deployment's real environment is never overridden by a stray file.
+ */
+export function loadDotEnv(path = '.env'): boolean {
+  if (!existsSync(path)) return false;
+  process.loadEnvFile(path);
+  return true;
 }

@@ -4,12 +4,13 @@
  */
 import { createCloudClient } from './cloud/client.js';
 import { systemClock } from './clock.js';
-import { ConfigError, loadBotConfig } from './config.js';
+import { ConfigError, loadBotConfig, loadDotEnv } from './config.js';
 import { createLogger } from './log.js';
 import { catalog } from './operations/index.js';
 import { createBot } from './slack/app.js';
 
 async function main(): Promise<void> {
+  loadDotEnv();
   let config;
   try {
     config = loadBotConfig();
