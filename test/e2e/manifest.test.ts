@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const manifestUrl = new URL('../../manifest.yml', import.meta.url);
+// shared/ sits beside the repository, in CI too.
+const schemaUrl = new URL('../../../shared/slack/manifest.schema.json', import.meta.url);
+
+interface Manifest {
+  display_information: { name: string };
+  features: {
+    bot_user: { display_name: string };
+    slash_commands: Array<{ command: string; description: string; usage_hint?: string; should_escape?: boolean; url?: string }>;
+  };
+  oauth_config: { scopes: { bot: string[]; user?: string[] } };
+  settings: {
+    interactivity: { is_enabled: boolean; request_url?: string; message_menu_options_url?: string };
+    socket_mode_enabled: boolean;
+    org_deploy_enabled: boolean;
+    token_rotation_enabled: boolean;
+    event_subscriptions?: unknown;
+  };
+}
+
+function load(): Manifest {
+  return parse(readFileSync(manifestUrl, 'utf8')) as Manifest;
+}
+
+function validator() {
+  const schema = JSON.parse(readFileSync(schemaUrl, 'utf8')) as Record<string, unknown>;
+  // The schema is draft-07 (Ajv's default draft). strict: false tolerates its non-standard
+  // `regex` keyword; the one format it uses is checked loosely here.
+  expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addFormat('uri', /^[a-z][a-z0-9+.-]*:\S+$/i);
+  return ajv.compile(schema);
+}
+
+describe('manifest.yml', () => {
+  it('is valid against Slack’s app manifest schema', () => {
+    const validate = validator();
+    const ok = validate(load());
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it('the schema check is not vacuous: a broken manifest is rejected', () => {
+    const validate = validator();
+    const broken = structuredClone(load()) as unknown as Record<string, Record<string, unknown>>;
+    (broken.features as Record<string, unknown>).slash_commands = [{ command: 'cloud', description: '' }];
+    broken.settings!.surprise = true;
+    expect(validate(broken)).toBe(false);
+    const paths = (validate.errors ?? []).map((e) => e.instancePath);
+    expect(paths).toContain('/features/slash_commands/0/command');
+    expect(paths).toContain('/settings');
+  });
+
+  it('declares /cloud with a description and a usage hint', () => {
+    const { features } = load();
+    expect(features.slash_commands).toHaveLength(1);
+    const cloud = features.slash_commands[0]!;
+    expect(cloud.command).toBe('/cloud');
+    expect(cloud.description.length).toBeGreaterThan(0);
+    expect(cloud.usage_hint).toMatch(/help/);
+    expect(cloud.should_escape).toBe(false);
+    expect(features.bot_user.display_name).toBe('cloudbot');
+  });
+
+  it('asks for exactly the bot scopes the bot uses, and no user scopes', () => {
+    const { oauth_config } = load();
+    expect([...oauth_config.scopes.bot].sort()).toEqual(['chat:write', 'commands', 'usergroups:read']);
+    expect(oauth_config.scopes.user).toBeUndefined();
+  });
+
+  it('enables interactivity and Socket Mode, with HTTP request URLs on /slack/events', () => {
+    const { settings, features } = load();
+    expect(settings.interactivity.is_enabled).toBe(true);
+    expect(settings.socket_mode_enabled).toBe(true);
+    expect(settings.org_deploy_enabled).toBe(false);
+    expect(settings.token_rotation_enabled).toBe(false);
+    const urls = [settings.interactivity.request_url, settings.interactivity.message_menu_options_url, features.slash_commands[0]!.url];
+    for (const url of urls) expect(url).toMatch(/^https:\/\/[^/]+\/slack\/events$/);
+  });
+});

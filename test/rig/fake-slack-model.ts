@@ -1,0 +1,95 @@
+/**
+ * The workspace state behind the fake Slack Web API: channels, people, user groups, the
+ * messages the bot posted (edited in place by chat.update, linked into threads), ephemeral
+ * messages per user, and open views. Tests read it through `fake.messages` / `fake.views`.
+ */
+import { slackId } from './ids.js';
+import { isObject, type JsonObject } from './json.js';
+import type { FakeChannel, FakeUser } from './workspace.js';
+
+export interface MessageVersion {
+  text: string;
+  blocks: unknown[] | undefined;
+  at: number;
+}
+
+/** A channel message in the shape Slack returns it, plus `channel` and the rig's bookkeeping. */
+export interface FakeMessage {
+  type: 'message';
+  channel: string;
+  ts: string;
+  text: string;
+  blocks?: unknown[];
+  thread_ts?: string;
+  user: string;
+  bot_id: string;
+  app_id: string;
+  team: string;
+  edited?: { user: string; ts: string };
+  reply_count?: number;
+  latest_reply?: string;
+  /** Earlier versions, oldest first: each chat.update pushes the one it replaced. */
+  versions: MessageVersion[];
+  deleted: boolean;
+  postedAt: number;
+}
+
+export interface FakeEphemeral {
+  channel: string;
+  user: string;
+  message_ts: string;
+  text: string;
+  blocks?: unknown[];
+  thread_ts?: string;
+  at: number;
+}
+
+export interface FakeView {
+  id: string;
+  /** The view as Slack stores and echoes it (id, hash, state, root_view_id, …). */
+  view: JsonObject;
+  /** Every version, first the opened one; views.update appends. */
+  versions: JsonObject[];
+  openedAt: number;
+  method: 'views.open' | 'views.push';
+}
+
+/** Slack gives every block without a block_id a random one; buttons in messages then carry it. */
+export function withBlockIds(blocks: unknown[]): unknown[] {
+  return blocks.map((b) => (isObject(b) && b.block_id === undefined ? { ...b, block_id: slackId('', 5) } : b));
+}
+
+export class FakeSlackModel {
+  readonly channels = new Map<string, FakeChannel>();
+  readonly users = new Map<string, FakeUser>();
+  readonly usergroups = new Map<string, string[]>();
+  readonly messageList: FakeMessage[] = [];
+  readonly ephemeralList: FakeEphemeral[] = [];
+  readonly viewList: FakeView[] = [];
+  readonly usedTriggers = new Set<string>();
+
+  constructor(channels: readonly FakeChannel[], users: readonly FakeUser[], usergroups: Record<string, readonly string[]>) {
+    for (const c of channels) this.channels.set(c.id, { ...c });
+    for (const u of users) this.users.set(u.id, { ...u });
+    for (const [id, members] of Object.entries(usergroups)) this.usergroups.set(id, [...members]);
+  }
+
+  /** The app's DM with a person (conversations.open, or chat.postMessage to a user id). */
+  dmWith(userId: string): FakeChannel {
+    const id = `D${userId.slice(1)}`.slice(0, 11);
+    let dm = this.channels.get(id);
+    if (!dm) {
+      dm = { id, name: userId, botIsMember: true, isIm: true, isPrivate: true, members: [userId] };
+      this.channels.set(id, dm);
+    }
+    return dm;
+  }
+
+  message(channel: string, ts: string): FakeMessage | undefined {
+    return this.messageList.find((m) => m.channel === channel && m.ts === ts && !m.deleted);
+  }
+
+  view(id: string): FakeView | undefined {
+    return this.viewList.find((v) => v.id === id);
+  }
+}

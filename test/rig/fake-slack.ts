@@ -1,0 +1,263 @@
+/**
+ * A fake Slack Web API on loopback that answers like Slack and records every call.
+ *
+ *   const slack = await createFakeSlack();
+ *   new App({ token: BOT_TOKEN, signingSecret, clientOptions: { slackApiUrl: slack.url } })
+ *
+ * Checks, in Slack's order: rate limit (429 + Retry-After) → unknown_method → token
+ * (not_authed / invalid_auth / not_allowed_token_type) → injected failures → scope
+ * (missing_scope; granted scopes default to manifest.yml's) → required parameters (from
+ * shared/slack/web-api-methods.json) → the method itself, which validates Block Kit and
+ * keeps a model of messages, threads, ephemerals and views.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { BlockKitViolation } from './block-kit-limits.js';
+import { findBlockKitViolations } from './block-kit-limits.js';
+import { chatMethods } from './fake-slack-chat.js';
+import { fail, type Identity, type MethodContext, type MethodHandler, type SlackResponse } from './fake-slack-context.js';
+import { directoryMethods } from './fake-slack-directory.js';
+import { FakeSlackModel, type FakeEphemeral, type FakeMessage, type FakeView } from './fake-slack-model.js';
+import { viewMethods } from './fake-slack-views.js';
+import { parseParams, readBody } from './http-body.js';
+import { createTsSequence } from './ids.js';
+import { listenLoopback } from './loopback.js';
+import { manifestBotScopes, METHOD_SCOPES } from './manifest-scopes.js';
+import { loadWebApiSpec, missingParamError } from './web-api-spec.js';
+import {
+  ADMINS_GROUP, APP_ID, APP_TOKEN, BOT, BOT_TOKEN, DEFAULT_CHANNELS, DEFAULT_USERS, TEAM,
+  type FakeChannel, type FakeUser,
+} from './workspace.js';
+
+export type { FakeEphemeral, FakeMessage, FakeView } from './fake-slack-model.js';
+
+export interface FakeSlackOptions {
+  botUserId?: string;
+  teamId?: string;
+  /** Replaces the default channels (#cloud-ops member, #random not a member, a private one). */
+  channels?: readonly FakeChannel[];
+  users?: readonly FakeUser[];
+  /** usergroup id → member user ids; default @cloud-admins = [Alice]. */
+  usergroups?: Record<string, readonly string[]>;
+  botToken?: string;
+  appToken?: string;
+  /** Bot scopes granted; default: manifest.yml's `oauth_config.scopes.bot`. */
+  scopes?: readonly string[];
+  /** Clock for ts, trigger expiry and call times (ms). */
+  now?: () => number;
+}
+
+export interface RecordedCall {
+  method: string;
+  /** Parsed from form/JSON/query; `blocks`, `view`, `attachments`, `metadata` JSON-decoded; no token. */
+  params: Record<string, unknown>;
+  token: string | undefined;
+  at: number;
+  status: number;
+  response: SlackResponse;
+}
+
+export interface RecordedViolation extends BlockKitViolation {
+  method: string;
+  at: number;
+}
+
+export interface FakeMessages {
+  /** Every live message, replies included, in posting order. */
+  all(): FakeMessage[];
+  /** Top-level live messages of a channel (thread replies excluded). */
+  inChannel(channel: string): FakeMessage[];
+  get(channel: string, ts: string): FakeMessage | undefined;
+  /** Replies in a thread, oldest first (the parent excluded). */
+  thread(channel: string, threadTs: string): FakeMessage[];
+  /** Ephemeral messages, optionally only those shown to `user`. */
+  ephemeral(user?: string): FakeEphemeral[];
+  deleted(): FakeMessage[];
+}
+
+export interface FakeViews {
+  all(): FakeView[];
+  get(id: string): FakeView | undefined;
+  latest(): FakeView | undefined;
+}
+
+export interface FakeSlack {
+  /** `http://127.0.0.1:PORT/api/`: pass as `clientOptions.slackApiUrl`. */
+  url: string;
+  calls: RecordedCall[];
+  callsTo(method: string): RecordedCall[];
+  violations: RecordedViolation[];
+  messages: FakeMessages;
+  views: FakeViews;
+  channels: Map<string, FakeChannel>;
+  usergroups: ReadonlyMap<string, readonly string[]>;
+  setMembers(usergroupId: string, userIds: readonly string[]): void;
+  /** The next `times` calls to `method` answer `{ ok: false, error }` (plus `extra` fields). */
+  failNext(method: string, error: string, times?: number, extra?: Record<string, unknown>): void;
+  /** The next `times` calls to `method` get HTTP 429 with `Retry-After: retryAfterSec`. */
+  rateLimitNext(method: string, retryAfterSec: number, times?: number): void;
+  /** Where `apps.connections.open` sends Socket Mode clients (see fake-socket.ts). */
+  attachSocket(url: () => string | undefined): void;
+  close(): Promise<void>;
+}
+
+const HANDLERS: Record<string, MethodHandler> = { ...chatMethods, ...viewMethods, ...directoryMethods };
+const JSON_PARAMS = ['blocks', 'view', 'attachments', 'metadata'];
+
+function decodeJsonParams(params: Record<string, unknown>): void {
+  for (const key of JSON_PARAMS) {
+    const value = params[key];
+    if (typeof value !== 'string') continue;
+    try {
+      params[key] = JSON.parse(value);
+    } catch {
+      // left as a string: the method answers invalid_blocks_format / invalid_arguments
+    }
+  }
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+  return m?.[1]?.trim();
+}
+
+interface Fault {
+  kind: 'fail' | 'rate';
+  error: string;
+  retryAfterSec: number;
+  extra: Record<string, unknown>;
+  remaining: number;
+}
+
+export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const now = options.now ?? Date.now;
+  const identity: Identity = {
+    teamId: options.teamId ?? TEAM.id,
+    teamDomain: TEAM.domain,
+    botUserId: options.botUserId ?? BOT.userId,
+    botId: BOT.botId,
+    appId: APP_ID,
+  };
+  const botToken = options.botToken ?? BOT_TOKEN;
+  const appToken = options.appToken ?? APP_TOKEN;
+  const scopes = new Set(options.scopes ?? manifestBotScopes());
+  const specs = loadWebApiSpec();
+  const model = new FakeSlackModel(
+    options.channels ?? DEFAULT_CHANNELS,
+    options.users ?? DEFAULT_USERS,
+    options.usergroups ?? { [ADMINS_GROUP.id]: ADMINS_GROUP.members },
+  );
+  const calls: RecordedCall[] = [];
+  const violations: RecordedViolation[] = [];
+  const faults = new Map<string, Fault[]>();
+  let socketUrl: () => string | undefined = () => undefined;
+  const nextTs = createTsSequence(now);
+
+  const takeFault = (method: string): Fault | undefined => {
+    const queue = faults.get(method);
+    const fault = queue?.[0];
+    if (!fault) return undefined;
+    if (--fault.remaining <= 0) queue.shift();
+    return fault;
+  };
+  const addFault = (method: string, fault: Fault) => faults.set(method, [...(faults.get(method) ?? []), fault]);
+
+  function answer(method: string, params: Record<string, unknown>, token: string | undefined): SlackResponse {
+    const spec = specs.get(method);
+    const handler = HANDLERS[method];
+    if (!spec || !handler) return fail('unknown_method');
+    if (!token) return fail('not_authed');
+    if (token !== botToken && token !== appToken) return fail('invalid_auth');
+    if ((method === 'apps.connections.open') !== (token === appToken)) return fail('not_allowed_token_type');
+    const fault = takeFault(method);
+    if (fault) return fail(fault.error, fault.extra);
+    const needed = (METHOD_SCOPES[method] ?? []).find((s) => !scopes.has(s));
+    if (needed) return fail('missing_scope', { needed, provided: [...scopes].join(',') });
+    const present = (name: string) => params[name] !== undefined && params[name] !== '';
+    const missing = spec.required.find((name) => !present(name));
+    if (missing) {
+      const { error, messages } = missingParamError(spec, missing);
+      return fail(error, messages ? { response_metadata: { messages } } : {});
+    }
+    const group = spec.oneOf.find((names) => !names.some(present));
+    if (group) return fail('invalid_arguments', { response_metadata: { messages: [`[ERROR] one of ${group.join(', ')} is required`] } });
+    const ctx: MethodContext = {
+      model,
+      identity,
+      now,
+      nextTs,
+      socketUrl: () => socketUrl(),
+      check: (payload) => {
+        const found = findBlockKitViolations(payload);
+        violations.push(...found.map((v) => ({ ...v, method, at: now() })));
+        return found;
+      },
+    };
+    return handler(params, ctx);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const method = url.pathname.startsWith('/api/') ? url.pathname.slice('/api/'.length) : undefined;
+    if (!method) {
+      res.writeHead(404).end();
+      return;
+    }
+    const raw = await readBody(req);
+    const parsed = parseParams(raw, req.headers['content-type'], url.searchParams);
+    const params = parsed.ok ? parsed.params : {};
+    const token = bearer(req) ?? (typeof params.token === 'string' && params.token !== '' ? params.token : undefined);
+    delete params.token;
+    decodeJsonParams(params);
+    const rate = faults.get(method)?.[0]?.kind === 'rate' ? takeFault(method) : undefined;
+    let status = 200;
+    let response: SlackResponse;
+    if (rate) {
+      status = 429;
+      response = fail('ratelimited');
+      res.setHeader('retry-after', String(rate.retryAfterSec));
+    } else {
+      response = parsed.ok ? answer(method, params, token) : fail(parsed.error);
+    }
+    calls.push({ method, params, token, at: now(), status, response });
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(response));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err));
+    });
+  });
+  const loopback = await listenLoopback(server);
+  const live = (m: FakeMessage) => !m.deleted;
+
+  return {
+    url: `${loopback.origin}/api/`,
+    calls,
+    callsTo: (method) => calls.filter((c) => c.method === method),
+    violations,
+    messages: {
+      all: () => model.messageList.filter(live),
+      inChannel: (channel) => model.messageList.filter((m) => live(m) && m.channel === channel && (!m.thread_ts || m.thread_ts === m.ts)),
+      get: (channel, ts) => model.message(channel, ts),
+      thread: (channel, threadTs) =>
+        model.messageList.filter((m) => live(m) && m.channel === channel && m.thread_ts === threadTs && m.ts !== threadTs),
+      ephemeral: (user) => model.ephemeralList.filter((e) => user === undefined || e.user === user),
+      deleted: () => model.messageList.filter((m) => m.deleted),
+    },
+    views: {
+      all: () => [...model.viewList],
+      get: (id) => model.view(id),
+      latest: () => model.viewList.at(-1),
+    },
+    channels: model.channels,
+    usergroups: model.usergroups,
+    setMembers: (usergroupId, userIds) => void model.usergroups.set(usergroupId, [...userIds]),
+    failNext: (method, error, times = 1, extra = {}) => addFault(method, { kind: 'fail', error, retryAfterSec: 0, extra, remaining: times }),
+    rateLimitNext: (method, retryAfterSec, times = 1) =>
+      addFault(method, { kind: 'rate', error: 'ratelimited', retryAfterSec, extra: {}, remaining: times }),
+    attachSocket: (url) => {
+      socketUrl = url;
+    },
+    close: () => loopback.close(),
+  };
+}

@@ -1,0 +1,22 @@
+/** Sends signed slash commands and interactive payloads to the app's /slack/events, like Slack. */
+import { postSigned, type PostSignedOptions, type SignedResponse } from './http.js';
+import type { JsonObject } from './json.js';
+import { FORM_CONTENT_TYPE, interactiveBody, slashCommandBody, type SlashCommandInput } from './payloads.js';
+import { SIGNING_SECRET } from './workspace.js';
+
+export type SendOptions = Omit<PostSignedOptions, 'signingSecret'>;
+
+export interface SlackSender {
+  command(input: SlashCommandInput, options?: SendOptions): Promise<SignedResponse>;
+  /** Any interactive payload (blockActionsPayload, viewSubmissionPayload, …) as `payload=`. */
+  interaction(payload: JsonObject, options?: SendOptions): Promise<SignedResponse>;
+}
+
+/** `eventsUrl`: e.g. `http://127.0.0.1:PORT/slack/events`. */
+export function createSlackSender(eventsUrl: string, signingSecret: string = SIGNING_SECRET): SlackSender {
+  return {
+    command: (input, options = {}) => postSigned(eventsUrl, slashCommandBody(input), FORM_CONTENT_TYPE, { ...options, signingSecret }),
+    interaction: (payload, options = {}) =>
+      postSigned(eventsUrl, interactiveBody(payload), FORM_CONTENT_TYPE, { ...options, signingSecret }),
+  };
+}

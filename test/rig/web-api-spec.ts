@@ -1,0 +1,81 @@
+/**
+ * Required parameters of the Web API methods the bot uses, derived from Slack's OpenAPI
+ * description (shared/slack/web-api-methods.json), plus the few places that 2021 spec is
+ * stale. The fake Slack rejects a call missing any of them, as Slack would.
+ */
+import { readFileSync } from 'node:fs';
+import { isObject } from './json.js';
+
+export const WEB_API_SPEC_URL = new URL('../../../shared/slack/web-api-methods.json', import.meta.url);
+
+export interface MethodSpec {
+  method: string;
+  /** Required non-token parameters. */
+  required: string[];
+  /** At least one of each group must be present (e.g. views.update: view_id or external_id). */
+  oneOf: string[][];
+  /** Error codes the spec lists for the method (empty when the spec lists none). */
+  errors: string[];
+}
+
+/**
+ * Where the spec is stale, corrected from Slack's current method reference: every method
+ * needs a token (the spec marks it optional on a few), chat.delete needs channel and ts,
+ * conversations.join a channel, users.info a user, views.update a view.
+ */
+const ALSO_REQUIRED: Record<string, string[]> = {
+  'chat.delete': ['channel', 'ts'],
+  'conversations.join': ['channel'],
+  'users.info': ['user'],
+  'views.update': ['view'],
+};
+const ONE_OF: Record<string, string[][]> = {
+  'views.update': [['view_id', 'external_id']],
+  'conversations.open': [['channel', 'users']],
+};
+
+/** Not in the spec subset: Socket Mode's own method (needs an app-level token). */
+const EXTRA_METHODS: MethodSpec[] = [{ method: 'apps.connections.open', required: [], oneOf: [], errors: [] }];
+
+export function loadWebApiSpec(url: URL = WEB_API_SPEC_URL): Map<string, MethodSpec> {
+  const doc: unknown = JSON.parse(readFileSync(url, 'utf8'));
+  const paths = isObject(doc) && isObject(doc.paths) ? doc.paths : {};
+  const specs = new Map<string, MethodSpec>();
+  for (const [path, operations] of Object.entries(paths)) {
+    const method = path.replace(/^\//, '');
+    for (const op of Object.values(isObject(operations) ? operations : {})) {
+      if (!isObject(op)) continue;
+      const params = Array.isArray(op.parameters) ? op.parameters.filter(isObject) : [];
+      const required = params.filter((p) => p.required === true && p.name !== 'token').map((p) => String(p.name));
+      const errorSchema = isObject(op.responses) && isObject(op.responses.default) ? op.responses.default.schema : undefined;
+      const errorEnum = isObject(errorSchema) && isObject(errorSchema.properties) && isObject(errorSchema.properties.error)
+        ? errorSchema.properties.error.enum
+        : undefined;
+      specs.set(method, {
+        method,
+        required: [...new Set([...required, ...(ALSO_REQUIRED[method] ?? [])])],
+        oneOf: ONE_OF[method] ?? [],
+        errors: Array.isArray(errorEnum) ? errorEnum.map(String) : [],
+      });
+    }
+  }
+  for (const extra of EXTRA_METHODS) specs.set(extra.method, extra);
+  return specs;
+}
+
+/**
+ * The error Slack answers for a missing parameter: the specific code where the method's
+ * error list has one (`channel_not_found`, `message_not_found`, `user_not_found`,
+ * `user_not_in_channel`), otherwise `invalid_arguments` with a `[ERROR] missing required
+ * field` message, as Slack's schema-validated methods (views.*, …) do.
+ */
+export function missingParamError(spec: MethodSpec, param: string): { error: string; messages?: string[] } {
+  const specific: Record<string, string[]> = {
+    channel: ['channel_not_found'],
+    ts: ['message_not_found'],
+    user: ['user_not_found', 'user_not_in_channel'],
+  };
+  const code = (specific[param] ?? []).find((e) => spec.errors.includes(e));
+  if (code) return { error: code };
+  return { error: 'invalid_arguments', messages: [`[ERROR] missing required field: ${param}`] };
+}
