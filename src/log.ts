@@ -3,10 +3,7 @@
  * token or password that reaches a log call by mistake is masked rather than written
  * (DEVELOPERS "never post a password or token to a channel or a log").
  */
-import bolt from '@slack/bolt';
-import type { Logger as BoltLogger, LogLevel as LogLevelEnum } from '@slack/bolt';
-
-const { LogLevel: BoltLogLevel } = bolt;
+import { LogLevel as BoltLogLevel, type Logger as BoltLogger } from '@slack/bolt';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -89,7 +86,7 @@ export function boltLogger(log: Logger): BoltLogger {
     info: (...a: unknown[]) => log.info(join(a), { source: 'bolt' }),
     warn: (...a: unknown[]) => log.warn(join(a), { source: 'bolt' }),
     error: (...a: unknown[]) => log.error(join(a), { source: 'bolt' }),
-    setLevel: (l: LogLevelEnum) => {
+    setLevel: (l: BoltLogLevel) => {
       level = l;
     },
     getLevel: () => level,

@@ -132,18 +132,27 @@ const MESSAGES: Record<string, Entry> = {
   ],
 };
 
+/** A code we have no words for: say what the cloud said, and judge by the HTTP status. */
+function unknownCode(e: CloudApiError, ctx: ErrorContext): [string, string] {
+  if (e.status >= 500) {
+    return [
+      `The cloud is having trouble right now (HTTP ${e.status}: ${e.message || e.code}).`,
+      ctx.mutation ? maybeActed(ctx) : 'Nothing was changed. Try again in a few minutes; if it persists, check the provider’s status page.',
+    ];
+  }
+  return [
+    `The cloud refused: ${e.message || 'no reason given'} (code ${e.code}).`,
+    ctx.mutation ? maybeActed(ctx) : 'Try again later; if it keeps happening, check the provider’s status page.',
+  ];
+}
+
 /** Codes with their own text (tests check every listed code is here). */
 export const DESCRIBED_CODES = Object.keys(MESSAGES);
 
 export function describeCloudError(e: CloudApiError, ctx: ErrorContext = {}): ErrorText {
   const details = e.details ?? {};
   const entry = MESSAGES[e.code];
-  const [summary, nextStep] = entry
-    ? entry(details, e, ctx)
-    : [
-        `The cloud refused: ${e.message || 'no reason given'} (code ${e.code}).`,
-        ctx.mutation ? maybeActed(ctx) : 'Try again later; if it keeps happening, check the provider’s status page.',
-      ];
+  const [summary, nextStep] = entry ? entry(details, e, ctx) : unknownCode(e, ctx);
   const fields = e.code === 'VALIDATION_ERROR' ? e.fieldErrors() : undefined;
   return { summary, nextStep, code: e.code, ...(fields && Object.keys(fields).length ? { fields } : {}) };
 }

@@ -4,7 +4,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import bolt from '@slack/bolt';
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { SlackConfig } from '../config.js';
@@ -12,8 +12,6 @@ import { boltLogger, type Logger } from '../log.js';
 import type { Catalog } from '../operations/catalog.js';
 import { registerCommand } from './register-command.js';
 import { registerPager } from './register-pager.js';
-
-const { App, HTTPReceiver, SocketModeReceiver, LogLevel } = bolt;
 
 export interface BotDeps {
   slack: SlackConfig;
@@ -23,6 +21,8 @@ export interface BotDeps {
   catalog: Catalog;
   slowNoticeMs?: number;
   operationTimeoutMs?: number;
+  /** WebClient retry policy override (tests use @slack/web-api's rapidRetryPolicy). */
+  slackRetryConfig?: import('@slack/bolt').webApi.RetryOptions;
 }
 
 export interface Bot {
@@ -35,7 +35,10 @@ export interface Bot {
 export function createBot(deps: BotDeps): Bot {
   const { slack } = deps;
   const logger = boltLogger(deps.logger.child({ component: 'bolt' }));
-  const clientOptions = slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {};
+  const clientOptions = {
+    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
+    ...(deps.slackRetryConfig ? { retryConfig: deps.slackRetryConfig } : {}),
+  };
   const health = [{ path: '/healthz', method: 'GET', handler: (_req: unknown, res: import('node:http').ServerResponse) => res.end('ok') }];
 
   const receiver =

@@ -54,3 +54,11 @@ describe('describeCloudError', () => {
     expect(describeCloudError(err('RATE_LIMITED', { status: 429, retryAfterMs: 2500 })).nextStep).toBe('Try again in 3 s.');
   });
 });
+
+describe('describeCloudError for codes it does not know', () => {
+  it('treats a 5xx as the cloud having trouble', () => {
+    const t = describeCloudError(new CloudApiError({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'down for maintenance' }));
+    expect(t.summary).toBe('The cloud is having trouble right now (HTTP 503: down for maintenance).');
+    expect(t.nextStep).toMatch(/Nothing was changed/);
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * The whole bot on loopback: the real Bolt app in HTTP mode on port 0, the fake Slack Web
+ * API, response_url endpoints, the sandbox cloud and a log that is kept for inspection.
+ * Tests talk to it the way Slack does (signed requests) and assert what the cloud received
+ * (`sandbox.requests`) and what the person saw (response_url posts, Slack messages).
+ */
+import { webApi } from '@slack/bolt';
+import { createCloudClient, type ClosableCloudClient } from '../../src/cloud/client.js';
+import { systemClock, type Clock } from '../../src/clock.js';
+import { createLogger } from '../../src/log.js';
+import { catalog } from '../../src/operations/index.js';
+import { createBot, type Bot } from '../../src/slack/app.js';
+import { createSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
+import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
+import { blockActionsPayload, type BlockActionsInput, type SlashCommandInput } from '../rig/payloads.js';
+import { createResponseUrls, type ResponseUrlPost, type ResponseUrls } from '../rig/response-url.js';
+import { createSlackSender, type SendOptions, type SlackSender } from '../rig/slack-sender.js';
+import type { SignedResponse } from '../rig/http.js';
+import { waitFor } from '../rig/wait-for.js';
+import { ALICE, BOT_TOKEN, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
+
+export const CLOUD_TOKEN = 'cloud-token-e2e-0123456789';
+
+export interface BotRigOptions {
+  sandbox?: SandboxOptions;
+  clock?: Clock;
+  slowNoticeMs?: number;
+  cloudRetry?: { budgetMs?: number; maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+}
+
+export interface CommandResult {
+  ack: SignedResponse;
+  responseUrl: string;
+  /** Posts to this command's response_url, once the final answer (not the slow notice) arrived. */
+  posts: ResponseUrlPost[];
+  /** The last post's body: what the person sees now. */
+  final: Record<string, unknown>;
+  /** Cloud requests made while answering. */
+  cloudRequests: Sandbox['requests'];
+}
+
+export interface BotRig {
+  sandbox: Sandbox;
+  slack: FakeSlack;
+  responses: ResponseUrls;
+  send: SlackSender;
+  eventsUrl: string;
+  logLines: string[];
+  cloud: ClosableCloudClient;
+  bot: Bot;
+  /** Sends `/cloud <text>` and waits for the answer that is not the slow notice. */
+  command(text: string, input?: SlashCommandInput, send?: SendOptions): Promise<CommandResult>;
+  /** Clicks a button in a message the bot posted through a response_url. */
+  clickInResponse(post: ResponseUrlPost, actionId: string, input?: Partial<BlockActionsInput>): Promise<CommandResult>;
+  close(): Promise<void>;
+}
+
+const isSlowNotice = (p: ResponseUrlPost) => typeof p.body.text === 'string' && p.body.text.includes('the cloud is slow to answer');
+
+export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> {
+  const sandbox = createSandbox({ token: CLOUD_TOKEN, ...options.sandbox });
+  const cloudServer = await sandbox.listen();
+  const slack = await createFakeSlack();
+  const responses = await createResponseUrls();
+  const logLines: string[] = [];
+  const logger = createLogger({ level: 'debug', sink: (l) => logLines.push(l), secrets: [CLOUD_TOKEN, BOT_TOKEN, SIGNING_SECRET] });
+  const clock = options.clock ?? systemClock;
+  const cloud = createCloudClient({
+    baseUrl: cloudServer.baseUrl,
+    token: CLOUD_TOKEN,
+    clock,
+    retry: { budgetMs: 1500, baseDelayMs: 50, maxDelayMs: 200, ...options.cloudRetry },
+  });
+  const bot = createBot({
+    slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: slack.url },
+    cloud,
+    clock,
+    logger,
+    catalog,
+    slowNoticeMs: options.slowNoticeMs ?? 1000,
+    slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy,
+  });
+  const { port } = await bot.start();
+  const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
+  const send = createSlackSender(eventsUrl);
+
+  const awaitAnswer = async (responseUrl: string, before: number, ack: SignedResponse): Promise<CommandResult> => {
+    const posts = await waitFor(
+      () => {
+        const mine = responses.postsTo(responseUrl);
+        return mine.some((p) => !isSlowNotice(p)) ? mine : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
+    return { ack, responseUrl, posts, final: posts[posts.length - 1]!.body, cloudRequests: sandbox.requests.slice(before) };
+  };
+
+  return {
+    sandbox,
+    slack,
+    responses,
+    send,
+    eventsUrl,
+    logLines,
+    cloud,
+    bot,
+    async command(text, input = {}, sendOptions) {
+      const responseUrl = responses.next();
+      const before = sandbox.requests.length;
+      const ack = await send.command({ userId: ALICE.id, channelId: OPS_CHANNEL.id, ...input, text, responseUrl }, sendOptions);
+      return awaitAnswer(responseUrl, before, ack);
+    },
+    async clickInResponse(post, actionId, input = {}) {
+      const responseUrl = responses.next();
+      const before = sandbox.requests.length;
+      const payload = blockActionsPayload({
+        actionId,
+        // Slack's payload for a click in an ephemeral message carries no message object.
+        ephemeral: { channel: OPS_CHANNEL.id, message_ts: `${Math.floor(post.at / 1000)}.000100`, blocks: post.body.blocks as unknown[] },
+        userId: ALICE.id,
+        channelId: OPS_CHANNEL.id,
+        responseUrl,
+        ...input,
+      });
+      const ack = await send.interaction(payload);
+      return awaitAnswer(responseUrl, before, ack);
+    },
+    async close() {
+      await bot.stop();
+      await cloud.close();
+      await cloudServer.close();
+      await slack.close();
+      await responses.close();
+    },
+  };
+}
+
+/** Everything a person can read in a Slack payload: text plus every text object in the blocks. */
+export function visibleText(body: Record<string, unknown>): string {
+  const out: string[] = [];
+  if (typeof body.text === 'string') out.push(body.text);
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      // Slack renders mrkdwn's three escapes back to the characters a person reads.
+      if (o.type === 'mrkdwn' && typeof o.text === 'string') out.push(o.text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
+      else if (o.type === 'plain_text' && typeof o.text === 'string') out.push(o.text);
+      else Object.values(o).forEach(walk);
+    }
+  };
+  walk(body.blocks);
+  return out.join('\n');
+}

@@ -1,0 +1,66 @@
+/**
+ * The same bot in Socket Mode: Bolt's SocketModeReceiver opens its connection through the
+ * fake Web API (apps.connections.open → ws://127.0.0.1), receives a slash command envelope,
+ * acks it, and answers through the response_url.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { webApi } from '@slack/bolt';
+import { createCloudClient, type ClosableCloudClient } from '../../src/cloud/client.js';
+import { systemClock } from '../../src/clock.js';
+import { createLogger } from '../../src/log.js';
+import { catalog } from '../../src/operations/index.js';
+import { createBot, type Bot } from '../../src/slack/app.js';
+import { createSandbox, type ListeningSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
+import { createFakeSocket, type FakeSocket } from '../rig/fake-socket.js';
+import { slashCommandFields } from '../rig/payloads.js';
+import { createResponseUrls, type ResponseUrls } from '../rig/response-url.js';
+import { waitFor } from '../rig/wait-for.js';
+import { APP_TOKEN, BOT_TOKEN } from '../rig/workspace.js';
+import { visibleText } from './bot-rig.js';
+
+let sandbox: Sandbox;
+let cloudServer: ListeningSandbox;
+let slack: FakeSlack;
+let socket: FakeSocket;
+let responses: ResponseUrls;
+let cloud: ClosableCloudClient;
+let bot: Bot;
+
+beforeAll(async () => {
+  sandbox = createSandbox({ token: 'socket-mode-cloud-token' });
+  cloudServer = await sandbox.listen();
+  slack = await createFakeSlack();
+  socket = await createFakeSocket({ slack });
+  responses = await createResponseUrls();
+  cloud = createCloudClient({ baseUrl: cloudServer.baseUrl, token: sandbox.token, clock: systemClock });
+  bot = createBot({
+    slack: { mode: 'socket', botToken: BOT_TOKEN, appToken: APP_TOKEN, signingSecret: undefined, port: 0, apiUrl: slack.url },
+    cloud,
+    clock: systemClock,
+    logger: createLogger({ sink: () => {} }),
+    catalog,
+    slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy,
+  });
+  await bot.start();
+  await socket.waitForConnection();
+});
+
+afterAll(async () => {
+  await bot.stop();
+  await socket.close();
+  await cloud.close();
+  await cloudServer.close();
+  await slack.close();
+  await responses.close();
+});
+
+it('answers a slash command delivered over the socket', async () => {
+  const responseUrl = responses.next();
+  const ack = await socket.slashCommand(slashCommandFields({ text: 'server status 101', responseUrl }));
+  expect(ack.envelope_id).toBeTruthy();
+  const [post] = await waitFor(() => (responses.postsTo(responseUrl).length ? responses.postsTo(responseUrl) : undefined), { timeoutMs: 5000 });
+  expect(visibleText(post!.body)).toMatch(/Server 101[\s\S]*running/);
+  expect(sandbox.requests.map((r) => `${r.method} ${r.rawPath}`)).toEqual(['GET /v2/servers/101/status']);
+  expect(slack.callsTo('apps.connections.open')[0]?.token).toBe(APP_TOKEN);
+});
