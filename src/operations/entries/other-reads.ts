@@ -11,7 +11,7 @@ import { defineOperation, pageFlag } from '../define.js';
 
 export const backupList = defineOperation({
   id: 'backup.list',
-  summary: 'Backups of a server, newest first, with size and lock state',
+  summary: 'Backups of a server with size, state and lock',
   tier: 'read',
   args: { server: serverArg, page: pageFlag },
   pageArg: 'page',
