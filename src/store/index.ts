@@ -1,0 +1,18 @@
+export type {
+  NewOperation,
+  OperationPatch,
+  OperationRecord,
+  OperationStatus,
+  OperationStore,
+  Store,
+  TransitionRequest,
+  TransitionResult,
+} from './types.js';
+export { OPERATION_STATUSES, TERMINAL_STATUSES } from './types.js';
+export { createSqliteStore } from './sqlite-store.js';
+export type { SqliteStoreOptions } from './sqlite-store.js';
+export { MIGRATIONS, MigrationError, migrate, schemaVersion } from './migrations.js';
+export type { Migration } from './migrations.js';
+export { createSealer, SealError } from './seal.js';
+export type { Sealer } from './seal.js';
+export { isOperationId, newOperationId } from './ids.js';

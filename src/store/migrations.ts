@@ -1,0 +1,113 @@
+/**
+ * Versioned schema migrations, applied at start. Append new ones (watches, audit, …) with the
+ * next version number; never edit one that has shipped.
+ */
+import type { Database } from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  name: string;
+  /** SQL, run as one script inside the migration's transaction. */
+  up: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'operations',
+    up: `
+      CREATE TABLE operations (
+        id              TEXT    NOT NULL PRIMARY KEY,
+        op_id           TEXT    NOT NULL,
+        args            TEXT    NOT NULL CHECK (json_valid(args) AND json_type(args) = 'object'),
+        sealed_secrets  TEXT,
+        status          TEXT    NOT NULL CHECK (status IN
+                          ('pending', 'confirmed', 'running', 'succeeded', 'failed', 'cancelled', 'expired')),
+        requested_by    TEXT    NOT NULL,
+        team_id         TEXT,
+        channel_id      TEXT    NOT NULL,
+        message_ts      TEXT,
+        dedupe_key      TEXT,
+        created_at      INTEGER NOT NULL,
+        updated_at      INTEGER NOT NULL,
+        expires_at      INTEGER NOT NULL,
+        confirmed_by    TEXT,
+        confirmed_at    INTEGER,
+        approved_by     TEXT,
+        approved_at     INTEGER,
+        finished_at     INTEGER,
+        result          TEXT    CHECK (result IS NULL OR (json_valid(result) AND json_type(result) = 'object')),
+        error_code      TEXT,
+        error_message   TEXT,
+        UNIQUE (dedupe_key)
+      ) STRICT;
+      CREATE INDEX operations_status_expires ON operations (status, expires_at);
+      CREATE INDEX operations_requester_created ON operations (requested_by, created_at);
+      CREATE INDEX operations_created ON operations (created_at);
+    `,
+  },
+];
+
+export class MigrationError extends Error {
+  override readonly name = 'MigrationError';
+}
+
+const LEDGER = `
+  CREATE TABLE IF NOT EXISTS schema_migrations (
+    version     INTEGER NOT NULL PRIMARY KEY,
+    name        TEXT    NOT NULL,
+    applied_at  INTEGER NOT NULL
+  ) STRICT
+`;
+
+function checkOrder(migrations: readonly Migration[]): void {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) {
+      throw new MigrationError(`Migration list is out of order: entry ${i} ("${m.name}") has version ${m.version}, expected ${i + 1}.`);
+    }
+  });
+}
+
+/** The highest version recorded in the database (0 for a fresh one). */
+export function schemaVersion(db: Database): number {
+  db.exec(LEDGER);
+  const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+  return row.v ?? 0;
+}
+
+/**
+ * Applies pending migrations, each in its own IMMEDIATE transaction (so two processes starting
+ * together do not both apply one: the loser finds it recorded and skips it). Idempotent.
+ * Refuses a database whose version is newer than this code knows. Returns the versions applied.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS, now: () => number = Date.now): number[] {
+  checkOrder(migrations);
+  const known = migrations.length;
+  const current = schemaVersion(db);
+  if (current > known) {
+    const file = db.name === ':memory:' ? 'The in-memory database' : `The database at ${db.name}`;
+    throw new MigrationError(
+      `${file} is at schema version ${current}, newer than this cloudbot knows (${known}). ` +
+        'It was written by a newer release: upgrade cloudbot, or point DATABASE_URL at another file. ' +
+        'Refusing to start rather than risk damaging it.',
+    );
+  }
+
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  const applied: number[] = [];
+  for (const m of migrations.slice(current)) {
+    const apply = db.transaction(() => {
+      if (isApplied.get(m.version) !== undefined) return false;
+      db.exec(m.up);
+      record.run(m.version, m.name, now());
+      return true;
+    });
+    try {
+      if (apply.immediate()) applied.push(m.version);
+    } catch (err) {
+      throw new MigrationError(`Migration ${m.version} ("${m.name}") failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  return applied;
+}

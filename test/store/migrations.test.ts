@@ -1,0 +1,164 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS, MigrationError, migrate, schemaVersion } from '../../src/store/index.js';
+import type { Migration } from '../../src/store/index.js';
+import { tempStores } from './helpers.js';
+
+let t: ReturnType<typeof tempStores>;
+beforeEach(() => {
+  t = tempStores();
+});
+afterEach(async () => {
+  await t.cleanup();
+});
+
+function raw(path: string) {
+  return new Database(path);
+}
+
+describe('opening a database', () => {
+  it('creates the missing folders and applies every migration to a fresh file', async () => {
+    const path = join(t.dir, 'deep', 'er', 'data', 'cloudbot.db');
+    const store = t.open(path);
+    expect(existsSync(path)).toBe(true);
+    await store.close();
+
+    const db = raw(path);
+    try {
+      const rows = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all();
+      expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+      const indexes = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'operations' AND sql IS NOT NULL")
+        .pluck()
+        .all();
+      expect(indexes).toEqual(expect.arrayContaining(['operations_status_expires', 'operations_requester_created']));
+      expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'operations'").pluck().get()).toMatch(/STRICT/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('is in WAL mode, with the -wal file beside the database while open', async () => {
+    const path = t.file();
+    const store = t.open(path);
+    await store.operations.create({
+      opId: 'x.y',
+      args: {},
+      requestedBy: 'U',
+      channelId: 'C',
+      expiresAt: 1,
+    });
+    expect(existsSync(`${path}-wal`)).toBe(true);
+    const db = raw(path);
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('re-opening is a no-op: nothing re-applied, applied_at unchanged', async () => {
+    const path = t.file();
+    await t.open(path).close();
+    const before = raw(path);
+    const ledger = before.prepare('SELECT * FROM schema_migrations').all();
+    before.close();
+
+    await t.open(path).close();
+    const after = raw(path);
+    try {
+      expect(after.prepare('SELECT * FROM schema_migrations').all()).toEqual(ledger);
+      expect(migrate(after)).toEqual([]);
+    } finally {
+      after.close();
+    }
+  });
+
+  it('refuses a database written by a newer release, with a clear message', async () => {
+    const path = t.file();
+    await t.open(path).close();
+    const db = raw(path);
+    db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+      MIGRATIONS.length + 41,
+      'from the future',
+      0,
+    );
+    db.close();
+
+    let err: unknown;
+    try {
+      t.open(path);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(MigrationError);
+    expect((err as Error).message).toMatch(
+      new RegExp(`schema version ${MIGRATIONS.length + 41}, newer than this cloudbot knows \\(${MIGRATIONS.length}\\)`),
+    );
+    expect((err as Error).message).toMatch(/upgrade cloudbot, or point DATABASE_URL at another file/);
+  });
+
+  it('works in memory', async () => {
+    const store = t.open(':memory:');
+    const { record } = await store.operations.create({
+      opId: 'x.y',
+      args: {},
+      requestedBy: 'U',
+      channelId: 'C',
+      expiresAt: 1,
+    });
+    expect(await store.operations.get(record.id)).toEqual(record);
+  });
+});
+
+describe('migrate', () => {
+  const extra: Migration = {
+    version: MIGRATIONS.length + 1,
+    name: 'watches',
+    up: 'CREATE TABLE watches (id TEXT PRIMARY KEY) STRICT;',
+  };
+
+  it('applies only the new migration to an existing database', () => {
+    const db = raw(t.file());
+    try {
+      expect(migrate(db)).toEqual(MIGRATIONS.map((m) => m.version));
+      expect(migrate(db, [...MIGRATIONS, extra])).toEqual([extra.version]);
+      expect(schemaVersion(db)).toBe(extra.version);
+      expect(migrate(db, [...MIGRATIONS, extra])).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('rolls a failing migration back entirely and names it', () => {
+    const db = raw(t.file());
+    try {
+      migrate(db);
+      const broken: Migration = {
+        version: MIGRATIONS.length + 1,
+        name: 'half-done',
+        up: 'CREATE TABLE half (id TEXT) STRICT; INSERT INTO no_such_table VALUES (1);',
+      };
+      expect(() => migrate(db, [...MIGRATIONS, broken])).toThrow(/Migration \d+ \("half-done"\) failed: .*no_such_table/);
+      expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+      expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'half'").pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a list with gaps or out of order', () => {
+    const db = raw(':memory:');
+    try {
+      expect(() => migrate(db, [{ ...extra, version: 2 }])).toThrow(/out of order.*expected 1/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('the shipped list is numbered 1..n', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+});
