@@ -8,8 +8,35 @@ import { CloudApiError } from './errors.js';
 
 export const REDACTED = '[redacted]';
 
+/**
+ * A run of at least this many characters of a longer secret is cut as well: a quoted value is
+ * shortened to 40 characters (ids.ts `shown`), and an echo may be truncated.
+ */
+const MIN_FRAGMENT = 12;
+
 export function redact(text: string, secret: string): string {
-  return secret === '' ? text : text.split(secret).join(REDACTED);
+  if (secret === '') return text;
+  const whole = text.split(secret).join(REDACTED);
+  return secret.length <= MIN_FRAGMENT ? whole : redactFragments(whole, secret);
+}
+
+function redactFragments(text: string, secret: string): string {
+  const windows = new Set<string>();
+  for (let i = 0; i + MIN_FRAGMENT <= secret.length; i++) windows.add(secret.slice(i, i + MIN_FRAGMENT));
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    if (!windows.has(text.slice(i, i + MIN_FRAGMENT))) {
+      out += text[i];
+      i += 1;
+      continue;
+    }
+    let end = i + MIN_FRAGMENT;
+    while (end < text.length && secret.includes(text.slice(i, end + 1))) end += 1;
+    out += REDACTED;
+    i = end;
+  }
+  return out;
 }
 
 function redactDeep(value: unknown, secret: string): unknown {
@@ -25,7 +52,7 @@ function redactDeep(value: unknown, secret: string): unknown {
 export function scrubError(e: unknown, secret: string): unknown {
   if (!(e instanceof CloudApiError) || secret === '') return e;
   const parts = JSON.stringify([e.message, e.details ?? null, e.request ?? null, String(e.cause ?? '')]);
-  if (!parts.includes(secret)) return e;
+  if (redact(parts, secret) === parts) return e;
   return new CloudApiError({
     status: e.status,
     code: e.code,
