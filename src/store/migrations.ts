@@ -46,6 +46,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX operations_created ON operations (created_at);
     `,
   },
+  {
+    version: 2,
+    name: 'operation facts',
+    // What the bot learned before asking (hostname, price, headroom), so a status message can
+    // be rendered again from the record alone: by the expiry sweep, or after a restart.
+    up: `
+      ALTER TABLE operations ADD COLUMN facts TEXT NOT NULL DEFAULT '{}'
+        CHECK (json_valid(facts) AND json_type(facts) = 'object');
+    `,
+  },
 ];
 
 export class MigrationError extends Error {

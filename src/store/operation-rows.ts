@@ -6,6 +6,7 @@ export interface OperationRow {
   id: string;
   op_id: string;
   args: string;
+  facts: string;
   sealed_secrets: string | null;
   status: string;
   requested_by: string;
@@ -44,6 +45,7 @@ export function rowToRecord(row: OperationRow): OperationRecord {
     id: row.id,
     opId: row.op_id,
     args: parseObject(row.args, 'args', row.id),
+    facts: parseObject(row.facts, 'facts', row.id),
     sealedSecrets: row.sealed_secrets,
     status: row.status,
     requestedBy: row.requested_by,

@@ -73,9 +73,9 @@ function assertText(value: unknown, what: string): asserts value is string {
 
 function createOperationStore(db: Db, clock: Pick<Clock, 'now'>): OperationStore {
   const insert = db.prepare<Record<string, unknown>, OperationRow>(`
-    INSERT INTO operations (id, op_id, args, sealed_secrets, status, requested_by, team_id, channel_id,
+    INSERT INTO operations (id, op_id, args, facts, sealed_secrets, status, requested_by, team_id, channel_id,
                             dedupe_key, created_at, updated_at, expires_at)
-    VALUES (@id, @op_id, @args, @sealed_secrets, 'pending', @requested_by, @team_id, @channel_id,
+    VALUES (@id, @op_id, @args, @facts, @sealed_secrets, 'pending', @requested_by, @team_id, @channel_id,
             @dedupe_key, @now, @now, @expires_at)
     ON CONFLICT (dedupe_key) DO NOTHING
     RETURNING *`);
@@ -158,6 +158,7 @@ function createOperationStore(db: Db, clock: Pick<Clock, 'now'>): OperationStore
         id: newOperationId(),
         op_id: input.opId,
         args: objectToJson(input.args, 'args'),
+        facts: objectToJson(input.facts ?? {}, 'facts'),
         sealed_secrets: input.sealedSecrets ?? null,
         requested_by: input.requestedBy,
         team_id: input.teamId ?? null,

@@ -26,6 +26,8 @@ export interface OperationRecord {
   opId: string;
   /** Validated arguments WITHOUT secrets (stored as JSON). */
   args: Record<string, unknown>;
+  /** What the bot learned before asking (hostname, price, headroom); no secrets (JSON). */
+  facts: Record<string, unknown>;
   /** Encrypted secret arguments (see seal.ts), null if none or once erased. */
   sealedSecrets: string | null;
   status: OperationStatus;
@@ -55,6 +57,7 @@ export interface OperationRecord {
 export interface NewOperation {
   opId: string;
   args: Record<string, unknown>;
+  facts?: Record<string, unknown>;
   sealedSecrets?: string | null;
   requestedBy: string;
   teamId?: string | null;

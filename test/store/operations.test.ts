@@ -24,7 +24,7 @@ describe('create and get', () => {
   it('round-trips every field, JSON included', async () => {
     const { operations } = t.open(t.file());
     const { record, created } = await operations.create(
-      newOp({ sealedSecrets: 'v1.opaque', dedupeKey: 'trigger-1' }),
+      newOp({ sealedSecrets: 'v1.opaque', dedupeKey: 'trigger-1', facts: { hostname: 'web-1.example.net', price: 0.5 } }),
     );
     expect(created).toBe(true);
     expect(isOperationId(record.id)).toBe(true);
@@ -32,6 +32,7 @@ describe('create and get', () => {
       id: record.id,
       opId: 'server.reinstall',
       args: { server: 'srv-123', image: 'ubuntu-24.04', tags: ['a', 'b'], nested: { n: 1, ok: true } },
+      facts: { hostname: 'web-1.example.net', price: 0.5 },
       sealedSecrets: 'v1.opaque',
       status: 'pending',
       requestedBy: 'U_ALICE',
