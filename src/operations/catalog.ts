@@ -48,6 +48,7 @@ export function createCatalog(resources: ResourceInfo[], operations: AnyOperatio
 export function usageLine(op: AnyOperation): string {
   const parts = [`/cloud ${op.resource} ${op.verb}`];
   for (const [name, spec] of Object.entries(op.args) as [string, ArgSpec][]) {
+    if (spec.kind === 'modal') continue; // asked in the form only
     const optional = isOptional(spec);
     let part: string;
     if (spec.kind === 'positional') part = `<${spec.placeholder}>`;
@@ -56,5 +57,6 @@ export function usageLine(op: AnyOperation): string {
     else part = `--${name} ${spec.placeholder}`;
     parts.push(optional ? `[${part}]` : part);
   }
+  if (op.change) parts.push('[--dry-run]');
   return parts.join(' ');
 }

@@ -3,7 +3,7 @@
  * the usage line and the zod schema, so the two can never disagree.
  */
 import { z } from 'zod';
-import type { ArgSpec, ArgSpecs, ArgsOf, Operation, Tier } from './types.js';
+import type { ArgSpec, ArgSpecs, ArgsOf, ChangeSpec, Operation, Reply, Tier } from './types.js';
 
 export interface OperationDeclaration<S extends ArgSpecs, R> {
   id: `${string}.${string}`;
@@ -17,7 +17,9 @@ export interface OperationDeclaration<S extends ArgSpecs, R> {
   secret?: boolean;
   pageArg?: keyof S & string;
   run: Operation<S, R>['run'];
-  render: Operation<S, R>['render'];
+  /** Reads render their result; changes may leave it out (their status message shows it). */
+  render?: Operation<S, R>['render'];
+  change?: ChangeSpec<ArgsOf<S>, R>;
 }
 
 export function defineOperation<const S extends ArgSpecs, R>(decl: OperationDeclaration<S, R>): Operation<S, R> {
@@ -36,9 +38,16 @@ export function defineOperation<const S extends ArgSpecs, R>(decl: OperationDecl
     ephemeral: decl.ephemeral ?? !mutates,
     secret: decl.secret ?? decl.tier === 'secret',
     run: decl.run,
-    render: decl.render,
+    render: decl.render ?? ((result, args) => changeReply(decl.change, result, args)),
     ...(decl.pageArg ? { pageArg: decl.pageArg } : {}),
+    ...(decl.change ? { change: decl.change } : {}),
   };
+}
+
+/** A change's result as a plain reply (the shell and tests read this; Slack shows the status message). */
+function changeReply<A, R>(change: ChangeSpec<A, R> | undefined, result: R, args: A): Reply {
+  const text = change ? change.summarize(result, args).text : 'Done.';
+  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
 }
 
 export const positional = <S extends z.ZodType>(placeholder: string, schema: S, description: string): ArgSpec<S> => ({
@@ -62,6 +71,14 @@ export const flag = <S extends z.ZodType>(placeholder: string, schema: S, descri
   description,
 });
 
+/** An input only the modal asks for (never typed on the command line). */
+export const modalOnly = <S extends z.ZodType>(schema: S, description: string): ArgSpec<S> => ({
+  kind: 'modal',
+  schema,
+  placeholder: '',
+  description,
+});
+
 export const switchFlag = (description: string): ArgSpec<z.ZodType<boolean>> => ({
   kind: 'switch',
   schema: z.boolean().optional().transform((v) => v === true) as unknown as z.ZodType<boolean>,
@@ -71,7 +88,7 @@ export const switchFlag = (description: string): ArgSpec<z.ZodType<boolean>> => 
 
 /** Whether an argument may be left out (its schema accepts `undefined`). */
 export function isOptional(spec: ArgSpec): boolean {
-  return spec.kind === 'switch' || spec.schema.safeParse(undefined).success;
+  return spec.kind === 'switch' || spec.kind === 'modal' || spec.schema.safeParse(undefined).success;
 }
 
 /** `--page N` → a whole page number ≥ 1, absent means the first page. */

@@ -11,7 +11,7 @@ import { TokenizeError, tokenize, type Token } from './tokenize.js';
 import type { AnyOperation, ArgSpec } from './types.js';
 
 export type ParsedCommand =
-  | { kind: 'run'; op: AnyOperation; args: Record<string, unknown> }
+  | { kind: 'run'; op: AnyOperation; args: Record<string, unknown>; flagsGiven: boolean; dryRun: boolean }
   | { kind: 'help'; resource?: string }
   | { kind: 'problem'; problem: CommandProblem };
 
@@ -67,12 +67,18 @@ function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
   const flags = new Map(specs.filter(([, s]) => s.kind === 'flag' || s.kind === 'switch'));
   const raw: Record<string, unknown> = {};
   const loose: string[] = [];
+  let dryRun = false;
 
   for (let i = 0; i < tokens.length; i++) {
     const { value, quoted } = tokens[i]!;
     if (!quoted && value.startsWith('--') && value.length > 2) {
       const eq = value.indexOf('=');
       const name = value.slice(2, eq < 0 ? undefined : eq);
+      // Every change may be rehearsed: show the exact request, send nothing.
+      if (name === 'dry-run' && op.change && eq < 0) {
+        dryRun = true;
+        continue;
+      }
       const spec = flags.get(name);
       if (!spec) {
         const guess = nearest(name, [...flags.keys()]);
@@ -103,12 +109,13 @@ function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
     return problem(`Too many arguments: \`${loose.join(' ')}\` is not expected here.`, [op]);
   }
 
-  const missing = positionals.filter(([name, spec]) => raw[name] === undefined && !isOptional(spec)).map(([n]) => n);
+  const missing = specs.filter(([name, spec]) => raw[name] === undefined && !isOptional(spec)).map(([n]) => n);
   if (missing.length > 0) {
+    const shown = (n: string) => (op.args[n]!.kind === 'flag' ? `\`--${n}\`` : `<${op.args[n]!.placeholder}>`);
     return {
       kind: 'problem',
       problem: {
-        message: `\`${usageName(op)}\` needs ${missing.map((n) => `<${op.args[n]!.placeholder}>`).join(' and ')}.`,
+        message: `\`${usageName(op)}\` needs ${missing.map(shown).join(' and ')}.`,
         usage: [op],
         missing: { op, given: raw, names: missing },
       },
@@ -123,7 +130,8 @@ function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
     const label = !spec ? 'Input' : spec.kind === 'flag' ? `\`--${name}\`` : `<${spec.placeholder}>`;
     return problem(`${label}: ${first.message}`, [op]);
   }
-  return { kind: 'run', op, args: parsed.data as Record<string, unknown> };
+  const flagsGiven = Object.keys(raw).some((n) => flags.has(n));
+  return { kind: 'run', op, args: parsed.data as Record<string, unknown>, flagsGiven, dryRun };
 }
 
 function usageName(op: AnyOperation): string {

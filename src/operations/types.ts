@@ -31,7 +31,9 @@ export type ArgKind =
   /** `--page 2` or `--page=2`. */
   | 'flag'
   /** `--watch`: present or not. */
-  | 'switch';
+  | 'switch'
+  /** Given only through the operation's modal, never on the command line (a password). */
+  | 'modal';
 
 export interface ArgSpec<S extends z.ZodType = z.ZodType> {
   kind: ArgKind;
@@ -77,6 +79,76 @@ export interface Operation<S extends ArgSpecs = ArgSpecs, R = unknown> {
   render(result: R, args: ArgsOf<S>, view: ViewContext): Reply;
   /** For paginated lists: the argument that selects the page (Previous/Next buttons set it). */
   pageArg?: keyof S & string;
+  /** Present on operations that change something (issue: changes from Slack). */
+  change?: ChangeSpec<ArgsOf<S>, R>;
+}
+
+/** The request a change sends, as shown by `--dry-run` and in the status message. */
+export interface CloudRequest {
+  method: 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+/** What a precheck learned: facts for the confirmation text, or a reason to refuse at once. */
+export interface Precheck {
+  refuse?: string;
+  facts?: Record<string, unknown>;
+}
+
+export interface ModalOption {
+  value: string;
+  text: string;
+}
+
+export interface ModalField {
+  /** The argument it fills; also the block and action id. */
+  name: string;
+  label: string;
+  kind: 'text' | 'multiline' | 'select' | 'multi_select' | 'checkbox';
+  optional?: boolean;
+  hint?: string;
+  placeholder?: string;
+  maxLength?: number;
+  /** Fixed choices, or choices read from the cloud when the modal opens. */
+  options?: ModalOption[] | ((ctx: RunContext) => Promise<ModalOption[]>);
+  /** At most this many choices in a multi-select (reinstall's SSH keys: 20). */
+  maxSelected?: number;
+}
+
+export interface ModalSpec {
+  title: string;
+  submit: string;
+  fields: ModalField[];
+  /** Open the modal when the command gives no flags, even if nothing required is missing. */
+  whenBare?: boolean;
+}
+
+/** A field-keyed verdict beyond the per-argument schemas (e.g. a firewall rule as a whole). */
+export type CheckResult<A> = { ok: true; args: A } | { ok: false; fieldErrors: Record<string, string> };
+
+export interface ChangeSpec<A, R> {
+  /** Ask for a Confirm click before acting: destroy and spending operations. */
+  confirm: boolean;
+  /** Arguments that are secrets: sealed in the store, masked wherever shown. */
+  secretArgs?: string[];
+  /** Looks before asking: refuses early (locked backup, primary IP, no balance) or gathers facts. */
+  precheck?(ctx: RunContext, args: A): Promise<Precheck>;
+  /** Exactly what will happen, and what is lost or charged. */
+  describe(args: A, facts: Record<string, unknown>): { title: string; lines: string[] };
+  /** Text the confirmer must type (a reinstall wipes the disk: its hostname). */
+  typeToConfirm?(args: A, facts: Record<string, unknown>): string | undefined;
+  /** The request the client will send for these arguments (secrets left in: the caller masks). */
+  request(args: A): CloudRequest;
+  /** Cross-field validation after the per-argument schemas. */
+  check?(args: A): CheckResult<A>;
+  /** What the channel may see of the result: no secrets. Stored with the record. */
+  summarize(result: R, args: A): { text: string; details?: Record<string, string | number> };
+  /** Shown to the requester only after success (a new root password). */
+  privateReply?(result: R, args: A): Reply | undefined;
+  /** The security group to redeploy when the cloud answers HYPERVISOR_SYNC_FAILED. */
+  syncGroup?(args: A): number;
+  modal?: ModalSpec;
 }
 
 /** The catalog stores operations with their types erased. */

@@ -16,7 +16,7 @@ export function buildHelp(catalog: Catalog, ops: AnyOperation[], resource?: stri
     if (!info || mine.length === 0) return buildHelp(catalog, ops);
     const blocks: Block[] = [header(`/cloud ${info.name} — ${info.title}`), ...lineSections(mine.map(opLine), 40)];
     for (const op of mine) {
-      const args = Object.entries(op.args) as [string, ArgSpec][];
+      const args = (Object.entries(op.args) as [string, ArgSpec][]).filter(([, a]) => a.kind !== 'modal');
       if (args.length) {
         const lines = args.map(([name, a]) => `${code(a.kind === 'flag' || a.kind === 'switch' ? `--${name}` : `<${a.placeholder}>`)} ${esc(a.description)}`);
         blocks.push(context(`*${op.verb}*: ${lines.join(' · ')}`));
