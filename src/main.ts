@@ -8,6 +8,7 @@ import { ConfigError, loadBotConfig, loadDotEnv } from './config.js';
 import { createLogger } from './log.js';
 import { catalog } from './operations/index.js';
 import { createBot } from './slack/app.js';
+import { createSealer, createSqliteStore } from './store/index.js';
 
 async function main(): Promise<void> {
   loadDotEnv();
@@ -27,7 +28,11 @@ async function main(): Promise<void> {
     secrets: [slack.botToken, slack.appToken, slack.signingSecret, cloudConfig.token],
   });
   const cloud = createCloudClient({ baseUrl: cloudConfig.baseUrl, token: cloudConfig.token, clock: systemClock });
-  const bot = createBot({ slack, cloud, clock: systemClock, logger, catalog });
+  const store = createSqliteStore({ path: config.databasePath, clock: systemClock });
+  // Sealed secrets live minutes (a pending reinstall's password); the key comes from the bot's
+  // own credentials, so a copied database file alone does not open them.
+  const sealer = createSealer([slack.botToken, cloudConfig.token]);
+  const bot = createBot({ slack, cloud, clock: systemClock, logger, catalog, operations: store.operations, sealer });
   const { port } = await bot.start();
   logger.info(
     slack.mode === 'http' ? `cloudbot listening for Slack on :${port}/slack/events` : 'cloudbot connected to Slack in Socket Mode',
@@ -44,6 +49,7 @@ async function main(): Promise<void> {
     try {
       await bot.stop();
       await cloud.close();
+      await store.close();
     } finally {
       clearTimeout(force);
       process.exit(0);

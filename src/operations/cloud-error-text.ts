@@ -126,6 +126,15 @@ const MESSAGES: Record<string, Entry> = {
       : 'An admin should look at the bot’s log; nothing was changed.',
   ],
   INVALID_IDENTIFIER: (_d, e) => [e.message, 'Nothing was sent to the cloud.'],
+  // The bot's own codes for a change that did not finish normally.
+  INTERRUPTED: () => [
+    'The bot stopped while this was running, so whether the cloud acted is unknown.',
+    'Check the current state (a `status` or `list` command) before trying again.',
+  ],
+  INTERNAL: () => [
+    'Something went wrong inside the bot.',
+    'Check the current state before trying again; an admin can find details in the bot’s log.',
+  ],
   HTTP_ERROR: (_d, e, ctx) => [
     e.status >= 500 ? `The cloud had an internal error (HTTP ${e.status}).` : `The cloud answered HTTP ${e.status} without an explanation.`,
     ctx.mutation ? maybeActed(ctx) : 'Try again in a minute.',

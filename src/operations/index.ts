@@ -12,7 +12,9 @@ import {
   sgShow,
   sshKeyList,
 } from './entries/other-reads.js';
+import { serverReinstall, serverRemoveIp, serverRename } from './entries/server-changes.js';
 import { serverCredentials, serverIps, serverStatus } from './entries/server-reads.js';
+import { sshKeyDelete } from './entries/ssh-key-changes.js';
 import { workerLocations, workerRequirements, workerStatus, workerTemplates } from './entries/worker-reads.js';
 import type { AnyOperation } from './types.js';
 
@@ -31,6 +33,9 @@ export const OPERATIONS: AnyOperation[] = [
   serverStatus,
   serverCredentials,
   serverIps,
+  serverRename,
+  serverReinstall,
+  serverRemoveIp,
   backupList,
   ipSubnets,
   workerRequirements,
@@ -39,6 +44,7 @@ export const OPERATIONS: AnyOperation[] = [
   workerStatus,
   sgShow,
   sshKeyList,
+  sshKeyDelete,
   planList,
   accountUsage,
   accountInvoices,

@@ -146,6 +146,8 @@ export interface ChangeSpec<A, R> {
   summarize(result: R, args: A): { text: string; details?: Record<string, string | number> };
   /** Shown to the requester only after success (a new root password). */
   privateReply?(result: R, args: A): Reply | undefined;
+  /** Body field → argument, where they differ, so the cloud's field errors land on the form. */
+  bodyToArg?: Record<string, string>;
   /** The security group to redeploy when the cloud answers HYPERVISOR_SYNC_FAILED. */
   syncGroup?(args: A): number;
   modal?: ModalSpec;

@@ -10,8 +10,13 @@ import type { Clock } from '../clock.js';
 import type { SlackConfig } from '../config.js';
 import { boltLogger, type Logger } from '../log.js';
 import type { Catalog } from '../operations/catalog.js';
+import { createChangeFlow, type ChangeFlow } from '../confirm/change-flow.js';
+import type { Sealer } from '../store/seal.js';
+import type { OperationStore } from '../store/types.js';
+import { registerChanges } from './register-changes.js';
 import { registerCommand } from './register-command.js';
 import { registerPager } from './register-pager.js';
+import { slackApiFromClient, type SlackApi } from './slack-api.js';
 
 export interface BotDeps {
   slack: SlackConfig;
@@ -19,14 +24,22 @@ export interface BotDeps {
   clock: Clock;
   logger: Logger;
   catalog: Catalog;
+  operations: OperationStore;
+  sealer: Sealer;
   slowNoticeMs?: number;
   operationTimeoutMs?: number;
+  /** How long a Confirm button works (default 10 minutes). */
+  confirmTtlMs?: number;
+  /** How often pending confirmations are checked for expiry (default 30 s). */
+  expirySweepMs?: number;
   /** WebClient retry policy override (tests use @slack/web-api's rapidRetryPolicy). */
   slackRetryConfig?: import('@slack/bolt').webApi.RetryOptions;
 }
 
 export interface Bot {
   app: InstanceType<typeof App>;
+  flow: ChangeFlow;
+  slackApi: SlackApi;
   /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests). */
   start(): Promise<{ port?: number }>;
   stop(): Promise<void>;
@@ -70,16 +83,38 @@ export function createBot(deps: BotDeps): Bot {
     deferInitialization: true,
   });
 
-  registerCommand(app, deps);
+  const slackApi = slackApiFromClient(app.client);
+  const flow = createChangeFlow({
+    store: deps.operations,
+    cloud: deps.cloud,
+    clock: deps.clock,
+    logger: deps.logger,
+    slack: slackApi,
+    sealer: deps.sealer,
+    catalog: deps.catalog,
+    ...(deps.confirmTtlMs ? { confirmTtlMs: deps.confirmTtlMs } : {}),
+  });
+  const handlerDeps = { ...deps, flow, slack: slackApi, store: deps.operations };
+  registerCommand(app, handlerDeps);
   registerPager(app, deps);
+  registerChanges(app, handlerDeps);
+  let sweep: NodeJS.Timeout | undefined;
   app.error(async (error) => {
     deps.logger.error('unhandled error in a Slack handler', { error });
   });
 
   return {
     app,
+    flow,
+    slackApi,
     async start() {
       await app.init();
+      const recovered = await flow.recoverInterrupted();
+      if (recovered) deps.logger.warn('changes interrupted by the last stop were marked failed', { count: recovered });
+      sweep = setInterval(() => {
+        flow.expireDue().catch((error: unknown) => deps.logger.error('expiry sweep failed', { error }));
+      }, deps.expirySweepMs ?? 30_000);
+      sweep.unref();
       const server = (await app.start(slack.port)) as unknown;
       if (slack.mode === 'http' && server && typeof (server as Server).address === 'function') {
         const address = (server as Server).address() as AddressInfo | null;
@@ -88,6 +123,7 @@ export function createBot(deps: BotDeps): Bot {
       return {};
     },
     async stop() {
+      if (sweep) clearInterval(sweep);
       await app.stop();
     },
   };

@@ -3,11 +3,12 @@ import type { App } from '@slack/bolt';
 import type { Catalog } from '../operations/catalog.js';
 import { parseCommand } from '../operations/parse-command.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
+import { formCovers, openChangeForm, runChangeCommand, type ChangeCommandDeps } from './change-commands.js';
 import { commandName, runOperation, type RunDeps } from './run-operation.js';
 import { buildProblem } from './views/error-views.js';
 import { buildHelp } from './views/help-views.js';
 
-export interface CommandDeps extends RunDeps, AnswerDeps {
+export interface CommandDeps extends RunDeps, AnswerDeps, ChangeCommandDeps {
   catalog: Catalog;
 }
 
@@ -17,6 +18,7 @@ export function registerCommand(app: App, deps: CommandDeps): void {
   app.command(SLASH_COMMAND, async ({ ack, command, respond }) => {
     await ack();
     const actor = { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id };
+    const inv = { ...actor, triggerId: command.trigger_id };
     const parsed = parseCommand(command.text ?? '', deps.catalog);
     if (parsed.kind === 'help') {
       const resource = parsed.resource ? deps.catalog.resolveResource(parsed.resource) : undefined;
@@ -24,9 +26,24 @@ export function registerCommand(app: App, deps: CommandDeps): void {
       return answerEphemeral(deps, respond, '/cloud help', Promise.resolve(reply));
     }
     if (parsed.kind === 'problem') {
+      const missing = parsed.problem.missing;
+      // A change missing inputs its form asks for: open the form, prefilled with what was typed.
+      if (missing?.op.change?.modal && formCovers(missing.op, missing.names)) {
+        const reply = await openChangeForm(deps, missing.op, missing.given, inv);
+        if (reply) await respond({ response_type: 'ephemeral', ...reply });
+        return;
+      }
       return answerEphemeral(deps, respond, SLASH_COMMAND, Promise.resolve(buildProblem(parsed.problem)));
     }
     const { op, args } = parsed;
+    if (op.change) {
+      if (op.change.modal?.whenBare && !parsed.flagsGiven && !parsed.dryRun) {
+        const reply = await openChangeForm(deps, op, args, inv);
+        if (reply) await respond({ response_type: 'ephemeral', ...reply });
+        return;
+      }
+      return runChangeCommand(deps, respond, op, args, { ...inv, dryRun: parsed.dryRun });
+    }
     const work = runOperation(deps, op, args, actor).then((o) => o.reply);
     return answerEphemeral(deps, respond, commandName(op), work);
   });

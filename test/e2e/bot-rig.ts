@@ -4,6 +4,9 @@
  * Tests talk to it the way Slack does (signed requests) and assert what the cloud received
  * (`sandbox.requests`) and what the person saw (response_url posts, Slack messages).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { webApi } from '@slack/bolt';
 import { createCloudClient, type ClosableCloudClient } from '../../src/cloud/client.js';
 import { systemClock, type Clock } from '../../src/clock.js';
@@ -11,8 +14,9 @@ import { createLogger } from '../../src/log.js';
 import { catalog } from '../../src/operations/index.js';
 import { createBot, type Bot } from '../../src/slack/app.js';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { createSealer, createSqliteStore, type Store } from '../../src/store/index.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
-import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
+import { createFakeSlack, type FakeMessage, type FakeSlack } from '../rig/fake-slack.js';
 import { blockActionsPayload, type BlockActionsInput, type SlashCommandInput } from '../rig/payloads.js';
 import { createResponseUrls, type ResponseUrlPost, type ResponseUrls } from '../rig/response-url.js';
 import { createSlackSender, type SendOptions, type SlackSender } from '../rig/slack-sender.js';
@@ -26,6 +30,7 @@ export interface BotRigOptions {
   sandbox?: SandboxOptions;
   clock?: Clock;
   slowNoticeMs?: number;
+  confirmTtlMs?: number;
   cloudRetry?: { budgetMs?: number; maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
 }
 
@@ -49,8 +54,18 @@ export interface BotRig {
   logLines: string[];
   cloud: ClosableCloudClient;
   bot: Bot;
+  store: Store;
+  databasePath: string;
   /** Sends `/cloud <text>` and waits for the answer that is not the slow notice. */
   command(text: string, input?: SlashCommandInput, send?: SendOptions): Promise<CommandResult>;
+  /** Sends `/cloud <text>` and returns once acked (for changes, whose answer is in the channel). */
+  sendCommand(text: string, input?: SlashCommandInput, send?: SendOptions): Promise<SignedResponse>;
+  /** The newest top-level bot message in a channel, once there is one newer than `after`. */
+  statusMessage(channel?: string, after?: number): Promise<FakeMessage>;
+  /** Clicks a button of a channel message as `userId`. */
+  click(message: FakeMessage, actionId: string, userId: string): Promise<SignedResponse>;
+  /** Mutating requests (POST/PATCH/DELETE) the cloud received since `from`. */
+  mutations(from?: number): Sandbox['requests'];
   /** Clicks a button in a message the bot posted through a response_url. */
   clickInResponse(post: ResponseUrlPost, actionId: string, input?: Partial<BlockActionsInput>): Promise<CommandResult>;
   close(): Promise<void>;
@@ -72,7 +87,13 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
     clock,
     retry: { budgetMs: 1500, baseDelayMs: 50, maxDelayMs: 200, ...options.cloudRetry },
   });
+  const dir = mkdtempSync(join(tmpdir(), 'cloudbot-e2e-'));
+  const databasePath = join(dir, 'cloudbot.db');
+  const store = createSqliteStore({ path: databasePath, clock });
   const bot = createBot({
+    operations: store.operations,
+    sealer: createSealer([BOT_TOKEN, CLOUD_TOKEN]),
+    ...(options.confirmTtlMs ? { confirmTtlMs: options.confirmTtlMs } : {}),
     slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: slack.url },
     cloud,
     clock,
@@ -105,11 +126,25 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
     logLines,
     cloud,
     bot,
+    store,
+    databasePath,
     async command(text, input = {}, sendOptions) {
       const responseUrl = responses.next();
       const before = sandbox.requests.length;
       const ack = await send.command({ userId: ALICE.id, channelId: OPS_CHANNEL.id, ...input, text, responseUrl }, sendOptions);
       return awaitAnswer(responseUrl, before, ack);
+    },
+    sendCommand(text, input = {}, sendOptions) {
+      return send.command({ userId: ALICE.id, channelId: OPS_CHANNEL.id, responseUrl: responses.next(), ...input, text }, sendOptions);
+    },
+    statusMessage(channel = OPS_CHANNEL.id, after = -1) {
+      return waitFor(() => slack.messages.inChannel(channel).filter((m) => m.postedAt > after).at(-1), { timeoutMs: 10_000 });
+    },
+    click(message, actionId, userId) {
+      return send.interaction(blockActionsPayload({ actionId, message, userId, channelId: message.channel, responseUrl: responses.next() }));
+    },
+    mutations(from = 0) {
+      return sandbox.requests.slice(from).filter((r) => r.method !== 'GET');
     },
     async clickInResponse(post, actionId, input = {}) {
       const responseUrl = responses.next();
@@ -132,6 +167,8 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
       await cloudServer.close();
       await slack.close();
       await responses.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -3,6 +3,9 @@
  * naming every problem, serves Slack once configured, and stops cleanly on SIGTERM/SIGINT.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type ListeningSandbox } from '../../src/sandbox/index.js';
 import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
@@ -64,6 +67,7 @@ describe('running', () => {
         PORT: '0', // the bound port is read back from the start-up log line
         CLOUD_API_BASE_URL: cloudServer.baseUrl,
         CLOUD_API_TOKEN: 'main-process-token',
+        DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'cloudbot-main-')), 'nested', 'cloudbot.db')}`,
       });
       const port = await waitFor(() => /listening for Slack on :(\d+)/.exec(p.output())?.[1], { timeoutMs: 15_000 });
       const responseUrl = responses.next();

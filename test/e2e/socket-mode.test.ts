@@ -11,6 +11,7 @@ import { createLogger } from '../../src/log.js';
 import { catalog } from '../../src/operations/index.js';
 import { createBot, type Bot } from '../../src/slack/app.js';
 import { createSandbox, type ListeningSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { createSealer, createSqliteStore } from '../../src/store/index.js';
 import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
 import { createFakeSocket, type FakeSocket } from '../rig/fake-socket.js';
 import { slashCommandFields } from '../rig/payloads.js';
@@ -40,6 +41,8 @@ beforeAll(async () => {
     clock: systemClock,
     logger: createLogger({ sink: () => {} }),
     catalog,
+    operations: createSqliteStore({ path: ':memory:' }).operations,
+    sealer: createSealer([BOT_TOKEN]),
     slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy,
   });
   await bot.start();

@@ -46,7 +46,8 @@ describe('parseCommand', () => {
   it('lists the resource’s commands when a verb is not close to any', () => {
     const p = problem('server frobnicate 1');
     expect(p.didYouMean).toBeUndefined();
-    expect(p.usage.map((o) => o.resource)).toEqual(['server', 'server', 'server']);
+    expect(p.usage.length).toBeGreaterThan(2);
+    expect(new Set(p.usage.map((o) => o.resource))).toEqual(new Set(['server']));
   });
 
   it('refuses unsafe identifiers before anything runs', () => {

@@ -1,0 +1,293 @@
+/**
+ * How a change moves (DESIGN "Interaction rules"): look first (precheck), post one status
+ * message in the channel, wait for a one-time Confirm where the catalog asks for one, send the
+ * request exactly once, and edit the message as the record moves
+ * pending → confirmed → running → succeeded | failed (or cancelled | expired).
+ *
+ * "Exactly once" rests on the store: every move is a compare-and-set, so of two clicks, a
+ * retried delivery or a second replica, one wins and the others are told who acted.
+ */
+import { isCloudApiError } from '../cloud/errors.js';
+import type { CloudClient } from '../cloud/cloud-client.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import { describeCloudError } from '../operations/cloud-error-text.js';
+import type { Catalog } from '../operations/catalog.js';
+import type { AnyOperation, Reply } from '../operations/types.js';
+import type { Sealer } from '../store/seal.js';
+import type { OperationRecord, OperationStore } from '../store/types.js';
+import { NOT_REACHABLE, SlackApiError, type SlackApi } from '../slack/slack-api.js';
+import { buildCloudError } from '../slack/views/error-views.js';
+import { buildDryRun } from '../slack/views/status-views.js';
+import { buildNotInChannel, buildClickAnswer } from '../slack/views/change-notices.js';
+import { maskedRequest, refreshStatus, renderStatus, splitSecrets } from './status-message.js';
+
+export interface ChangeFlowDeps {
+  store: OperationStore;
+  cloud: CloudClient;
+  clock: Clock;
+  logger: Logger;
+  slack: SlackApi;
+  sealer: Sealer;
+  catalog: Catalog;
+  /** How long a Confirm button works (default 10 minutes). */
+  confirmTtlMs?: number;
+  /** Who may confirm or cancel (access control replaces the default: the requester only). */
+  mayConfirm?: (record: OperationRecord, userId: string) => boolean | Promise<boolean>;
+}
+
+export interface ChangeRequest {
+  op: AnyOperation;
+  args: Record<string, unknown>;
+  userId: string;
+  channelId: string;
+  teamId?: string;
+  /** Same key for a retried delivery (the slash command's trigger_id, a modal's view id). */
+  dedupeKey?: string;
+  dryRun?: boolean;
+}
+
+export type StartOutcome =
+  /** Something for the requester only: a dry run, a refusal, an invitation hint. */
+  | { kind: 'tell'; reply: Reply }
+  /** A retried delivery: the first one is handling it. */
+  | { kind: 'duplicate' }
+  /** The status message is up; waiting for a click, or already done. */
+  | { kind: 'posted'; record: OperationRecord }
+  /** The cloud rejected fields (VALIDATION_ERROR) before anything changed: show them on the form. */
+  | { kind: 'invalid'; fieldErrors: Record<string, string> };
+
+export type ClickOutcome = { kind: 'tell'; text: string } | { kind: 'type-to-confirm'; expected: string; what: string } | { kind: 'done' };
+
+export interface ChangeFlow {
+  start(req: ChangeRequest): Promise<StartOutcome>;
+  confirm(recordId: string, userId: string, typed?: string): Promise<ClickOutcome>;
+  cancel(recordId: string, userId: string): Promise<ClickOutcome>;
+  retrySync(recordId: string, userId: string): Promise<ClickOutcome>;
+  /** Pending records past their time: marked expired, messages edited. Returns how many. */
+  expireDue(): Promise<number>;
+  /** After a crash: records left confirmed/running are marked failed (their outcome is unknown). */
+  recoverInterrupted(): Promise<number>;
+}
+
+export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
+  const ttl = deps.confirmTtlMs ?? 10 * 60_000;
+  const opOf = (r: OperationRecord) => deps.catalog.byId(r.opId);
+  const mayConfirm = deps.mayConfirm ?? ((r, u) => r.requestedBy === u);
+
+  async function execute(op: AnyOperation, record: OperationRecord): Promise<OperationRecord> {
+    const log = deps.logger.child({ op: op.id, record: record.id });
+    const running = await deps.store.transition(record.id, { from: ['confirmed'], to: 'running', now: deps.clock.now() });
+    if (!running.ok) return running.record ?? record;
+    await refreshStatus(deps, op, running.record, deps.clock.now());
+    const secrets = running.record.sealedSecrets ? deps.sealer.open(running.record.sealedSecrets) : {};
+    for (const s of Object.values(secrets)) deps.logger.addSecret(s);
+    const args = { ...running.record.args, ...secrets };
+    try {
+      const result: unknown = await op.run({ cloud: deps.cloud, clock: deps.clock }, args);
+      const summary = op.change!.summarize(result as never, args as never);
+      const done = await deps.store.transition(record.id, {
+        from: ['running'],
+        to: 'succeeded',
+        now: deps.clock.now(),
+        patch: { result: { text: summary.text, ...(summary.details ? { details: summary.details } : {}) } },
+      });
+      const final = done.ok ? done.record : running.record;
+      await refreshStatus(deps, op, final, deps.clock.now());
+      const secret = op.change!.privateReply?.(result as never, args as never);
+      if (secret) await tellPrivately(final, secret);
+      log.info('change succeeded');
+      return final;
+    } catch (e) {
+      const code = isCloudApiError(e) ? e.code : 'INTERNAL';
+      const message = e instanceof Error ? e.message : String(e);
+      if (!isCloudApiError(e)) log.error('change failed inside the bot', { error: e });
+      else log.warn('change refused by the cloud', { code, status: e.status });
+      const details = isCloudApiError(e) && e.details ? { errorDetails: e.details } : {};
+      const failed = await deps.store.transition(record.id, {
+        from: ['running'],
+        to: 'failed',
+        now: deps.clock.now(),
+        patch: { errorCode: code, errorMessage: message, result: details },
+      });
+      const final = failed.ok ? failed.record : running.record;
+      await refreshStatus(deps, op, final, deps.clock.now());
+      return final;
+    }
+  }
+
+  async function tellPrivately(record: OperationRecord, reply: Reply): Promise<void> {
+    try {
+      await deps.slack.postEphemeral({ channel: record.channelId, user: record.requestedBy, text: reply.text, blocks: reply.blocks });
+    } catch (e) {
+      deps.logger.warn('could not send a private message to the requester', { record: record.id, error: e });
+    }
+  }
+
+  async function claimAnswer(recordId: string, userId: string, record: OperationRecord | undefined, reason: string): Promise<ClickOutcome> {
+    return { kind: 'tell', text: buildClickAnswer(record, userId, reason) };
+  }
+
+  return {
+    async start(req) {
+      const { op } = req;
+      const change = op.change!;
+      if (req.dryRun) return { kind: 'tell', reply: buildDryRun(change.describe(req.args as never, {}).title, maskedRequest(op, req.args)) };
+
+      let facts: Record<string, unknown> = {};
+      if (change.precheck) {
+        try {
+          const pre = await change.precheck({ cloud: deps.cloud, clock: deps.clock }, req.args as never);
+          if (pre.refuse) return { kind: 'tell', reply: buildCloudRefusal(op, pre.refuse) };
+          facts = pre.facts ?? {};
+        } catch (e) {
+          if (!isCloudApiError(e)) throw e;
+          return { kind: 'tell', reply: buildCloudError(`/cloud ${op.resource} ${op.verb}`, describeCloudError(e)) };
+        }
+      }
+
+      const { plain, secrets } = splitSecrets(op, req.args);
+      const now = deps.clock.now();
+      const created = await deps.store.create({
+        opId: op.id,
+        args: plain,
+        facts,
+        sealedSecrets: Object.keys(secrets).length ? deps.sealer.seal(secrets) : null,
+        requestedBy: req.userId,
+        teamId: req.teamId ?? null,
+        channelId: req.channelId,
+        dedupeKey: req.dedupeKey ?? null,
+        expiresAt: now + ttl,
+      });
+      if (!created.created) return { kind: 'duplicate' };
+      let record = created.record;
+
+      // Post before anything reaches the cloud: if the team cannot see it, it does not happen.
+      const first = renderStatus(op, record, now);
+      try {
+        const posted = await deps.slack.postMessage({ channel: req.channelId, text: first.text, blocks: first.blocks });
+        await deps.store.setMessage(record.id, posted.channel, posted.ts);
+        record = { ...record, channelId: posted.channel, messageTs: posted.ts };
+      } catch (e) {
+        await deps.store.transition(record.id, { from: ['pending'], to: 'cancelled', now: deps.clock.now(), patch: { errorCode: 'NOT_IN_CHANNEL' } });
+        if (e instanceof SlackApiError && NOT_REACHABLE.has(e.code)) return { kind: 'tell', reply: buildNotInChannel(e.code) };
+        throw e;
+      }
+
+      if (change.confirm) return { kind: 'posted', record };
+      const claimed = await deps.store.transition(record.id, {
+        from: ['pending'],
+        to: 'confirmed',
+        now: deps.clock.now(),
+        patch: { confirmedBy: req.userId, confirmedAt: deps.clock.now() },
+      });
+      if (!claimed.ok) return { kind: 'posted', record };
+      const final = await execute(op, claimed.record);
+      const fieldErrors = final.errorCode === 'VALIDATION_ERROR' ? validationFields(final) : undefined;
+      if (fieldErrors && Object.keys(fieldErrors).length) return { kind: 'invalid', fieldErrors };
+      return { kind: 'posted', record: final };
+    },
+
+    async confirm(recordId, userId, typed) {
+      const record = await deps.store.get(recordId);
+      const op = record && opOf(record);
+      if (!record || !op?.change) return { kind: 'tell', text: 'This request is no longer known to the bot.' };
+      if (!(await mayConfirm(record, userId))) return { kind: 'tell', text: `Only <@${record.requestedBy}> can confirm this request.` };
+      if (record.status !== 'pending') return claimAnswer(recordId, userId, record, 'wrong_status');
+      const expected = op.change.typeToConfirm?.(record.args as never, record.facts);
+      if (expected && typed === undefined) {
+        return { kind: 'type-to-confirm', expected, what: op.change.describe(record.args as never, record.facts).title };
+      }
+      if (expected && typed?.trim() !== expected) return { kind: 'tell', text: `That is not \`${expected}\`. Nothing was done; the request still waits.` };
+      const now = deps.clock.now();
+      const claimed = await deps.store.transition(recordId, {
+        from: ['pending'],
+        to: 'confirmed',
+        now,
+        requireUnexpired: true,
+        patch: { confirmedBy: userId, confirmedAt: now },
+      });
+      if (!claimed.ok) {
+        if (claimed.reason === 'expired' && claimed.record?.status === 'pending') {
+          const expired = await deps.store.transition(recordId, { from: ['pending'], to: 'expired', now });
+          if (expired.ok) await refreshStatus(deps, op, expired.record, now);
+        }
+        return claimAnswer(recordId, userId, claimed.record, claimed.reason);
+      }
+      await execute(op, claimed.record);
+      return { kind: 'done' };
+    },
+
+    async cancel(recordId, userId) {
+      const record = await deps.store.get(recordId);
+      const op = record && opOf(record);
+      if (!record || !op?.change) return { kind: 'tell', text: 'This request is no longer known to the bot.' };
+      if (!(await mayConfirm(record, userId))) return { kind: 'tell', text: `Only <@${record.requestedBy}> can cancel this request.` };
+      const now = deps.clock.now();
+      const cancelled = await deps.store.transition(recordId, { from: ['pending'], to: 'cancelled', now, patch: { result: { cancelledBy: userId } } });
+      if (!cancelled.ok) return claimAnswer(recordId, userId, cancelled.record, cancelled.reason);
+      await refreshStatus(deps, op, cancelled.record, now);
+      return { kind: 'done' };
+    },
+
+    async retrySync(recordId, userId) {
+      const record = await deps.store.get(recordId);
+      const op = record && opOf(record);
+      const group = op?.change?.syncGroup?.(record!.args as never);
+      if (!record || !op || group === undefined || record.errorCode !== 'HYPERVISOR_SYNC_FAILED') {
+        return { kind: 'tell', text: 'There is nothing to sync for this request.' };
+      }
+      if (!(await mayConfirm(record, userId))) return { kind: 'tell', text: `Only <@${record.requestedBy}> can retry this.` };
+      try {
+        // Redeploys the saved rules; the rule itself is never created again.
+        await deps.cloud.securityGroups.deploy(group);
+        return { kind: 'tell', text: `:white_check_mark: Security group ${group} is synced to every node now.` };
+      } catch (e) {
+        if (!isCloudApiError(e)) throw e;
+        const t = describeCloudError(e, { mutation: true });
+        return { kind: 'tell', text: `The sync failed again: ${t.summary} ${t.nextStep}` };
+      }
+    },
+
+    async expireDue() {
+      const now = deps.clock.now();
+      const expired = await deps.store.expireDue(now);
+      for (const r of expired) {
+        const op = opOf(r);
+        if (op?.change) await refreshStatus(deps, op, r, now);
+      }
+      return expired.length;
+    },
+
+    async recoverInterrupted() {
+      const now = deps.clock.now();
+      let n = 0;
+      for (const r of await deps.store.listUnfinished()) {
+        const moved = await deps.store.transition(r.id, {
+          from: ['confirmed', 'running'],
+          to: 'failed',
+          now,
+          patch: { errorCode: 'INTERRUPTED', errorMessage: 'The bot stopped while this was running; its outcome is unknown.' },
+        });
+        const op = opOf(r);
+        if (moved.ok && op?.change) await refreshStatus(deps, op, moved.record, now);
+        if (moved.ok) n++;
+      }
+      return n;
+    },
+  };
+}
+
+function validationFields(record: OperationRecord): Record<string, string> {
+  const details = (record.result?.errorDetails ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(details).map(([k, v]) => [k, Array.isArray(v) ? v.map(String).join(' ') : String(v)]),
+  );
+}
+
+function buildCloudRefusal(op: AnyOperation, reason: string): Reply {
+  return {
+    text: reason,
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:no_entry: *\`/cloud ${op.resource} ${op.verb}\` was not sent.* ${reason}` } }],
+  };
+}

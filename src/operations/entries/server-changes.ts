@@ -1,0 +1,159 @@
+/** Changes to a server: rename, reinstall (wipes the disk), remove an address. */
+import { z } from 'zod';
+import { RenameBody } from '../../cloud/requests.js';
+import { code, esc } from '../../slack/views/blocks.js';
+import { addressArg, serverArg } from '../args.js';
+import { defineOperation, flag, modalOnly, rest } from '../define.js';
+import type { ModalOption } from '../types.js';
+
+const enc = encodeURIComponent;
+
+export const serverRename = defineOperation({
+  id: 'server.rename',
+  summary: 'Give a server a new display name (at most 40 characters)',
+  tier: 'change',
+  args: { server: serverArg, name: rest('name', RenameBody.shape.name, 'the new display name') },
+  run: ({ cloud }, { server, name }) => cloud.servers.rename(server, name),
+  change: {
+    confirm: false,
+    describe: ({ server, name }) => ({ title: `Rename server ${server} to “${name}”`, lines: [] }),
+    request: ({ server, name }) => ({ method: 'PATCH', path: `/servers/${enc(server)}/rename`, body: { name } }),
+    summarize: (s, { server }) => ({
+      text: `Server ${code(server)} is now called *${esc(s.name ?? '')}*.`,
+      ...(s.hostname ? { details: { hostname: s.hostname } } : {}),
+    }),
+  },
+});
+
+/** OS template slugs: letters, digits, dots, dashes (`ubuntu-24.04`). */
+const templateSlug = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9._-]{0,99}$/i, { error: 'must be a template slug such as ubuntu-24.04' });
+
+/** `11,12` on the command line, or the form's chosen keys: 1 to 20 SSH key ids. */
+const sshKeyIds = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
+  .pipe(
+    z
+      .array(z.string().regex(/^[1-9]\d{0,9}$/, { error: 'SSH key ids are whole numbers (see /cloud ssh-key list)' }))
+      .min(1)
+      .max(20, { error: 'at most 20 SSH keys' }),
+  )
+  .transform((ids) => [...new Set(ids.map(Number))])
+  .optional();
+
+const sshKeyOptions = async ({ cloud }: { cloud: import('../../cloud/cloud-client.js').CloudClient }): Promise<ModalOption[]> =>
+  (await cloud.sshKeys.list()).map((k) => ({ value: String(k.id), text: `${k.name ?? 'key'} (#${k.id})` }));
+
+export const serverReinstall = defineOperation({
+  id: 'server.reinstall',
+  summary: 'Reinstall a server’s operating system — erases everything on its disk',
+  tier: 'destroy',
+  args: {
+    server: serverArg,
+    template: flag('SLUG', templateSlug, 'operating system template, e.g. ubuntu-24.04'),
+    'ssh-keys': flag('IDS', sshKeyIds, 'SSH key ids to install, comma-separated (at most 20)'),
+    password: modalOnly(z.string().min(8, { error: 'must be at least 8 characters' }).max(255).optional(), 'root password'),
+  },
+  run: ({ cloud }, a) =>
+    cloud.servers.reinstall(a.server, {
+      template_slug: a.template,
+      ...(a.password ? { password: a.password } : {}),
+      ...(a['ssh-keys']?.length ? { ssh_key_ids: a['ssh-keys'] } : {}),
+    }),
+  change: {
+    confirm: true,
+    secretArgs: ['password'],
+    async precheck({ cloud }, { server }) {
+      const status = await cloud.servers.status(server);
+      const busy = status.server_status;
+      if (busy === 'installing' || busy === 'reinstalling' || busy === 'restoring') {
+        return { refuse: `Server ${code(server)} is ${esc(busy)} right now; try again when \`/cloud server status ${esc(server)}\` shows it is done.` };
+      }
+      // The API has no "get server"; the primary address's reverse DNS is its hostname in practice.
+      const ips = await cloud.servers.ips(server);
+      const named = ips.find((ip) => ip.rdns && !ip.reserved);
+      return { facts: { hostname: named?.rdns ?? null } };
+    },
+    describe: ({ server, template, password, 'ssh-keys': keys }, facts) => ({
+      title: `Reinstall server ${server}${facts.hostname ? ` (${String(facts.hostname)})` : ''}${template ? ` with ${template}` : ''}`,
+      lines: [
+        '*Everything on its disk is erased*: files, databases, configuration. This cannot be undone.',
+        password ? 'It gets the root password given in the form.' : 'A new root password is generated and shown only to the requester.',
+        ...(keys?.length ? [`SSH keys ${keys.map((k) => code(k)).join(', ')} are installed.`] : []),
+      ],
+    }),
+    typeToConfirm: ({ server }, facts) => (typeof facts.hostname === 'string' && facts.hostname ? facts.hostname : server),
+    request: (a) => ({
+      method: 'POST',
+      path: `/servers/${enc(a.server)}/reinstall`,
+      body: {
+        template_slug: a.template,
+        ...(a.password ? { password: a.password } : {}),
+        ...(a['ssh-keys']?.length ? { ssh_key_ids: a['ssh-keys'] } : {}),
+      },
+    }),
+    bodyToArg: { template_slug: 'template', ssh_key_ids: 'ssh-keys' },
+    summarize: (r, { server, template }) => ({
+      text: `Server ${code(server)} is ${esc(r.status)} with ${code(template)}. The root password was sent privately to the requester.`,
+    }),
+    privateReply: (r, { server }) =>
+      r.password
+        ? {
+            text: `New root password of server ${server} (only you can see this)`,
+            blocks: [
+              { type: 'section', text: { type: 'mrkdwn', text: `:key: New root password of server ${code(server)}: ${code(r.password)}` } },
+              { type: 'context', elements: [{ type: 'mrkdwn', text: 'Only you can see this, and it will not be shown again. The bot keeps no copy.' }] },
+            ],
+          }
+        : undefined,
+    modal: {
+      title: 'Reinstall server',
+      submit: 'Continue',
+      fields: [
+        { name: 'template', label: 'Operating system template', kind: 'text', placeholder: 'ubuntu-24.04', maxLength: 100 },
+        {
+          name: 'password',
+          label: 'Root password (optional)',
+          kind: 'text',
+          optional: true,
+          maxLength: 255,
+          hint: 'At least 8 characters. Slack shows what you type; leave empty to have one generated and sent only to you.',
+        },
+        { name: 'ssh-keys', label: 'SSH keys (optional)', kind: 'multi_select', optional: true, options: sshKeyOptions, maxSelected: 20 },
+      ],
+    },
+  },
+});
+
+export const serverRemoveIp = defineOperation({
+  id: 'server.remove-ip',
+  summary: 'Remove a secondary address from a server (a reserved IP stays reserved)',
+  tier: 'destroy',
+  args: { server: serverArg, address: addressArg },
+  run: ({ cloud }, { server, address }) => cloud.servers.removeIp(server, address),
+  change: {
+    confirm: true,
+    async precheck({ cloud }, { server, address }) {
+      const ips = await cloud.servers.ips(server);
+      const ip = ips.find((i) => i.address === address);
+      if (!ip) return { refuse: `${code(address)} is not an address of server ${code(server)}. \`/cloud server ips ${esc(server)}\` lists them.` };
+      // Credentials name the primary IPv4 and IPv6; only those two addresses are read from it.
+      const { ipv4, ipv6 } = await cloud.servers.credentials(server);
+      if (address === ipv4 || address === ipv6) {
+        return { refuse: `${code(address)} is the primary address of server ${code(server)} and cannot be removed.` };
+      }
+      return { facts: { reserved: ip.reserved === true } };
+    },
+    describe: ({ server, address }, facts) => ({
+      title: `Remove ${address} from server ${server}`,
+      lines: facts.reserved
+        ? ['It is a reserved IP: it is detached and stays reserved, billed hourly while no server uses it.']
+        : ['The address is released and may be given to someone else.', 'It counts toward the weekly limit on address removals.'],
+    }),
+    request: ({ server, address }) => ({ method: 'DELETE', path: `/servers/${enc(server)}/ips/${enc(address)}` }),
+    summarize: (_r, { server, address }) => ({ text: `${code(address)} is no longer on server ${code(server)}.` }),
+  },
+});

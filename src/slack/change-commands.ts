@@ -1,0 +1,116 @@
+/**
+ * A change typed as a command: open its form when inputs are missing (or none were given and
+ * the form is the natural way in), otherwise hand it to the change flow. The form opens at
+ * once with a loading view, because a trigger_id lives 3 s and the choices come from the cloud.
+ */
+import type { RespondFn } from '@slack/bolt';
+import { isCloudApiError } from '../cloud/errors.js';
+import type { CloudClient } from '../cloud/cloud-client.js';
+import type { Clock } from '../clock.js';
+import type { ChangeFlow, StartOutcome } from '../confirm/change-flow.js';
+import type { Logger } from '../log.js';
+import { describeCloudError } from '../operations/cloud-error-text.js';
+import type { AnyOperation, ModalOption, Reply } from '../operations/types.js';
+import type { SlackApi } from './slack-api.js';
+import { buildChangeModal, buildLoadingModal, buildModalMessage } from './views/modal-views.js';
+import { esc, section } from './views/blocks.js';
+
+export interface ChangeCommandDeps {
+  flow: ChangeFlow;
+  slack: SlackApi;
+  cloud: CloudClient;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface ModalMetadata {
+  op: string;
+  channel: string;
+  given: Record<string, unknown>;
+  /** Fields the cloud refused last time, shown under them. */
+  notes?: Record<string, string>;
+}
+
+export interface Invocation {
+  userId: string;
+  channelId: string;
+  teamId?: string;
+  triggerId: string;
+}
+
+/** Whether the missing arguments are all asked by the form (else the usage is the answer). */
+export function formCovers(op: AnyOperation, names: string[]): boolean {
+  const fields = new Set(op.change?.modal?.fields.map((f) => f.name) ?? []);
+  return names.every((n) => fields.has(n));
+}
+
+export async function openChangeForm(deps: ChangeCommandDeps, op: AnyOperation, given: Record<string, unknown>, inv: Invocation, notes?: Record<string, string>): Promise<Reply | undefined> {
+  const spec = op.change!.modal!;
+  const metadata = JSON.stringify({ op: op.id, channel: inv.channelId, given, ...(notes ? { notes } : {}) } satisfies ModalMetadata);
+  if (metadata.length > 3000) return textReply('The values given are too long for a form; give them as flags instead.');
+  const opened = await deps.slack.openView(inv.triggerId, buildLoadingModal(spec.title, metadata));
+  const options: Record<string, ModalOption[]> = {};
+  try {
+    for (const f of spec.fields) {
+      if (typeof f.options === 'function') options[f.name] = await f.options({ cloud: deps.cloud, clock: deps.clock });
+    }
+  } catch (e) {
+    if (!isCloudApiError(e)) throw e;
+    const t = describeCloudError(e);
+    await deps.slack.updateView(opened.id, buildModalMessage(spec.title, `:warning: Could not read the choices from the cloud. ${esc(t.summary)} ${esc(t.nextStep)}`));
+    return undefined;
+  }
+  const initial = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : typeof v === 'boolean' ? v : String(v)]));
+  const described = op.change!.describe(given as never, {});
+  const view = buildChangeModal({ spec, options, initial, intro: esc(described.title), privateMetadata: metadata, ...(notes ? { fieldNotes: notes } : {}) });
+  await deps.slack.updateView(opened.id, view, opened.hash);
+  return undefined;
+}
+
+/** Everything a StartOutcome means for the person who typed the command. */
+export function outcomeReply(outcome: StartOutcome): Reply | undefined {
+  switch (outcome.kind) {
+    case 'tell':
+      return outcome.reply;
+    case 'invalid':
+      return textReply(
+        `:warning: The cloud rejected the input:\n${Object.entries(outcome.fieldErrors)
+          .map(([f, m]) => `• \`${esc(f)}\`: ${esc(m)}`)
+          .join('\n')}`,
+      );
+    case 'duplicate':
+    case 'posted':
+      return undefined; // the status message in the channel says it all
+  }
+}
+
+export async function runChangeCommand(
+  deps: ChangeCommandDeps,
+  respond: RespondFn,
+  op: AnyOperation,
+  args: Record<string, unknown>,
+  inv: Invocation & { dryRun: boolean },
+): Promise<void> {
+  const checked = op.change!.check?.(args as never);
+  if (checked && !checked.ok) {
+    const lines = Object.entries(checked.fieldErrors).map(([f, m]) => `• \`${esc(f)}\`: ${esc(m)}`);
+    await respond({ response_type: 'ephemeral', ...textReply(`:grey_question: Some inputs are not valid, so nothing was sent:\n${lines.join('\n')}`) });
+    return;
+  }
+  const finalArgs = checked?.ok ? (checked.args as Record<string, unknown>) : args;
+  const outcome = await deps.flow.start({
+    op,
+    args: finalArgs,
+    userId: inv.userId,
+    channelId: inv.channelId,
+    ...(inv.teamId ? { teamId: inv.teamId } : {}),
+    dedupeKey: `cmd:${inv.triggerId}`,
+    dryRun: inv.dryRun,
+  });
+  const reply = outcomeReply(outcome);
+  if (reply) await respond({ response_type: 'ephemeral', ...reply });
+}
+
+export function textReply(mrkdwn: string): Reply {
+  return { text: mrkdwn.replace(/[*_`]/g, '').slice(0, 300), blocks: [section(mrkdwn)] };
+}

@@ -1,0 +1,143 @@
+/**
+ * Clicks and forms of changes: Confirm, Cancel and Retry sync on status messages, the change
+ * form's submission, and the "type the hostname" form. Each click is acked first; the change
+ * flow decides, atomically, whether it acts.
+ */
+import type { App, BlockButtonAction } from '@slack/bolt';
+import type { z } from 'zod';
+import type { ChangeFlow, ClickOutcome, StartOutcome } from '../confirm/change-flow.js';
+import type { Logger } from '../log.js';
+import type { Catalog } from '../operations/catalog.js';
+import type { AnyOperation } from '../operations/types.js';
+import type { OperationStore } from '../store/types.js';
+import { outcomeReply, type ModalMetadata } from './change-commands.js';
+import type { SlackApi } from './slack-api.js';
+import {
+  buildModalFromReply,
+  buildModalMessage,
+  buildTypeToConfirmModal,
+  CHANGE_MODAL_CALLBACK,
+  readModalValues,
+  TYPE_TO_CONFIRM_CALLBACK,
+} from './views/modal-views.js';
+import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from './views/status-views.js';
+
+export interface ChangeHandlerDeps {
+  flow: ChangeFlow;
+  slack: SlackApi;
+  store: OperationStore;
+  catalog: Catalog;
+  logger: Logger;
+  /** How long a form submission may wait for the cloud before the form closes (default 2 s). */
+  submitDeadlineMs?: number;
+}
+
+export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
+  const tell = async (channel: string | undefined, user: string, text: string) => {
+    if (!channel) return;
+    try {
+      await deps.slack.postEphemeral({ channel, user, text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+    } catch (e) {
+      deps.logger.warn('could not answer a click', { error: e });
+    }
+  };
+
+  const onClick = (actionId: string, act: (recordId: string, user: string) => Promise<ClickOutcome>) =>
+    app.action<BlockButtonAction>(actionId, async ({ ack, action, body }) => {
+      await ack();
+      const outcome = await act(action.value ?? '', body.user.id);
+      if (outcome.kind === 'tell') await tell(body.channel?.id, body.user.id, outcome.text);
+      if (outcome.kind === 'type-to-confirm') {
+        await deps.slack.openView(body.trigger_id, buildTypeToConfirmModal(outcome.what, outcome.expected, action.value ?? ''));
+      }
+    });
+
+  onClick(ACTION_CONFIRM, (id, user) => deps.flow.confirm(id, user));
+  onClick(ACTION_CANCEL, (id, user) => deps.flow.cancel(id, user));
+  onClick(ACTION_RETRY_SYNC, (id, user) => deps.flow.retrySync(id, user));
+
+  app.view(TYPE_TO_CONFIRM_CALLBACK, async ({ ack, body, view }) => {
+    const recordId = view.private_metadata;
+    const typed = view.state.values.typed?.typed?.value ?? '';
+    const record = await deps.store.get(recordId);
+    const op = record ? deps.catalog.byId(record.opId) : undefined;
+    const expected = record && op?.change?.typeToConfirm?.(record.args as never, record.facts);
+    if (expected && typed.trim() !== expected) {
+      await ack({ response_action: 'errors', errors: { typed: `Type ${expected} exactly; nothing was done.` } });
+      return;
+    }
+    await ack();
+    const outcome = await deps.flow.confirm(recordId, body.user.id, typed);
+    if (outcome.kind === 'tell' && record) await tell(record.channelId, body.user.id, outcome.text);
+  });
+
+  app.view(CHANGE_MODAL_CALLBACK, async ({ ack, body, view }) => {
+    const meta = JSON.parse(view.private_metadata || '{}') as ModalMetadata;
+    const op = deps.catalog.byId(meta.op);
+    const spec = op?.change?.modal;
+    if (!op || !spec) {
+      await ack({ response_action: 'update', view: buildModalMessage('cloudbot', 'This form is out of date. Run the command again.') });
+      return;
+    }
+    const raw = { ...meta.given, ...readModalValues(spec, view.state.values as never) };
+    const fieldNames = new Set(spec.fields.map((f) => f.name));
+    const invalid = validate(op, raw);
+    if (!invalid.ok) {
+      await ack({ response_action: 'errors', errors: onFields(invalid.fieldErrors, fieldNames, op) });
+      return;
+    }
+    const started = deps.flow.start({
+      op,
+      args: invalid.args,
+      userId: body.user.id,
+      channelId: meta.channel,
+      ...(body.team?.id ? { teamId: body.team.id } : {}),
+      dedupeKey: `view:${view.id}`,
+    });
+    // Wait briefly so a refusal or the cloud's field errors can still land on the form.
+    const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), deps.submitDeadlineMs ?? 2000).unref());
+    const first = await Promise.race([started, timer]);
+    if (first === 'late') {
+      await ack();
+      const outcome = await started;
+      const reply = outcomeReply(outcome);
+      if (reply) await tell(meta.channel, body.user.id, reply.text);
+      return;
+    }
+    await ack(formAnswer(first, fieldNames, op, spec.title));
+  });
+}
+
+/** Per-argument schemas, then the entry's cross-field check; errors keyed by argument. */
+function validate(op: AnyOperation, raw: Record<string, unknown>): { ok: true; args: Record<string, unknown> } | { ok: false; fieldErrors: Record<string, string> } {
+  const parsed = (op.schema as z.ZodType).safeParse(raw);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? '');
+      fieldErrors[name] ??= issue.message;
+    }
+    return { ok: false, fieldErrors };
+  }
+  const args = parsed.data as Record<string, unknown>;
+  const checked = op.change?.check?.(args as never);
+  if (checked && !checked.ok) return { ok: false, fieldErrors: checked.fieldErrors };
+  return { ok: true, args: checked?.ok ? (checked.args as Record<string, unknown>) : args };
+}
+
+/** Errors for fields the form has; the rest (arguments given on the command line) on the first field. */
+function onFields(errors: Record<string, string>, fields: Set<string>, op: AnyOperation): Record<string, string> {
+  const out: Record<string, string> = {};
+  const first = op.change!.modal!.fields[0]!.name;
+  for (const [name, message] of Object.entries(errors)) {
+    const field = fields.has(name) ? name : fields.has(op.change?.bodyToArg?.[name] ?? '') ? op.change!.bodyToArg![name]! : first;
+    out[field] = out[field] ? `${out[field]} ${name}: ${message}` : fields.has(name) ? message : `${name}: ${message}`;
+  }
+  return out;
+}
+
+function formAnswer(outcome: StartOutcome, fields: Set<string>, op: AnyOperation, title: string) {
+  if (outcome.kind === 'invalid') return { response_action: 'errors' as const, errors: onFields(outcome.fieldErrors, fields, op) };
+  if (outcome.kind === 'tell') return { response_action: 'update' as const, view: buildModalFromReply(title, outcome.reply.blocks) };
+  return undefined;
+}

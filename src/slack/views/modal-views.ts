@@ -1,0 +1,175 @@
+/**
+ * Modals for changes, built from the catalog entry's ModalSpec: each field's block id and
+ * action id is the argument it fills, so a submission maps straight back onto the arguments
+ * and an error maps straight onto its field (`response_action: errors`).
+ */
+import type { types } from '@slack/bolt';
+import type { ModalField, ModalOption, ModalSpec } from '../../operations/types.js';
+import { context, cut, esc, section } from './blocks.js';
+
+export const CHANGE_MODAL_CALLBACK = 'cloud_change';
+export const TYPE_TO_CONFIRM_CALLBACK = 'cloud_type_confirm';
+const MAX_OPTIONS = 100;
+
+export type ModalView = types.ModalView;
+
+const plain = (text: string, max = 75): types.PlainTextElement => ({ type: 'plain_text', text: cut(text, max), emoji: true });
+
+function option(o: ModalOption): types.PlainTextOption {
+  return { text: plain(o.text, 75), value: cut(o.value, 150) };
+}
+
+function element(f: ModalField, options: ModalOption[], initial: unknown): types.InputBlock['element'] {
+  const id = f.name;
+  const opts = options.slice(0, MAX_OPTIONS).map(option);
+  switch (f.kind) {
+    case 'text':
+    case 'multiline':
+      return {
+        type: 'plain_text_input',
+        action_id: id,
+        multiline: f.kind === 'multiline',
+        ...(f.maxLength ? { max_length: f.maxLength } : {}),
+        ...(f.placeholder ? { placeholder: plain(f.placeholder, 150) } : {}),
+        ...(typeof initial === 'string' && initial !== '' ? { initial_value: initial } : {}),
+      };
+    case 'select': {
+      const chosen = opts.find((o) => o.value === String(initial ?? ''));
+      return {
+        type: 'static_select',
+        action_id: id,
+        options: opts,
+        ...(f.placeholder ? { placeholder: plain(f.placeholder, 150) } : {}),
+        ...(chosen ? { initial_option: chosen } : {}),
+      };
+    }
+    case 'multi_select': {
+      const wanted = new Set((Array.isArray(initial) ? initial : []).map(String));
+      const chosen = opts.filter((o) => wanted.has(o.value ?? ''));
+      return {
+        type: 'multi_static_select',
+        action_id: id,
+        options: opts,
+        ...(f.maxSelected ? { max_selected_items: f.maxSelected } : {}),
+        ...(f.placeholder ? { placeholder: plain(f.placeholder, 150) } : {}),
+        ...(chosen.length ? { initial_options: chosen } : {}),
+      };
+    }
+    case 'checkbox': {
+      const only = option({ value: 'true', text: f.label });
+      return { type: 'checkboxes', action_id: id, options: [only], ...(initial === true ? { initial_options: [only] } : {}) };
+    }
+  }
+}
+
+export interface ModalInput {
+  spec: ModalSpec;
+  /** Choices per field name, already loaded. */
+  options: Record<string, ModalOption[]>;
+  /** Values to prefill, by argument name (what the command already gave). */
+  initial: Record<string, unknown>;
+  /** A line above the fields (which server, what happens). */
+  intro?: string;
+  /** Errors the cloud reported for fields, shown under them when the form is opened again. */
+  fieldNotes?: Record<string, string>;
+  privateMetadata: string;
+}
+
+export function buildChangeModal(m: ModalInput): ModalView {
+  const blocks: types.KnownBlock[] = [];
+  if (m.intro) blocks.push(section(m.intro));
+  for (const f of m.spec.fields) {
+    // A select with nothing to choose from cannot be submitted; say why instead.
+    const opts = m.options[f.name] ?? (Array.isArray(f.options) ? f.options : []);
+    if ((f.kind === 'select' || f.kind === 'multi_select') && opts.length === 0) {
+      if (!f.optional) blocks.push(section(`*${esc(f.label)}*: the cloud offers no choices right now.`));
+      continue;
+    }
+    blocks.push({
+      type: 'input',
+      block_id: f.name,
+      optional: f.optional ?? false,
+      label: plain(f.label, 2000),
+      ...(f.hint ? { hint: plain(f.hint, 2000) } : {}),
+      element: element(f, opts, m.initial[f.name]),
+    });
+    const note = m.fieldNotes?.[f.name];
+    if (note) blocks.push(context(`:warning: ${esc(note)}`));
+  }
+  return {
+    type: 'modal',
+    callback_id: CHANGE_MODAL_CALLBACK,
+    title: plain(m.spec.title, 24),
+    submit: plain(m.spec.submit, 24),
+    close: plain('Cancel', 24),
+    private_metadata: m.privateMetadata,
+    blocks: blocks.slice(0, 100),
+  };
+}
+
+/** Shown at once (a trigger_id lives 3 s), replaced when the choices have been read. */
+export function buildLoadingModal(title: string, privateMetadata: string): ModalView {
+  return {
+    type: 'modal',
+    callback_id: CHANGE_MODAL_CALLBACK,
+    title: plain(title, 24),
+    close: plain('Cancel', 24),
+    private_metadata: privateMetadata,
+    blocks: [section(':hourglass_flowing_sand: Reading the choices from the cloud…')],
+  };
+}
+
+/** A message shown inside the form in place of its fields (a refusal, an invitation hint). */
+export function buildModalFromReply(title: string, blocks: types.KnownBlock[]): ModalView {
+  const shown = blocks.filter((b) => b.type === 'section' || b.type === 'context' || b.type === 'header' || b.type === 'divider');
+  return { type: 'modal', title: plain(title, 24), close: plain('Close', 24), blocks: shown.slice(0, 100) };
+}
+
+export function buildModalMessage(title: string, text: string): ModalView {
+  return { type: 'modal', title: plain(title, 24), close: plain('Close', 24), blocks: [section(text)] };
+}
+
+/** A reinstall wipes the disk: the confirmer types the hostname first. */
+export function buildTypeToConfirmModal(what: string, expected: string, recordId: string): ModalView {
+  return {
+    type: 'modal',
+    callback_id: TYPE_TO_CONFIRM_CALLBACK,
+    title: plain('Confirm', 24),
+    submit: plain('Confirm', 24),
+    close: plain('Back', 24),
+    private_metadata: recordId,
+    blocks: [
+      section(`:warning: ${esc(what)}. This cannot be undone.`),
+      {
+        type: 'input',
+        block_id: 'typed',
+        label: plain(`Type ${expected} to confirm`, 2000),
+        element: { type: 'plain_text_input', action_id: 'typed', max_length: 255 },
+      },
+    ],
+  };
+}
+
+type StateValue = {
+  type?: string;
+  value?: string | null;
+  selected_option?: { value: string } | null;
+  selected_options?: { value: string }[];
+};
+
+/** `view.state.values` → raw arguments: strings, string arrays, booleans; empty inputs left out. */
+export function readModalValues(spec: ModalSpec, values: Record<string, Record<string, StateValue>>): Record<string, unknown> {
+  const raw: Record<string, unknown> = {};
+  for (const f of spec.fields) {
+    const v = values[f.name]?.[f.name];
+    if (!v) continue;
+    if (f.kind === 'checkbox') raw[f.name] = (v.selected_options ?? []).length > 0;
+    else if (f.kind === 'multi_select') {
+      const chosen = (v.selected_options ?? []).map((o) => o.value);
+      if (chosen.length) raw[f.name] = chosen;
+    } else if (f.kind === 'select') {
+      if (v.selected_option) raw[f.name] = v.selected_option.value;
+    } else if (typeof v.value === 'string' && v.value.trim() !== '') raw[f.name] = v.value;
+  }
+  return raw;
+}
