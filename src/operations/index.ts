@@ -16,6 +16,8 @@ import { serverReinstall, serverRemoveIp, serverRename } from './entries/server-
 import { serverCredentials, serverIps, serverStatus } from './entries/server-reads.js';
 import { sshKeyDelete } from './entries/ssh-key-changes.js';
 import { workerLocations, workerRequirements, workerStatus, workerTemplates } from './entries/worker-reads.js';
+import { ENTRIES as BACKUP_SG_CHANGES } from './entries/backup-sg-changes.js';
+import { ENTRIES as IP_WORKER_CHANGES } from './entries/ip-worker-changes.js';
 import type { AnyOperation } from './types.js';
 
 export const RESOURCES: ResourceInfo[] = [
@@ -48,6 +50,8 @@ export const OPERATIONS: AnyOperation[] = [
   planList,
   accountUsage,
   accountInvoices,
+  ...BACKUP_SG_CHANGES,
+  ...IP_WORKER_CHANGES,
 ];
 
 export const catalog = createCatalog(RESOURCES, OPERATIONS);
