@@ -10,7 +10,7 @@
 import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
+import { secretsIn, type Logger } from '../log.js';
 import { describeCloudError } from '../operations/cloud-error-text.js';
 import type { Catalog } from '../operations/catalog.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
@@ -85,6 +85,8 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     const args = { ...running.record.args, ...secrets };
     try {
       const result: unknown = await op.run({ cloud: deps.cloud, clock: deps.clock }, args);
+      // A password the cloud generated must be masked before any log line can carry it.
+      for (const s of secretsIn(result)) deps.logger.addSecret(s);
       const summary = op.change!.summarize(result as never, args as never);
       const done = await deps.store.transition(record.id, {
         from: ['running'],

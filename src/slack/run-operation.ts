@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
+import { secretsIn, type Logger } from '../log.js';
 import { describeCloudError } from '../operations/cloud-error-text.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
 import { buildCloudError, buildInternalError } from './views/error-views.js';
@@ -36,16 +36,6 @@ export interface RunOutcome {
 
 export function commandName(op: AnyOperation): string {
   return `/cloud ${op.resource} ${op.verb}`;
-}
-
-/** Collect string values under password-like keys, so the logger masks them from now on. */
-function secretsIn(value: unknown, out: string[] = [], depth = 0): string[] {
-  if (depth > 4 || value === null || typeof value !== 'object') return out;
-  for (const [k, v] of Object.entries(value)) {
-    if (typeof v === 'string' && /password|secret|token/i.test(k)) out.push(v);
-    else secretsIn(v, out, depth + 1);
-  }
-  return out;
 }
 
 export async function runOperation(

@@ -1,0 +1,170 @@
+/**
+ * Server changes end to end: reinstall (a form, a typed hostname, a password that reaches the
+ * requester only), rename, and removing an address.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { viewSubmissionPayload } from '../rig/payloads.js';
+import { waitFor } from '../rig/wait-for.js';
+import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
+import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
+
+let rig: BotRig;
+beforeAll(async () => {
+  rig = await startBotRig();
+});
+afterAll(async () => {
+  await rig.close();
+  expect(rig.slack.violations).toEqual([]);
+});
+
+const text = (m: { blocks?: unknown[]; text: string }) => visibleText({ text: m.text, blocks: m.blocks });
+const latest = (m: { channel: string; ts: string }) => rig.slack.messages.get(m.channel, m.ts)!;
+const until = (m: { channel: string; ts: string }, word: string) =>
+  waitFor(() => (text(latest(m)).includes(word) ? latest(m) : undefined), { timeoutMs: 5000 });
+
+describe('server reinstall', () => {
+  const PASSWORD = 'Corr3ct-Horse-Battery';
+
+  it('form → status message → typed hostname → one request; the password reaches the requester only', async () => {
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    await rig.sendCommand('server reinstall 101');
+    // The form opens at once (loading), then is filled with the account's SSH keys.
+    const view = await waitFor(() => {
+      const v = rig.slack.views.latest();
+      return v && JSON.stringify(v.view).includes('"block_id":"ssh-keys"') ? v : undefined;
+    }, { timeoutMs: 5000 });
+    expect(rig.slack.callsTo('views.open')).toHaveLength(1);
+    const submit = await rig.send.interaction(
+      viewSubmissionPayload({ view: { ...view.view, id: view.id }, values: { template: 'debian-12', password: PASSWORD, 'ssh-keys': ['11', '12'] }, userId: ALICE.id }),
+    );
+    expect(submit.status).toBe(200);
+    expect(submit.text).toBe(''); // closed: no errors
+
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    expect(text(msg)).toMatch(/Reinstall server 101 \(web-1\.example\.net\) with debian-12\* — awaiting confirmation/);
+    expect(text(msg)).toContain('Everything on its disk is erased');
+    expect(text(msg)).toContain('Confirming asks you to type `web-1.example.net`');
+    expect(rig.mutations(from)).toEqual([]);
+
+    // Confirm opens the typing dialog; a wrong hostname is refused on the field.
+    await rig.click(msg, 'op_confirm', ALICE.id);
+    const dialog = await waitFor(() => {
+      const v = rig.slack.views.latest();
+      return v && v.view.callback_id === 'cloud_type_confirm' ? v : undefined;
+    }, { timeoutMs: 5000 });
+    const wrong = await rig.send.interaction(viewSubmissionPayload({ view: { ...dialog.view, id: dialog.id }, values: { typed: 'web-2.example.net' }, userId: ALICE.id }));
+    expect(wrong.json).toMatchObject({ response_action: 'errors', errors: { typed: expect.stringContaining('web-1.example.net') } });
+    expect(rig.mutations(from)).toEqual([]);
+    await rig.send.interaction(viewSubmissionPayload({ view: { ...dialog.view, id: dialog.id }, values: { typed: 'web-1.example.net' }, userId: ALICE.id }));
+
+    const done = await until(msg, '— done');
+    expect(rig.mutations(from).map((r) => ({ method: r.method, path: r.rawPath, body: r.body }))).toEqual([
+      { method: 'POST', path: '/v2/servers/101/reinstall', body: { template_slug: 'debian-12', password: PASSWORD, ssh_key_ids: [11, 12] } },
+    ]);
+    expect(text(done)).toContain('sent `POST /servers/101/reinstall`');
+
+    // The password: ephemeral to Alice, and nowhere else.
+    const privately = await waitFor(() => rig.slack.messages.ephemeral(ALICE.id).find((e) => JSON.stringify(e.blocks).includes(PASSWORD)), { timeoutMs: 5000 });
+    expect(privately.user).toBe(ALICE.id);
+    const nonEphemeral = rig.slack.calls.filter((c) => c.method !== 'chat.postEphemeral' && c.method !== 'views.open' && c.method !== 'views.update');
+    expect(JSON.stringify(nonEphemeral)).not.toContain(PASSWORD);
+    expect(JSON.stringify(rig.slack.messages.all())).not.toContain(PASSWORD);
+    expect(rig.logLines.join('\n')).not.toContain(PASSWORD);
+    const records = await rig.store.operations.listRecent({ limit: 100 });
+    expect(JSON.stringify(records)).not.toContain(PASSWORD);
+    expect(readFileSync(rig.databasePath).toString('latin1')).not.toContain(PASSWORD);
+  });
+
+  it('a generated password is also sent only to the requester', async () => {
+    const before = Date.now();
+    await rig.sendCommand('server reinstall 102 --template ubuntu-24.04');
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const dialogs = () => rig.slack.views.all().filter((v) => v.view.callback_id === 'cloud_type_confirm');
+    const seen = dialogs().length;
+    await rig.click(msg, 'op_confirm', ALICE.id);
+    const dialog = await waitFor(() => dialogs()[seen], { timeoutMs: 5000 });
+    await rig.send.interaction(viewSubmissionPayload({ view: { ...dialog.view, id: dialog.id }, values: { typed: 'db-1.example.net' }, userId: ALICE.id }));
+    await until(msg, '— done');
+    const generated = rig.sandbox.state.servers.find((s) => s.id === 102)!.pendingPassword!;
+    expect(generated.length).toBeGreaterThanOrEqual(12);
+    await waitFor(() => rig.slack.messages.ephemeral(ALICE.id).some((e) => JSON.stringify(e.blocks).includes(generated)), { timeoutMs: 5000 });
+    expect(JSON.stringify(rig.slack.messages.all())).not.toContain(generated);
+    expect(rig.logLines.filter((l) => l.includes(generated))).toEqual([]);
+  });
+
+  it('a busy server is refused before asking; a short password is refused on the form', async () => {
+    const r = await rig.command('server reinstall 103 --template debian-12');
+    expect(visibleText(r.final)).toMatch(/installing right now/);
+    expect(r.cloudRequests.every((q) => q.method === 'GET')).toBe(true);
+
+    await rig.sendCommand('server reinstall 104');
+    const view = await waitFor(() => {
+      const v = rig.slack.views.latest();
+      return v && JSON.stringify(v.view).includes('"block_id":"password"') && v.view.callback_id === 'cloud_change' ? v : undefined;
+    }, { timeoutMs: 5000 });
+    const from = rig.sandbox.requests.length;
+    const res = await rig.send.interaction(viewSubmissionPayload({ view: { ...view.view, id: view.id }, values: { template: 'debian-12', password: 'short' }, userId: ALICE.id }));
+    expect(res.json).toMatchObject({ response_action: 'errors', errors: { password: 'must be at least 8 characters' } });
+    expect(rig.sandbox.requests.length).toBe(from);
+  });
+
+  it('the password is never a command-line flag', async () => {
+    const r = await rig.command('server reinstall 101 --template debian-12 --password hunter2hunter2');
+    expect(visibleText(r.final)).toMatch(/has no flag `--password`/);
+    expect(r.cloudRequests).toEqual([]);
+  });
+
+  it('--dry-run masks nothing it does not need to and sends nothing', async () => {
+    const r = await rig.command('server reinstall 101 --template debian-12 --ssh-keys 11,13 --dry-run');
+    expect(visibleText(r.final)).toContain('`POST /servers/101/reinstall`');
+    expect(visibleText(r.final)).toContain('"ssh_key_ids": [');
+    expect(r.cloudRequests).toEqual([]);
+  });
+});
+
+describe('server rename', () => {
+  it('renames at once (no confirmation) and says so in the channel', async () => {
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    await rig.sendCommand('server rename 101 web-1 (frontend)');
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const done = await until(msg, '— done');
+    expect(rig.mutations(from).map((r) => ({ m: r.method, p: r.rawPath, b: r.body }))).toEqual([
+      { m: 'PATCH', p: '/v2/servers/101/rename', b: { name: 'web-1 (frontend)' } },
+    ]);
+    expect(text(done)).toContain('is now called *web-1 (frontend)*');
+  });
+
+  it('a name over 40 characters is refused before any request', async () => {
+    const r = await rig.command(`server rename 101 ${'x'.repeat(41)}`);
+    expect(visibleText(r.final)).toMatch(/<name>/);
+    expect(r.cloudRequests).toEqual([]);
+  });
+});
+
+describe('server remove-ip', () => {
+  it('the primary address is refused before asking', async () => {
+    const r = await rig.command('server remove-ip 101 185.10.20.11');
+    expect(visibleText(r.final)).toContain('is the primary address');
+    expect(r.cloudRequests.every((q) => q.method === 'GET')).toBe(true);
+  });
+
+  it('an address not on the server is refused before asking', async () => {
+    const r = await rig.command('server remove-ip 101 203.0.113.9');
+    expect(visibleText(r.final)).toContain('is not an address of server');
+  });
+
+  it('a reserved IP: the confirmation says it stays reserved; one DELETE after Confirm', async () => {
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    await rig.sendCommand('server remove-ip 101 185.10.20.50');
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    expect(text(msg)).toContain('stays reserved');
+    await rig.click(msg, 'op_confirm', ALICE.id);
+    await until(msg, '— done');
+    expect(rig.mutations(from).map((r) => `${r.method} ${r.rawPath}`)).toEqual(['DELETE /v2/servers/101/ips/185.10.20.50']);
+    expect(rig.sandbox.state.reservedIps.find((r) => r.address === '185.10.20.50')?.serverId ?? null).toBeNull();
+  });
+});
