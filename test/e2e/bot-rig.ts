@@ -56,6 +56,8 @@ export interface BotRig {
   bot: Bot;
   store: Store;
   databasePath: string;
+  /** Stops the bot and starts a new instance on the same database file (a restart). */
+  restartBot(): Promise<void>;
   /** Sends `/cloud <text>` and waits for the answer that is not the slow notice. */
   command(text: string, input?: SlashCommandInput, send?: SendOptions): Promise<CommandResult>;
   /** Sends `/cloud <text>` and returns once acked (for changes, whose answer is in the channel). */
@@ -89,22 +91,27 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
   });
   const dir = mkdtempSync(join(tmpdir(), 'cloudbot-e2e-'));
   const databasePath = join(dir, 'cloudbot.db');
-  const store = createSqliteStore({ path: databasePath, clock });
-  const bot = createBot({
-    operations: store.operations,
-    sealer: createSealer([BOT_TOKEN, CLOUD_TOKEN]),
-    ...(options.confirmTtlMs ? { confirmTtlMs: options.confirmTtlMs } : {}),
-    slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: slack.url },
-    cloud,
-    clock,
-    logger,
-    catalog,
-    slowNoticeMs: options.slowNoticeMs ?? 1000,
-    slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy,
-  });
-  const { port } = await bot.start();
-  const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
-  const send = createSlackSender(eventsUrl);
+  // A bot instance: its own store connection and HTTP port, over the same database file, as a
+  // restarted process would have.
+  const startInstance = async () => {
+    const store = createSqliteStore({ path: databasePath, clock });
+    const bot = createBot({
+      operations: store.operations,
+      sealer: createSealer([BOT_TOKEN, CLOUD_TOKEN]),
+      ...(options.confirmTtlMs ? { confirmTtlMs: options.confirmTtlMs } : {}),
+      slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: slack.url },
+      cloud,
+      clock,
+      logger,
+      catalog,
+      slowNoticeMs: options.slowNoticeMs ?? 1000,
+      slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy,
+    });
+    const { port } = await bot.start();
+    const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
+    return { store, bot, eventsUrl, send: createSlackSender(eventsUrl) };
+  };
+  let instance = await startInstance();
 
   const awaitAnswer = async (responseUrl: string, before: number, ack: SignedResponse): Promise<CommandResult> => {
     const posts = await waitFor(
@@ -117,31 +124,44 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
     return { ack, responseUrl, posts, final: posts[posts.length - 1]!.body, cloudRequests: sandbox.requests.slice(before) };
   };
 
-  return {
+  const rig: BotRig = {
     sandbox,
     slack,
     responses,
-    send,
-    eventsUrl,
+    get send() {
+      return instance.send;
+    },
+    get eventsUrl() {
+      return instance.eventsUrl;
+    },
     logLines,
     cloud,
-    bot,
-    store,
+    get bot() {
+      return instance.bot;
+    },
+    get store() {
+      return instance.store;
+    },
     databasePath,
+    async restartBot() {
+      await instance.bot.stop();
+      await instance.store.close();
+      instance = await startInstance();
+    },
     async command(text, input = {}, sendOptions) {
       const responseUrl = responses.next();
       const before = sandbox.requests.length;
-      const ack = await send.command({ userId: ALICE.id, channelId: OPS_CHANNEL.id, ...input, text, responseUrl }, sendOptions);
+      const ack = await instance.send.command({ userId: ALICE.id, channelId: OPS_CHANNEL.id, ...input, text, responseUrl }, sendOptions);
       return awaitAnswer(responseUrl, before, ack);
     },
     sendCommand(text, input = {}, sendOptions) {
-      return send.command({ userId: ALICE.id, channelId: OPS_CHANNEL.id, responseUrl: responses.next(), ...input, text }, sendOptions);
+      return instance.send.command({ userId: ALICE.id, channelId: OPS_CHANNEL.id, responseUrl: responses.next(), ...input, text }, sendOptions);
     },
     statusMessage(channel = OPS_CHANNEL.id, after = -1) {
       return waitFor(() => slack.messages.inChannel(channel).filter((m) => m.postedAt > after).at(-1), { timeoutMs: 10_000 });
     },
     click(message, actionId, userId) {
-      return send.interaction(blockActionsPayload({ actionId, message, userId, channelId: message.channel, responseUrl: responses.next() }));
+      return instance.send.interaction(blockActionsPayload({ actionId, message, userId, channelId: message.channel, responseUrl: responses.next() }));
     },
     mutations(from = 0) {
       return sandbox.requests.slice(from).filter((r) => r.method !== 'GET');
@@ -158,19 +178,20 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
         responseUrl,
         ...input,
       });
-      const ack = await send.interaction(payload);
+      const ack = await instance.send.interaction(payload);
       return awaitAnswer(responseUrl, before, ack);
     },
     async close() {
-      await bot.stop();
+      await instance.bot.stop();
       await cloud.close();
       await cloudServer.close();
       await slack.close();
       await responses.close();
-      await store.close();
+      await instance.store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return rig;
 }
 
 /** Everything a person can read in a Slack payload: text plus every text object in the blocks. */

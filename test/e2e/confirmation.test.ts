@@ -121,3 +121,17 @@ describe('before anything is asked', () => {
     expect(r.cloudRequests.map((q) => q.method)).toEqual(['GET']);
   });
 });
+
+// Last: it deletes key 13, which the tests above still use.
+describe('across a restart', () => {
+  it('a request asked before a restart is confirmed after it, once', async () => {
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    await rig.sendCommand('ssh-key delete 13');
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    await rig.restartBot();
+    await rig.click(msg, 'op_confirm', ALICE.id);
+    await waitFor(() => text(latest(msg)).includes('— done'), { timeoutMs: 5000 });
+    expect(rig.mutations(from).map((r) => `${r.method} ${r.rawPath}`)).toEqual(['DELETE /v2/ssh-keys/13']);
+  });
+});
