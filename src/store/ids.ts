@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
-/** 'op_' + 16 lower-case base32 characters (80 random bits): safe in URLs, button values and logs. */
-export function newOperationId(): string {
-  const bytes = randomBytes(10);
+function base32(bytes: Buffer): string {
   let bits = 0;
   let acc = 0;
   let out = '';
@@ -17,8 +15,23 @@ export function newOperationId(): string {
     }
     acc &= (1 << bits) - 1;
   }
-  return `op_${out}`;
+  return out;
 }
+
+/** 'op_' + 16 lower-case base32 characters (80 random bits): safe in URLs, button values and logs. */
+export function newOperationId(): string {
+  return `op_${base32(randomBytes(10))}`;
+}
+
+/**
+ * 'w' + 8 base32 characters (40 bits): short enough to type in `/cloud watch cancel <id>`;
+ * the table's primary key catches the rare collision.
+ */
+export function newWatchId(): string {
+  return `w${base32(randomBytes(5))}`;
+}
+
+export const WATCH_ID_PATTERN = /^w[a-z2-7]{8}$/;
 
 const ID_PATTERN = /^op_[a-z2-7]{16}$/;
 

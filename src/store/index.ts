@@ -16,3 +16,6 @@ export type { Migration } from './migrations.js';
 export { createSealer, SealError } from './seal.js';
 export type { Sealer } from './seal.js';
 export { isOperationId, newOperationId } from './ids.js';
+export { createWatchStore } from './watch-store.js';
+export type { NewWatch, WatchKind, WatchPatch, WatchRecord, WatchStatus, WatchStore } from './watch-store.js';
+export { newWatchId, WATCH_ID_PATTERN } from './ids.js';

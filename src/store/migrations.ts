@@ -56,6 +56,34 @@ export const MIGRATIONS: readonly Migration[] = [
         CHECK (json_valid(facts) AND json_type(facts) = 'object');
     `,
   },
+  {
+    version: 3,
+    name: 'watches',
+    // Durable watches: a restart resumes every active one from here (issue: durable watches).
+    up: `
+      CREATE TABLE watches (
+        id            TEXT    NOT NULL PRIMARY KEY,
+        kind          TEXT    NOT NULL CHECK (kind IN ('worker', 'server')),
+        resource      TEXT    NOT NULL,
+        operation_id  TEXT    REFERENCES operations (id),
+        channel_id    TEXT    NOT NULL,
+        thread_ts     TEXT,
+        requested_by  TEXT    NOT NULL,
+        status        TEXT    NOT NULL CHECK (status IN ('active', 'finalizing', 'done', 'expired', 'cancelled', 'gone')),
+        state         TEXT    CHECK (state IS NULL OR (json_valid(state) AND json_type(state) = 'object')),
+        outcome       TEXT,
+        polls         INTEGER NOT NULL DEFAULT 0,
+        interval_ms   INTEGER NOT NULL,
+        started_at    INTEGER NOT NULL,
+        deadline_at   INTEGER NOT NULL,
+        next_poll_at  INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL,
+        final_ts      TEXT
+      ) STRICT;
+      CREATE INDEX watches_due ON watches (status, next_poll_at);
+      CREATE INDEX watches_resource ON watches (kind, resource, status);
+    `,
+  },
 ];
 
 export class MigrationError extends Error {

@@ -10,6 +10,7 @@ import type { Database as Db } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import { newOperationId } from './ids.js';
 import { migrate } from './migrations.js';
+import { createWatchStore } from './watch-store.js';
 import { PATCH_COLUMN_NAMES, objectToJson, patchParams, rowToRecord } from './operation-rows.js';
 import type { OperationRow } from './operation-rows.js';
 import { TERMINAL_STATUSES } from './types.js';
@@ -51,8 +52,10 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     db.pragma('secure_delete = ON');
     migrate(db, undefined, clock.now);
     const operations = createOperationStore(db, clock);
+    const watches = createWatchStore(db, clock);
     return {
       operations,
+      watches,
       async close() {
         if (db.open) db.close();
       },

@@ -129,6 +129,7 @@ export interface OperationStore {
 
 export interface Store {
   operations: OperationStore;
+  watches: import('./watch-store.js').WatchStore;
   /** Idempotent. */
   close(): Promise<void>;
 }

@@ -116,8 +116,8 @@ describe('opening a database', () => {
 describe('migrate', () => {
   const extra: Migration = {
     version: MIGRATIONS.length + 1,
-    name: 'watches',
-    up: 'CREATE TABLE watches (id TEXT PRIMARY KEY) STRICT;',
+    name: 'example',
+    up: 'CREATE TABLE example_later (id TEXT PRIMARY KEY) STRICT;',
   };
 
   it('applies only the new migration to an existing database', () => {

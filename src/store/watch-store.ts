@@ -1,0 +1,209 @@
+/**
+ * Durable watches in SQLite. Like operations, every move between statuses is a conditional
+ * UPDATE, so the final post of a watch is claimed by exactly one poller (in this process or
+ * after a restart).
+ */
+import type { Database as Db } from 'better-sqlite3';
+import type { Clock } from '../clock.js';
+import { newWatchId } from './ids.js';
+
+export type WatchKind = 'worker' | 'server';
+/** active → finalizing (claimed for the final post) → done; or expired / cancelled / gone. */
+export type WatchStatus = 'active' | 'finalizing' | 'done' | 'expired' | 'cancelled' | 'gone';
+
+export interface WatchRecord {
+  id: string;
+  kind: WatchKind;
+  /** Worker uuid, or server identifier. */
+  resource: string;
+  /** The change that started it, whose status message is the thread parent; null if by hand. */
+  operationId: string | null;
+  channelId: string;
+  /** The message whose thread gets the updates. */
+  threadTs: string | null;
+  requestedBy: string;
+  status: WatchStatus;
+  /** The last state seen (no secrets). */
+  state: Record<string, unknown> | null;
+  /** How it ended: 'succeeded' | 'failed' | … (set with the final status). */
+  outcome: string | null;
+  polls: number;
+  intervalMs: number;
+  startedAt: number;
+  deadlineAt: number;
+  nextPollAt: number;
+  updatedAt: number;
+  /** ts of the final thread reply, once posted. */
+  finalTs: string | null;
+}
+
+export interface NewWatch {
+  kind: WatchKind;
+  resource: string;
+  operationId?: string | null;
+  channelId: string;
+  threadTs?: string | null;
+  requestedBy: string;
+  intervalMs: number;
+  startedAt: number;
+  deadlineAt: number;
+  nextPollAt: number;
+}
+
+export interface WatchPatch {
+  state?: Record<string, unknown> | null;
+  outcome?: string | null;
+  intervalMs?: number;
+  nextPollAt?: number;
+  deadlineAt?: number;
+  threadTs?: string | null;
+  finalTs?: string | null;
+  /** Count one more poll. */
+  polled?: boolean;
+}
+
+export interface WatchStore {
+  create(input: NewWatch): Promise<WatchRecord>;
+  get(id: string): Promise<WatchRecord | undefined>;
+  /** Active (and finalizing: a final post interrupted by a stop) watches, oldest first. */
+  listOpen(): Promise<WatchRecord[]>;
+  /** Moves status from one of `from` to `to` and applies the patch; undefined if it was not in `from`. */
+  move(id: string, from: WatchStatus[], to: WatchStatus, now: number, patch?: WatchPatch): Promise<WatchRecord | undefined>;
+  /** Applies the patch only while the watch is in one of `in`. */
+  update(id: string, inStatus: WatchStatus[], now: number, patch: WatchPatch): Promise<WatchRecord | undefined>;
+  /** Newest first. */
+  listRecent(limit: number): Promise<WatchRecord[]>;
+}
+
+interface WatchRow {
+  id: string;
+  kind: string;
+  resource: string;
+  operation_id: string | null;
+  channel_id: string;
+  thread_ts: string | null;
+  requested_by: string;
+  status: string;
+  state: string | null;
+  outcome: string | null;
+  polls: number;
+  interval_ms: number;
+  started_at: number;
+  deadline_at: number;
+  next_poll_at: number;
+  updated_at: number;
+  final_ts: string | null;
+}
+
+function toRecord(r: WatchRow): WatchRecord {
+  return {
+    id: r.id,
+    kind: r.kind as WatchKind,
+    resource: r.resource,
+    operationId: r.operation_id,
+    channelId: r.channel_id,
+    threadTs: r.thread_ts,
+    requestedBy: r.requested_by,
+    status: r.status as WatchStatus,
+    state: r.state === null ? null : (JSON.parse(r.state) as Record<string, unknown>),
+    outcome: r.outcome,
+    polls: r.polls,
+    intervalMs: r.interval_ms,
+    startedAt: r.started_at,
+    deadlineAt: r.deadline_at,
+    nextPollAt: r.next_poll_at,
+    updatedAt: r.updated_at,
+    finalTs: r.final_ts,
+  };
+}
+
+const PATCHABLE = {
+  state: 'state',
+  outcome: 'outcome',
+  intervalMs: 'interval_ms',
+  nextPollAt: 'next_poll_at',
+  deadlineAt: 'deadline_at',
+  threadTs: 'thread_ts',
+  finalTs: 'final_ts',
+} as const;
+
+function patchParams(patch: WatchPatch): Record<string, unknown> {
+  const out: Record<string, unknown> = { polled: patch.polled ? 1 : 0 };
+  for (const [key, column] of Object.entries(PATCHABLE) as [keyof typeof PATCHABLE, string][]) {
+    const present = Object.hasOwn(patch, key) && patch[key] !== undefined;
+    const value = present ? patch[key] : null;
+    out[`set_${column}`] = present ? 1 : 0;
+    out[column] = key === 'state' && value !== null ? JSON.stringify(value) : value;
+  }
+  return out;
+}
+
+const SET = Object.values(PATCHABLE)
+  .map((c) => `${c} = CASE WHEN @set_${c} THEN @${c} ELSE ${c} END`)
+  .join(', ');
+
+export function createWatchStore(db: Db, clock: Pick<Clock, 'now'>): WatchStore {
+  const insert = db.prepare<Record<string, unknown>, WatchRow>(`
+    INSERT INTO watches (id, kind, resource, operation_id, channel_id, thread_ts, requested_by, status,
+                         interval_ms, started_at, deadline_at, next_poll_at, updated_at)
+    VALUES (@id, @kind, @resource, @operation_id, @channel_id, @thread_ts, @requested_by, 'active',
+            @interval_ms, @started_at, @deadline_at, @next_poll_at, @now)
+    RETURNING *`);
+  const byId = db.prepare<[string], WatchRow>('SELECT * FROM watches WHERE id = ?');
+  const open = db.prepare<[], WatchRow>(
+    "SELECT * FROM watches WHERE status IN ('active', 'finalizing') ORDER BY started_at, rowid",
+  );
+  const recent = db.prepare<[number], WatchRow>('SELECT * FROM watches ORDER BY started_at DESC, rowid DESC LIMIT ?');
+  const cas = db.prepare<Record<string, unknown>, WatchRow>(`
+    UPDATE watches SET status = @to, updated_at = @now, polls = polls + @polled, ${SET}
+     WHERE id = @id AND status IN (SELECT value FROM json_each(@from))
+    RETURNING *`);
+
+  return {
+    async create(input) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const row = insert.get({
+            id: newWatchId(),
+            kind: input.kind,
+            resource: input.resource,
+            operation_id: input.operationId ?? null,
+            channel_id: input.channelId,
+            thread_ts: input.threadTs ?? null,
+            requested_by: input.requestedBy,
+            interval_ms: input.intervalMs,
+            started_at: input.startedAt,
+            deadline_at: input.deadlineAt,
+            next_poll_at: input.nextPollAt,
+            now: clock.now(),
+          });
+          return toRecord(row!);
+        } catch (e) {
+          // A 40-bit id collides rarely; try a fresh one.
+          if (attempt < 3 && String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT_PRIMARYKEY')) continue;
+          throw e;
+        }
+      }
+    },
+    async get(id) {
+      const row = byId.get(id);
+      return row ? toRecord(row) : undefined;
+    },
+    async listOpen() {
+      return open.all().map(toRecord);
+    },
+    async move(id, from, to, now, patch = {}) {
+      const row = cas.get({ id, to, now, from: JSON.stringify(from), ...patchParams(patch) });
+      return row ? toRecord(row) : undefined;
+    },
+    async update(id, inStatus, now, patch) {
+      const current = byId.get(id);
+      if (!current || !inStatus.includes(current.status as WatchStatus)) return undefined;
+      const row = cas.get({ id, to: current.status, now, from: JSON.stringify(inStatus), ...patchParams(patch) });
+      return row ? toRecord(row) : undefined;
+    },
+    async listRecent(limit) {
+      return recent.all(Math.min(Math.max(1, limit), 1000)).map(toRecord);
+    },
+  };
+}

@@ -1,0 +1,255 @@
+/**
+ * The durable watcher: follows long work (worker builds, reinstalls) to its end and keeps the
+ * channel quiet — a thread reply per state change, the status message edited in place, the
+ * final state posted once (broadcast to the channel per WATCH_BROADCAST).
+ *
+ * Everything it knows lives in the store, so a restart (even after SIGKILL) resumes every
+ * open watch. Several watches of one resource share one poll; a limiter caps concurrent cloud
+ * calls; polls back off while nothing changes; a 429's Retry-After is honoured.
+ */
+import { isCloudApiError } from '../cloud/errors.js';
+import type { CloudClient } from '../cloud/cloud-client.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import type { WatchKind, WatchRecord, WatchStore } from '../store/watch-store.js';
+import type { SlackApi } from '../slack/slack-api.js';
+import type { Reply } from '../operations/types.js';
+import { buildCancelledReply, buildDeadlineReply, buildFinalReply, buildGoneReply, buildProgressReply } from '../slack/views/watch-views.js';
+import { KINDS, sameState, type Observation, type WatchState } from './kinds.js';
+import { createLimiter, type Limiter } from './limit.js';
+
+export type BroadcastPolicy = 'final' | 'failures' | 'none';
+
+export interface WatcherDeps {
+  store: WatchStore;
+  cloud: CloudClient;
+  clock: Clock;
+  logger: Logger;
+  slack: SlackApi;
+  /** Re-renders the thread's parent message for a watch (the change's status, or the watch's own). */
+  refreshParent: (w: WatchRecord) => Promise<void>;
+  /** Base poll interval (WATCH_INTERVAL_MS; default 10 s). */
+  intervalMs?: number;
+  /** Ceiling of the backoff while nothing changes (default 6 × the base). */
+  maxIntervalMs?: number;
+  broadcast?: BroadcastPolicy;
+  /** Concurrent cloud calls the watcher may make (default 4). */
+  concurrency?: number;
+  deadlines?: Partial<Record<WatchKind, number>>;
+}
+
+export interface StartWatch {
+  kind: WatchKind;
+  resource: string;
+  channelId: string;
+  threadTs: string | null;
+  requestedBy: string;
+  operationId?: string | null;
+}
+
+export interface Watcher {
+  watch(input: StartWatch): Promise<WatchRecord>;
+  /** One pass over what is due (the loop calls it; tests call it with a manual clock). */
+  tick(): Promise<void>;
+  start(): void;
+  /** Finishes the poll in flight, then stops. */
+  stop(): Promise<void>;
+  cancel(id: string, userId: string): Promise<WatchRecord | undefined>;
+  keepWatching(id: string): Promise<WatchRecord | undefined>;
+  limiter: Limiter;
+  /** Milliseconds from the base interval's last poll to the next due time, for tests. */
+  nextDueIn(): Promise<number | undefined>;
+}
+
+const BACKOFF = 1.5;
+
+export function createWatcher(deps: WatcherDeps): Watcher {
+  const base = deps.intervalMs ?? 10_000;
+  const max = deps.maxIntervalMs ?? base * 6;
+  const broadcast = deps.broadcast ?? 'final';
+  const limiter = createLimiter(deps.concurrency ?? 4);
+  const deadlineOf = (k: WatchKind) => deps.deadlines?.[k] ?? KINDS[k].deadlineMs;
+  let stopped = true;
+  let sleeper: AbortController | undefined;
+  let inFlight: Promise<void> = Promise.resolve();
+  let loopDone: Promise<void> = Promise.resolve();
+
+  const reply = async (w: WatchRecord, r: Reply, broadcastIt = false): Promise<string | undefined> => {
+    if (!w.threadTs) return undefined;
+    try {
+      const posted = await deps.slack.postMessage({ channel: w.channelId, thread_ts: w.threadTs, reply_broadcast: broadcastIt, text: r.text, blocks: r.blocks });
+      return posted.ts;
+    } catch (e) {
+      deps.logger.warn('could not post a watch update', { watch: w.id, error: e });
+      return undefined;
+    }
+  };
+  const refresh = (w: WatchRecord) =>
+    deps.refreshParent(w).catch((error: unknown) => deps.logger.warn('could not refresh a watch message', { watch: w.id, error }));
+
+  async function finish(w: WatchRecord, obs: Observation): Promise<void> {
+    const now = deps.clock.now();
+    const outcome = obs.outcome!;
+    if (obs.secret) deps.logger.addSecret(obs.secret);
+    const loud = broadcast === 'final' || (broadcast === 'failures' && outcome === 'failed');
+    const ts = await reply(w, buildFinalReply(w, obs.state, outcome, now), loud);
+    const done = await deps.store.move(w.id, ['finalizing'], 'done', now, { finalTs: ts ?? null });
+    if (done) await refresh(done);
+    if (obs.secret && outcome === 'succeeded') {
+      try {
+        await deps.slack.postEphemeral({
+          channel: w.channelId,
+          user: w.requestedBy,
+          text: `New root password of server ${w.resource} (only you can see this)`,
+          blocks: [
+            { type: 'section', text: { type: 'mrkdwn', text: `:key: Server \`${w.resource}\` is ready. Its root password: \`${obs.secret}\`` } },
+            { type: 'context', elements: [{ type: 'mrkdwn', text: 'Only you can see this, and it will not be shown again. The bot keeps no copy.' }] },
+          ],
+        });
+      } catch (e) {
+        deps.logger.warn('could not send the new root password privately', { watch: w.id, error: e });
+      }
+    }
+  }
+
+  async function apply(w: WatchRecord, result: Observation | unknown, ok: boolean): Promise<void> {
+    const now = deps.clock.now();
+    if (!ok) {
+      const e = result;
+      if (isCloudApiError(e) && e.code === 'NOT_FOUND') {
+        const gone = await deps.store.move(w.id, ['active', 'finalizing'], 'gone', now, { polled: true, outcome: 'gone' });
+        if (gone) {
+          await reply(gone, buildGoneReply(gone));
+          await refresh(gone);
+        }
+        return;
+      }
+      // Transient (network, 5xx, rate limit): try later, say nothing.
+      const wait = Math.max(isCloudApiError(e) && e.retryAfterMs ? e.retryAfterMs : 0, Math.min(w.intervalMs * BACKOFF, max));
+      if (!isCloudApiError(e)) deps.logger.error('watch poll failed inside the bot', { watch: w.id, error: e });
+      await deps.store.update(w.id, ['active'], now, { polled: true, nextPollAt: now + wait, intervalMs: Math.min(w.intervalMs * BACKOFF, max) });
+      return;
+    }
+    const obs = result as Observation;
+    if (obs.outcome) {
+      // Claimed once: of two pollers (or a restart), only one posts the end.
+      const claimed =
+        w.status === 'finalizing'
+          ? w
+          : await deps.store.move(w.id, ['active'], 'finalizing', now, { polled: true, state: obs.state, outcome: obs.outcome });
+      if (claimed) await finish(claimed, obs);
+      return;
+    }
+    if (now >= w.deadlineAt) {
+      const expired = await deps.store.move(w.id, ['active'], 'expired', now, { polled: true, state: obs.state });
+      if (expired) {
+        await reply(expired, buildDeadlineReply(expired, now));
+        await refresh(expired);
+      }
+      return;
+    }
+    if (!sameState(w.state as WatchState | null, obs.state)) {
+      const first = w.state === null;
+      const updated = await deps.store.update(w.id, ['active'], now, { polled: true, state: obs.state, intervalMs: base, nextPollAt: now + base });
+      if (updated) {
+        if (!first) await reply(updated, buildProgressReply(updated, KINDS[w.kind].describe(obs.state), now));
+        await refresh(updated);
+      }
+      return;
+    }
+    const interval = Math.min(w.intervalMs * BACKOFF, max);
+    await deps.store.update(w.id, ['active'], now, { polled: true, intervalMs: interval, nextPollAt: Math.min(now + interval, w.deadlineAt) });
+  }
+
+  async function tick(): Promise<void> {
+    const now = deps.clock.now();
+    const open = await deps.store.listOpen();
+    const due = open.filter((w) => w.status === 'finalizing' || w.nextPollAt <= now);
+    const groups = new Map<string, WatchRecord[]>();
+    for (const w of due) {
+      const key = `${w.kind}:${w.resource}`;
+      groups.set(key, [...(groups.get(key) ?? []), w]);
+    }
+    await Promise.all(
+      [...groups.values()].map(async (watches) => {
+        const { kind, resource } = watches[0]!;
+        // One poll for every watch of this resource.
+        const [ok, result] = await limiter
+          .run(() => KINDS[kind].observe(deps.cloud, resource))
+          .then((o) => [true, o] as const, (e: unknown) => [false, e] as const);
+        for (const w of watches) await apply(w, result, ok);
+      }),
+    );
+  }
+
+  async function nextDueIn(): Promise<number | undefined> {
+    const open = await deps.store.listOpen();
+    if (open.length === 0) return undefined;
+    return Math.max(0, Math.min(...open.map((w) => (w.status === 'finalizing' ? 0 : w.nextPollAt))) - deps.clock.now());
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopped) {
+      inFlight = tick().catch((error: unknown) => deps.logger.error('watch pass failed', { error }));
+      await inFlight;
+      if (stopped) break;
+      const due = await nextDueIn().catch(() => base);
+      sleeper = new AbortController();
+      await deps.clock.sleep(Math.min(due ?? base, base), sleeper.signal).catch(() => undefined);
+    }
+  }
+
+  return {
+    limiter,
+    nextDueIn,
+    tick,
+    async watch(input) {
+      const now = deps.clock.now();
+      const w = await deps.store.create({
+        kind: input.kind,
+        resource: input.resource,
+        operationId: input.operationId ?? null,
+        channelId: input.channelId,
+        threadTs: input.threadTs,
+        requestedBy: input.requestedBy,
+        intervalMs: base,
+        startedAt: now,
+        deadlineAt: now + deadlineOf(input.kind),
+        nextPollAt: now,
+      });
+      sleeper?.abort(); // poll it now rather than at the loop's next wake-up
+      return w;
+    },
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      loopDone = loop();
+    },
+    async stop() {
+      stopped = true;
+      sleeper?.abort();
+      await inFlight;
+      await loopDone;
+    },
+    async cancel(id, userId) {
+      const cancelled = await deps.store.move(id, ['active', 'expired'], 'cancelled', deps.clock.now());
+      if (cancelled) {
+        await reply(cancelled, buildCancelledReply(cancelled, userId));
+        await refresh(cancelled);
+      }
+      return cancelled;
+    },
+    async keepWatching(id) {
+      const now = deps.clock.now();
+      const w = await deps.store.get(id);
+      if (!w) return undefined;
+      const resumed = await deps.store.move(id, ['expired'], 'active', now, {
+        deadlineAt: now + deadlineOf(w.kind),
+        nextPollAt: now,
+        intervalMs: base,
+      });
+      if (resumed) sleeper?.abort();
+      return resumed;
+    },
+  };
+}
