@@ -3,6 +3,7 @@
  * form's submission, and the "type the hostname" form. Each click is acked first; the change
  * flow decides, atomically, whether it acts.
  */
+import { createHash } from 'node:crypto';
 import type { App, BlockButtonAction } from '@slack/bolt';
 import type { z } from 'zod';
 import type { ChangeFlow, ClickOutcome, StartOutcome } from '../confirm/change-flow.js';
@@ -92,7 +93,8 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
       userId: body.user.id,
       channelId: meta.channel,
       ...(body.team?.id ? { teamId: body.team.id } : {}),
-      dedupeKey: `view:${view.id}`,
+      // The same view submitted again after the cloud's field errors, corrected, is a new request.
+      dedupeKey: `view:${view.id}:${createHash('sha256').update(JSON.stringify(invalid.args)).digest('hex').slice(0, 16)}`,
     });
     // Wait briefly so a refusal or the cloud's field errors can still land on the form.
     const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), deps.submitDeadlineMs ?? 2000).unref());
@@ -131,7 +133,8 @@ function onFields(errors: Record<string, string>, fields: Set<string>, op: AnyOp
   const first = op.change!.modal!.fields[0]!.name;
   for (const [name, message] of Object.entries(errors)) {
     const field = fields.has(name) ? name : fields.has(op.change?.bodyToArg?.[name] ?? '') ? op.change!.bodyToArg![name]! : first;
-    out[field] = out[field] ? `${out[field]} ${name}: ${message}` : fields.has(name) ? message : `${name}: ${message}`;
+    const onOwnField = fields.has(name) || field === op.change?.bodyToArg?.[name]; // else re-homed: say which input it is about
+    out[field] = out[field] ? `${out[field]} ${name}: ${message}` : onOwnField ? message : `${name}: ${message}`;
   }
   return out;
 }
