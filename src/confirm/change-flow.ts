@@ -243,6 +243,18 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       try {
         // Redeploys the saved rules; the rule itself is never created again.
         await deps.cloud.securityGroups.deploy(group);
+        const now = deps.clock.now();
+        const synced = await deps.store.transition(recordId, {
+          from: ['failed'],
+          to: 'succeeded',
+          now,
+          patch: {
+            errorCode: null,
+            errorMessage: null,
+            result: { text: `Saved, and synced to every node after a retry by <@${userId}>.` },
+          },
+        });
+        if (synced.ok) await refreshStatus(deps, op, synced.record, now);
         return { kind: 'tell', text: `:white_check_mark: Security group ${group} is synced to every node now.` };
       } catch (e) {
         if (!isCloudApiError(e)) throw e;

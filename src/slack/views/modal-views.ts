@@ -31,7 +31,9 @@ function element(f: ModalField, options: ModalOption[], initial: unknown): types
         multiline: f.kind === 'multiline',
         ...(f.maxLength ? { max_length: f.maxLength } : {}),
         ...(f.placeholder ? { placeholder: plain(f.placeholder, 150) } : {}),
-        ...(typeof initial === 'string' && initial !== '' ? { initial_value: initial } : {}),
+        // A value typed on the command line beyond the field's limit cannot be shown (Slack
+        // refuses the whole view); the field stays empty and the submission is validated.
+        ...(typeof initial === 'string' && initial !== '' && initial.length <= (f.maxLength ?? Infinity) ? { initial_value: initial } : {}),
       };
     case 'select': {
       const chosen = opts.find((o) => o.value === String(initial ?? ''));

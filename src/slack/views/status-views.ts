@@ -59,8 +59,12 @@ export function requestLine(r: CloudRequest): string {
 
 export function buildStatusMessage(s: StatusInput): Reply {
   const { record: r } = s;
-  const blocks: Block[] = [section(`${ICON[r.status]} *${esc(s.title)}* — ${STATE[r.status]}`)];
-  if (r.status === 'pending' || r.status === 'expired' || r.status === 'cancelled') {
+  // A change that needs no confirmation is "starting" until it runs, never "awaiting confirmation".
+  const starting = r.status === 'pending' && !s.needsConfirm;
+  const icon = starting ? ':hourglass_flowing_sand:' : ICON[r.status];
+  const state = starting ? 'starting' : STATE[r.status];
+  const blocks: Block[] = [section(`${icon} *${esc(s.title)}* — ${state}`)];
+  if ((r.status === 'pending' && !starting) || r.status === 'expired' || r.status === 'cancelled') {
     if (s.lines.length) blocks.push(section(s.lines.map((l) => `• ${l}`).join('\n')));
   }
   if (r.status === 'succeeded' && r.result) {
@@ -78,7 +82,7 @@ export function buildStatusMessage(s: StatusInput): Reply {
   const who = [`Requested by ${user(r.requestedBy)}`];
   if (r.confirmedBy && s.needsConfirm) who.push(`confirmed by ${user(r.confirmedBy)}`);
   if (r.status === 'cancelled') who.push(`cancelled by ${user(typeof r.result?.cancelledBy === 'string' ? r.result.cancelledBy : null)}`);
-  if (r.status === 'pending') who.push(`expires in ${elapsed(s.now, r.expiresAt)}`);
+  if (r.status === 'pending' && !starting) who.push(`expires in ${elapsed(s.now, r.expiresAt)}`);
   if (r.finishedAt && (r.status === 'succeeded' || r.status === 'failed')) {
     who.push(`took ${elapsed(r.confirmedAt ?? r.createdAt, r.finishedAt)}`);
   }
@@ -97,7 +101,7 @@ export function buildStatusMessage(s: StatusInput): Reply {
   if (r.status === 'failed' && s.retrySync) {
     blocks.push(actions(`op:${r.id}`, [button({ text: 'Retry sync', actionId: ACTION_RETRY_SYNC, value: r.id, style: 'primary' })]));
   }
-  return { text: `${s.title}: ${STATE[r.status]}`, blocks };
+  return { text: `${s.title}: ${state}`, blocks };
 }
 
 /** The request as `--dry-run` shows it; secrets are already masked by the caller. */
