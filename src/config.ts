@@ -96,6 +96,10 @@ export const botEnvSchema = cloudEnvSchema
       z.string().refine(isHttpUrl, { error: 'must be an http(s) URL, e.g. https://slack.com/api/' }),
     ),
     LOG_LEVEL: optional(z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' })),
+    WATCH_INTERVAL_MS: optional(
+      z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1000, { error: 'must be at least 1000 (1 s)' }).max(600_000, { error: 'must be at most 600000 (10 min)' }),
+    ),
+    WATCH_BROADCAST: optional(z.enum(['final', 'failures', 'none'], { error: 'must be final, failures or none' })),
     DATABASE_URL: optional(
       z.string().regex(/^sqlite:.+/, { error: 'must be sqlite:<path>, e.g. sqlite:./data/cloudbot.db' }),
     ).transform((v) => v ?? 'sqlite:./data/cloudbot.db'),
@@ -117,6 +121,12 @@ export interface BotConfig {
   logLevel: LogLevelName;
   /** File path of the SQLite database (from `sqlite:<path>`). */
   databasePath: string;
+  watch: {
+    /** Base poll interval of watches. */
+    intervalMs: number;
+    /** Which final states are broadcast to the channel. */
+    broadcast: 'final' | 'failures' | 'none';
+  };
 }
 
 function isHttpUrl(value: string): boolean {
@@ -154,6 +164,7 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
     cloud: { baseUrl: e.CLOUD_API_BASE_URL, token: e.CLOUD_API_TOKEN },
     logLevel: e.LOG_LEVEL ?? 'info',
     databasePath: e.DATABASE_URL.slice('sqlite:'.length),
+    watch: { intervalMs: e.WATCH_INTERVAL_MS ?? 10_000, broadcast: e.WATCH_BROADCAST ?? 'final' },
   };
 }
 

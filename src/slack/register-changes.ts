@@ -80,8 +80,11 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
       await ack({ response_action: 'update', view: buildModalMessage('cloudbot', 'This form is out of date. Run the command again.') });
       return;
     }
-    const raw = { ...meta.given, ...readModalValues(spec, view.state.values as never) };
     const fieldNames = new Set(spec.fields.map((f) => f.name));
+    // The form is the truth for its own fields: a value typed on the command line and then
+    // emptied in the form stays empty. Arguments the form does not show come from the command.
+    const given = Object.fromEntries(Object.entries(meta.given).filter(([name]) => !fieldNames.has(name)));
+    const raw = { ...given, ...readModalValues(spec, view.state.values as never) };
     const invalid = validate(op, raw);
     if (!invalid.ok) {
       await ack({ response_action: 'errors', errors: onFields(invalid.fieldErrors, fieldNames, op) });
