@@ -32,7 +32,17 @@ async function main(): Promise<void> {
   // Sealed secrets live minutes (a pending reinstall's password); the key comes from the bot's
   // own credentials, so a copied database file alone does not open them.
   const sealer = createSealer([slack.botToken, cloudConfig.token]);
-  const bot = createBot({ slack, cloud, clock: systemClock, logger, catalog, operations: store.operations, sealer });
+  const bot = createBot({
+    slack,
+    cloud,
+    clock: systemClock,
+    logger,
+    catalog,
+    operations: store.operations,
+    watches: store.watches,
+    sealer,
+    watch: config.watch,
+  });
   const { port } = await bot.start();
   logger.info(
     slack.mode === 'http' ? `cloudbot listening for Slack on :${port}/slack/events` : 'cloudbot connected to Slack in Socket Mode',
@@ -47,7 +57,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
-      await bot.stop();
+      await bot.stop(); // finishes the watch poll in flight
       await cloud.close();
       await store.close();
     } finally {

@@ -16,6 +16,7 @@ import type { Catalog } from '../operations/catalog.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
 import type { Sealer } from '../store/seal.js';
 import type { OperationRecord, OperationStore } from '../store/types.js';
+import type { WatchKind } from '../store/watch-store.js';
 import { NOT_REACHABLE, SlackApiError, type SlackApi } from '../slack/slack-api.js';
 import { buildCloudError } from '../slack/views/error-views.js';
 import { buildDryRun } from '../slack/views/status-views.js';
@@ -32,6 +33,8 @@ export interface ChangeFlowDeps {
   catalog: Catalog;
   /** How long a Confirm button works (default 10 minutes). */
   confirmTtlMs?: number;
+  /** Starts a watch after a change that asks for one (a build, a reinstall). */
+  startWatch?: (input: { kind: WatchKind; resource: string; channelId: string; threadTs: string | null; requestedBy: string; operationId: string }) => Promise<unknown>;
   /** Who may confirm or cancel (access control replaces the default: the requester only). */
   mayConfirm?: (record: OperationRecord, userId: string) => boolean | Promise<boolean>;
 }
@@ -98,6 +101,12 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       await refreshStatus(deps, op, final, deps.clock.now());
       const secret = op.change!.privateReply?.(result as never, args as never);
       if (secret) await tellPrivately(final, secret);
+      const target = op.change!.watch?.(result as never, args as never);
+      if (target && deps.startWatch) {
+        await deps
+          .startWatch({ ...target, channelId: final.channelId, threadTs: final.messageTs, requestedBy: final.requestedBy, operationId: final.id })
+          .catch((error: unknown) => log.error('could not start a watch', { error }));
+      }
       log.info('change succeeded');
       return final;
     } catch (e) {

@@ -20,6 +20,7 @@ export interface OperationDeclaration<S extends ArgSpecs, R> {
   /** Reads render their result; changes may leave it out (their status message shows it). */
   render?: Operation<S, R>['render'];
   change?: ChangeSpec<ArgsOf<S>, R>;
+  watchable?: Operation<S, R>['watchable'];
 }
 
 export function defineOperation<const S extends ArgSpecs, R>(decl: OperationDeclaration<S, R>): Operation<S, R> {
@@ -41,6 +42,7 @@ export function defineOperation<const S extends ArgSpecs, R>(decl: OperationDecl
     render: decl.render ?? ((result, args) => changeReply(decl.change, result, args)),
     ...(decl.pageArg ? { pageArg: decl.pageArg } : {}),
     ...(decl.change ? { change: decl.change } : {}),
+    ...(decl.watchable ? { watchable: decl.watchable } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import { sshKeyDelete } from './entries/ssh-key-changes.js';
 import { workerLocations, workerRequirements, workerStatus, workerTemplates } from './entries/worker-reads.js';
 import { ENTRIES as BACKUP_SG_CHANGES } from './entries/backup-sg-changes.js';
 import { ENTRIES as IP_WORKER_CHANGES } from './entries/ip-worker-changes.js';
+import { watchCancel, watchList } from './entries/watch-ops.js';
 import type { AnyOperation } from './types.js';
 
 export const RESOURCES: ResourceInfo[] = [
@@ -29,6 +30,7 @@ export const RESOURCES: ResourceInfo[] = [
   { name: 'ssh-key', title: 'SSH keys', aliases: ['ssh-keys', 'keys', 'key', 'ssh'] },
   { name: 'plan', title: 'Plans', aliases: ['plans'] },
   { name: 'account', title: 'Account', aliases: ['acct', 'billing'] },
+  { name: 'watch', title: 'Watches (builds and reinstalls followed in threads)', aliases: ['watches'] },
 ];
 
 export const OPERATIONS: AnyOperation[] = [
@@ -52,6 +54,8 @@ export const OPERATIONS: AnyOperation[] = [
   accountInvoices,
   ...BACKUP_SG_CHANGES,
   ...IP_WORKER_CHANGES,
+  watchList,
+  watchCancel,
 ];
 
 export const catalog = createCatalog(RESOURCES, OPERATIONS);

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { types } from '@slack/bolt';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
+import type { WatchKind, WatchRecord } from '../store/watch-store.js';
 
 export type Block = types.KnownBlock;
 
@@ -47,11 +48,27 @@ export interface ArgSpec<S extends z.ZodType = z.ZodType> {
 export type ArgSpecs = Record<string, ArgSpec>;
 export type ArgsOf<S extends ArgSpecs> = { [K in keyof S]: z.output<S[K]['schema']> };
 
+/** What a watch needs to know to follow a resource. */
+export interface WatchTarget {
+  kind: WatchKind;
+  resource: string;
+}
+
+/** The bot's watches, for the `watch` commands. */
+export interface WatchControl {
+  list(): Promise<WatchRecord[]>;
+  cancel(id: string, userId: string): Promise<WatchRecord | undefined>;
+}
+
 /** What the cloud call of an operation gets. */
 export interface RunContext {
   cloud: CloudClient;
   clock: Clock;
   signal?: AbortSignal;
+  /** Present where the bot runs watches. */
+  watches?: WatchControl;
+  /** Who is acting (for operations on the bot's own state, like cancelling a watch). */
+  actor?: { userId: string; channelId?: string };
 }
 
 /** What a renderer gets besides the result: the moment to measure "3 hours ago" from. */
@@ -81,6 +98,8 @@ export interface Operation<S extends ArgSpecs = ArgSpecs, R = unknown> {
   pageArg?: keyof S & string;
   /** Present on operations that change something (issue: changes from Slack). */
   change?: ChangeSpec<ArgsOf<S>, R>;
+  /** A read that `--watch` can follow: what to watch for these arguments. */
+  watchable?(args: ArgsOf<S>): WatchTarget;
 }
 
 /** The request a change sends, as shown by `--dry-run` and in the status message. */
@@ -150,6 +169,8 @@ export interface ChangeSpec<A, R> {
   bodyToArg?: Record<string, string>;
   /** The security group to redeploy when the cloud answers HYPERVISOR_SYNC_FAILED. */
   syncGroup?(args: A): number;
+  /** The watch to start once the change succeeded (a build, a reinstall). */
+  watch?(result: R, args: A): WatchTarget | undefined;
   modal?: ModalSpec;
 }
 

@@ -17,6 +17,10 @@ import { registerChanges } from './register-changes.js';
 import { registerCommand } from './register-command.js';
 import { registerPager } from './register-pager.js';
 import { slackApiFromClient, type SlackApi } from './slack-api.js';
+import { registerWatchActions } from './watch-commands.js';
+import type { WatchStore } from '../store/watch-store.js';
+import { createParentRefresher } from '../watch/parent-message.js';
+import { createWatcher, type BroadcastPolicy, type Watcher } from '../watch/watcher.js';
 
 export interface BotDeps {
   slack: SlackConfig;
@@ -25,7 +29,10 @@ export interface BotDeps {
   logger: Logger;
   catalog: Catalog;
   operations: OperationStore;
+  watches: WatchStore;
   sealer: Sealer;
+  /** Watch settings (WATCH_INTERVAL_MS, WATCH_BROADCAST; concurrency cap on cloud calls). */
+  watch?: { intervalMs?: number; broadcast?: BroadcastPolicy; concurrency?: number };
   slowNoticeMs?: number;
   operationTimeoutMs?: number;
   /** How long a Confirm button works (default 10 minutes). */
@@ -40,6 +47,7 @@ export interface Bot {
   app: InstanceType<typeof App>;
   flow: ChangeFlow;
   slackApi: SlackApi;
+  watcher: Watcher;
   /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests). */
   start(): Promise<{ port?: number }>;
   stop(): Promise<void>;
@@ -84,7 +92,23 @@ export function createBot(deps: BotDeps): Bot {
   });
 
   const slackApi = slackApiFromClient(app.client);
+  const watcher = createWatcher({
+    store: deps.watches,
+    cloud: deps.cloud,
+    clock: deps.clock,
+    logger: deps.logger.child({ component: 'watcher' }),
+    slack: slackApi,
+    refreshParent: createParentRefresher({ operations: deps.operations, catalog: deps.catalog, slack: slackApi, clock: deps.clock }),
+    ...(deps.watch?.intervalMs ? { intervalMs: deps.watch.intervalMs } : {}),
+    ...(deps.watch?.broadcast ? { broadcast: deps.watch.broadcast } : {}),
+    ...(deps.watch?.concurrency ? { concurrency: deps.watch.concurrency } : {}),
+  });
+  const watchControl = {
+    list: () => deps.watches.listRecent(200),
+    cancel: (id: string, userId: string) => watcher.cancel(id, userId),
+  };
   const flow = createChangeFlow({
+    startWatch: (input) => watcher.watch(input),
     store: deps.operations,
     cloud: deps.cloud,
     clock: deps.clock,
@@ -94,10 +118,11 @@ export function createBot(deps: BotDeps): Bot {
     catalog: deps.catalog,
     ...(deps.confirmTtlMs ? { confirmTtlMs: deps.confirmTtlMs } : {}),
   });
-  const handlerDeps = { ...deps, flow, slack: slackApi, store: deps.operations };
+  const handlerDeps = { ...deps, flow, slack: slackApi, store: deps.operations, watcher, watches: watchControl };
   registerCommand(app, handlerDeps);
-  registerPager(app, deps);
+  registerPager(app, handlerDeps);
   registerChanges(app, handlerDeps);
+  registerWatchActions(app, handlerDeps);
   let sweep: NodeJS.Timeout | undefined;
   app.error(async (error) => {
     deps.logger.error('unhandled error in a Slack handler', { error });
@@ -107,6 +132,7 @@ export function createBot(deps: BotDeps): Bot {
     app,
     flow,
     slackApi,
+    watcher,
     async start() {
       await app.init();
       const recovered = await flow.recoverInterrupted();
@@ -115,6 +141,7 @@ export function createBot(deps: BotDeps): Bot {
         flow.expireDue().catch((error: unknown) => deps.logger.error('expiry sweep failed', { error }));
       }, deps.expirySweepMs ?? 30_000);
       sweep.unref();
+      watcher.start(); // resumes every open watch from the store
       const server = (await app.start(slack.port)) as unknown;
       if (slack.mode === 'http' && server && typeof (server as Server).address === 'function') {
         const address = (server as Server).address() as AddressInfo | null;
@@ -124,6 +151,7 @@ export function createBot(deps: BotDeps): Bot {
     },
     async stop() {
       if (sweep) clearInterval(sweep);
+      await watcher.stop(); // the poll in flight finishes first
       await app.stop();
     },
   };

@@ -7,9 +7,11 @@ import { formCovers, openChangeForm, runChangeCommand, type ChangeCommandDeps } 
 import { commandName, runOperation, type RunDeps } from './run-operation.js';
 import { buildProblem } from './views/error-views.js';
 import { buildHelp } from './views/help-views.js';
+import { startWatchByHand, type WatchCommandDeps } from './watch-commands.js';
 
 export interface CommandDeps extends RunDeps, AnswerDeps, ChangeCommandDeps {
   catalog: Catalog;
+  watcher?: WatchCommandDeps['watcher'];
 }
 
 export const SLASH_COMMAND = '/cloud';
@@ -44,7 +46,11 @@ export function registerCommand(app: App, deps: CommandDeps): void {
       }
       return runChangeCommand(deps, respond, op, args, { ...inv, dryRun: parsed.dryRun });
     }
-    const work = runOperation(deps, op, args, actor).then((o) => o.reply);
+    const work = runOperation(deps, op, args, actor).then(async (o) => {
+      if (!o.ok || args.watch !== true || !op.watchable || !deps.watcher) return o.reply;
+      const started = await startWatchByHand({ ...deps, watcher: deps.watcher }, op, args, actor);
+      return { text: o.reply.text, blocks: [...o.reply.blocks, ...started.blocks] };
+    });
     return answerEphemeral(deps, respond, commandName(op), work);
   });
 }

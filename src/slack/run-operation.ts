@@ -10,13 +10,14 @@ import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import { secretsIn, type Logger } from '../log.js';
 import { describeCloudError } from '../operations/cloud-error-text.js';
-import type { AnyOperation, Reply } from '../operations/types.js';
+import type { AnyOperation, Reply, WatchControl } from '../operations/types.js';
 import { buildCloudError, buildInternalError } from './views/error-views.js';
 
 export interface RunDeps {
   cloud: CloudClient;
   clock: Clock;
   logger: Logger;
+  watches?: WatchControl;
   /** Upper bound on one operation, retries included (default 25 s). */
   operationTimeoutMs?: number;
 }
@@ -48,7 +49,10 @@ export async function runOperation(
   const log = deps.logger.child({ op: op.id, user: actor.userId, channel: actor.channelId });
   const signal = AbortSignal.timeout(deps.operationTimeoutMs ?? 25_000);
   try {
-    const result: unknown = await op.run({ cloud: deps.cloud, clock: deps.clock, signal }, args);
+    const result: unknown = await op.run(
+      { cloud: deps.cloud, clock: deps.clock, signal, ...(deps.watches ? { watches: deps.watches } : {}), actor },
+      args,
+    );
     if (op.secret) for (const s of secretsIn(result)) deps.logger.addSecret(s);
     const reply = op.render(result, args, { now: deps.clock.now() });
     log.info('operation succeeded', { ms: deps.clock.now() - started });

@@ -31,6 +31,7 @@ export interface BotRigOptions {
   clock?: Clock;
   slowNoticeMs?: number;
   confirmTtlMs?: number;
+  watch?: { intervalMs?: number; broadcast?: 'final' | 'failures' | 'none'; concurrency?: number };
   cloudRetry?: { budgetMs?: number; maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
 }
 
@@ -97,6 +98,8 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
     const store = createSqliteStore({ path: databasePath, clock });
     const bot = createBot({
       operations: store.operations,
+      watches: store.watches,
+      ...(options.watch ? { watch: options.watch } : {}),
       sealer: createSealer([BOT_TOKEN, CLOUD_TOKEN]),
       ...(options.confirmTtlMs ? { confirmTtlMs: options.confirmTtlMs } : {}),
       slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: slack.url },

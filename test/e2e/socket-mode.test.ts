@@ -41,7 +41,10 @@ beforeAll(async () => {
     clock: systemClock,
     logger: createLogger({ sink: () => {} }),
     catalog,
-    operations: createSqliteStore({ path: ':memory:' }).operations,
+    ...(() => {
+      const store = createSqliteStore({ path: ':memory:' });
+      return { operations: store.operations, watches: store.watches };
+    })(),
     sealer: createSealer([BOT_TOKEN]),
     slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy,
   });

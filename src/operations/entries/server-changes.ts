@@ -96,6 +96,8 @@ export const serverReinstall = defineOperation({
       },
     }),
     bodyToArg: { template_slug: 'template', ssh_key_ids: 'ssh-keys' },
+    // Follow the install until credentials are ready; the new password then goes to the requester.
+    watch: (_r, { server }) => ({ kind: 'server', resource: server }),
     summarize: (r, { server, template }) => ({
       text: `Server ${code(server)} is ${esc(r.status)} with ${code(template)}. The root password was sent privately to the requester.`,
     }),

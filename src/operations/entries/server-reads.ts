@@ -1,13 +1,14 @@
 /** Reads of one server: live status, credentials (a secret), addresses. */
 import { buildCredentials, buildServerIps, buildServerStatus } from '../../slack/views/server-views.js';
 import { serverArg } from '../args.js';
-import { defineOperation } from '../define.js';
+import { defineOperation, switchFlag } from '../define.js';
 
 export const serverStatus = defineOperation({
   id: 'server.status',
   summary: 'Live power state and application status (installing, reinstalling…) of a server',
   tier: 'read',
-  args: { server: serverArg },
+  args: { server: serverArg, watch: switchFlag('follow it in the channel until an install is done') },
+  watchable: ({ server }) => ({ kind: 'server', resource: server }),
   run: ({ cloud, signal }, { server }) => cloud.servers.status(server, { signal }),
   render: (status, { server }, view) => buildServerStatus(server, status, view),
 });

@@ -252,6 +252,8 @@ export const workerDeploy = defineOperation({
       start_command: 'start',
       is_spa: 'spa',
     },
+    // Follow the build to its end: thread updates, the final state broadcast once.
+    watch: (w) => ({ kind: 'worker', resource: w.uuid }),
     summarize: (w: Worker, a) => ({
       text:
         `Worker *${esc(w.name ?? a.name)}* is deployed (${esc(w.status)})${w.fqdn ? ` at ${code(w.fqdn)}` : ''} and builds in the background. ` +

@@ -1,7 +1,7 @@
 /** Reads about workers: whether one can be deployed, where, from what, and how one is doing. */
 import { buildLocations, buildRequirements, buildTemplates, buildWorkerStatus } from '../../slack/views/worker-views.js';
 import { workerArg } from '../args.js';
-import { defineOperation } from '../define.js';
+import { defineOperation, switchFlag } from '../define.js';
 
 export const workerRequirements = defineOperation({
   id: 'worker.requirements',
@@ -34,7 +34,8 @@ export const workerStatus = defineOperation({
   id: 'worker.status',
   summary: 'Build and runtime state of a worker, its address and last error',
   tier: 'read',
-  args: { worker: workerArg },
+  args: { worker: workerArg, watch: switchFlag('follow the build in the channel until it is done') },
+  watchable: ({ worker }) => ({ kind: 'worker', resource: worker }),
   run: ({ cloud, signal }, { worker }) => cloud.workers.status(worker, { signal }),
   render: (w, _args, view) => buildWorkerStatus(w, view),
 });

@@ -15,7 +15,8 @@ const problem = (text: string) => {
 
 describe('parseCommand', () => {
   it('routes resource and verb to the catalog entry with validated arguments', () => {
-    expect(run('server status 101')).toEqual({ id: 'server.status', args: { server: '101' } });
+    expect(run('server status 101')).toEqual({ id: 'server.status', args: { server: '101', watch: false } });
+    expect(run('worker status 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b66 --watch').args.watch).toBe(true);
     expect(run('backup list 3f2a9c1e --page 2')).toEqual({ id: 'backup.list', args: { server: '3f2a9c1e', page: 2 } });
     expect(run('plan list --location=3')).toEqual({ id: 'plan.list', args: { location: 3, page: undefined } });
     expect(run('account usage')).toEqual({ id: 'account.usage', args: {} });
@@ -66,7 +67,8 @@ describe('parseCommand', () => {
 
   it('checks flags: unknown, misspelt, repeated, valueless, out of range', () => {
     expect(problem('backup list 101 --pag 2').didYouMean).toBe('--page');
-    expect(problem('server status 101 --page 2').message).toMatch(/has no flag `--page`. It takes no flags/);
+    expect(problem('server status 101 --page 2').message).toMatch(/has no flag `--page`. Its flags: `--watch`/);
+    expect(problem('account usage --page 2').message).toMatch(/It takes no flags/);
     expect(problem('backup list 101 --page 1 --page 2').message).toMatch(/given twice/);
     expect(problem('backup list 101 --page').message).toMatch(/needs a value/);
     expect(problem('backup list 101 --page 0').message).toMatch(/`--page`: must be 1 or more/);

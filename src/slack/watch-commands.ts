@@ -1,0 +1,74 @@
+/**
+ * `--watch` on a status read: post the watch's own message in the channel (its thread gets
+ * the updates) and start following. "Keep watching" resumes a watch that hit its deadline.
+ */
+import type { App, BlockButtonAction } from '@slack/bolt';
+import type { CloudClient } from '../cloud/cloud-client.js';
+import type { Logger } from '../log.js';
+import type { AnyOperation, Reply } from '../operations/types.js';
+import { KINDS } from '../watch/kinds.js';
+import type { Watcher } from '../watch/watcher.js';
+import { NOT_REACHABLE, SlackApiError, type SlackApi } from './slack-api.js';
+import { code, context, section } from './views/blocks.js';
+import { buildNotInChannel } from './views/change-notices.js';
+import { ACTION_KEEP_WATCHING } from './views/watch-views.js';
+
+export interface WatchCommandDeps {
+  watcher: Watcher;
+  slack: SlackApi;
+  cloud: CloudClient;
+  logger: Logger;
+}
+
+export async function startWatchByHand(
+  deps: WatchCommandDeps,
+  op: AnyOperation,
+  args: Record<string, unknown>,
+  actor: { userId: string; channelId: string },
+): Promise<Reply> {
+  const target = op.watchable!(args as never);
+  // Nothing to follow if it is already over: say so rather than announce an instant "done".
+  const now = await KINDS[target.kind].observe(deps.cloud, target.resource);
+  if (now.outcome) {
+    return { text: 'Nothing to watch', blocks: [context(`Nothing to watch: this ${target.kind} is not building or installing.`)] };
+  }
+  let posted: { channel: string; ts: string };
+  try {
+    posted = await deps.slack.postMessage({
+      channel: actor.channelId,
+      text: `Watching ${target.kind} ${target.resource}`,
+      blocks: [section(`:eyes: Watching ${target.kind} ${code(target.resource)} for <@${actor.userId}>: updates in the thread.`)],
+    });
+  } catch (e) {
+    if (e instanceof SlackApiError && NOT_REACHABLE.has(e.code)) return buildNotInChannel(e.code);
+    throw e;
+  }
+  const w = await deps.watcher.watch({ ...target, channelId: posted.channel, threadTs: posted.ts, requestedBy: actor.userId });
+  return {
+    text: `Watching (watch ${w.id})`,
+    blocks: [context(`:eyes: Watching in the channel as ${code(w.id)}; stop with \`/cloud watch cancel ${w.id}\`.`)],
+  };
+}
+
+export function registerWatchActions(app: App, deps: WatchCommandDeps): void {
+  app.action<BlockButtonAction>(ACTION_KEEP_WATCHING, async ({ ack, action, body }) => {
+    await ack();
+    const resumed = await deps.watcher.keepWatching(action.value ?? '');
+    const channel = body.channel?.id;
+    if (!channel) return;
+    try {
+      if (resumed?.threadTs) {
+        await deps.slack.postMessage({
+          channel: resumed.channelId,
+          thread_ts: resumed.threadTs,
+          text: 'Watching again',
+          blocks: [section(`:eyes: Watching again, for <@${body.user.id}>.`)],
+        });
+      } else {
+        await deps.slack.postEphemeral({ channel, user: body.user.id, text: 'This watch is not stopped any more.', blocks: [section('This watch is not stopped any more.')] });
+      }
+    } catch (e) {
+      deps.logger.warn('could not answer Keep watching', { error: e });
+    }
+  });
+}
