@@ -69,6 +69,8 @@ export function createWatcher(deps: WatcherDeps): Watcher {
   const broadcast = deps.broadcast ?? 'final';
   const limiter = createLimiter(deps.concurrency ?? 4);
   const deadlineOf = (k: WatchKind) => deps.deadlines?.[k] ?? KINDS[k].deadlineMs;
+  /** The next interval while nothing changes: whole milliseconds, capped. */
+  const backoff = (ms: number) => Math.min(Math.round(ms * BACKOFF), max);
   let stopped = true;
   let sleeper: AbortController | undefined;
   let inFlight: Promise<void> = Promise.resolve();
@@ -125,9 +127,9 @@ export function createWatcher(deps: WatcherDeps): Watcher {
         return;
       }
       // Transient (network, 5xx, rate limit): try later, say nothing.
-      const wait = Math.max(isCloudApiError(e) && e.retryAfterMs ? e.retryAfterMs : 0, Math.min(w.intervalMs * BACKOFF, max));
+      const wait = Math.max(isCloudApiError(e) && e.retryAfterMs ? Math.ceil(e.retryAfterMs) : 0, backoff(w.intervalMs));
       if (!isCloudApiError(e)) deps.logger.error('watch poll failed inside the bot', { watch: w.id, error: e });
-      await deps.store.update(w.id, ['active'], now, { polled: true, nextPollAt: now + wait, intervalMs: Math.min(w.intervalMs * BACKOFF, max) });
+      await deps.store.update(w.id, ['active'], now, { polled: true, nextPollAt: now + wait, intervalMs: backoff(w.intervalMs) });
       return;
     }
     const obs = result as Observation;
@@ -157,7 +159,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       }
       return;
     }
-    const interval = Math.min(w.intervalMs * BACKOFF, max);
+    const interval = backoff(w.intervalMs);
     await deps.store.update(w.id, ['active'], now, { polled: true, intervalMs: interval, nextPollAt: Math.min(now + interval, w.deadlineAt) });
   }
 
@@ -190,10 +192,15 @@ export function createWatcher(deps: WatcherDeps): Watcher {
 
   async function loop(): Promise<void> {
     while (!stopped) {
-      inFlight = tick().catch((error: unknown) => deps.logger.error('watch pass failed', { error }));
+      let failed = false;
+      inFlight = tick().catch((error: unknown) => {
+        failed = true;
+        deps.logger.error('watch pass failed', { error });
+      });
       await inFlight;
       if (stopped) break;
-      const due = await nextDueIn().catch(() => base);
+      // After a failed pass, wait a full interval: a persistent fault must not become a storm.
+      const due = failed ? base : await nextDueIn().catch(() => base);
       sleeper = new AbortController();
       await deps.clock.sleep(Math.min(due ?? base, base), sleeper.signal).catch(() => undefined);
     }

@@ -139,6 +139,27 @@ describe('watch engine', () => {
     expect(intervals[3]).toBe(BASE * 2.25);
   });
 
+  it('keeps whole-millisecond intervals whatever the base (a fractional one broke the store)', async () => {
+    const uuid = await deploy();
+    const w = createWatcher({
+      store: store.watches,
+      cloud,
+      clock,
+      logger: createLogger({ sink: () => {} }),
+      slack: slack(),
+      refreshParent: async () => {},
+      intervalMs: 225,
+    });
+    const watch = await start(w, uuid);
+    for (let i = 0; i < 8; i++) {
+      await w.tick();
+      const r = (await store.watches.get(watch.id))!;
+      expect(Number.isInteger(r.intervalMs)).toBe(true);
+      await clock.advance(Math.max(0, r.nextPollAt - clock.now()));
+    }
+    expect((await store.watches.get(watch.id))!.polls).toBe(8);
+  });
+
   it('stops at the deadline, says so once, and Keep watching resumes it', async () => {
     const uuid = await deploy();
     const w = watcher({ deadlineMs: 60_000 });

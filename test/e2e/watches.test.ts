@@ -1,0 +1,101 @@
+/**
+ * Watches end to end: a deploy and a reinstall followed to their end through the real bot,
+ * with the sandbox's builds shortened to a second or two and a fast poll interval.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { viewSubmissionPayload } from '../rig/payloads.js';
+import { waitFor } from '../rig/wait-for.js';
+import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
+import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
+
+const INTERVAL = 150;
+let rig: BotRig;
+beforeAll(async () => {
+  rig = await startBotRig({ sandbox: { buildMs: 1500, reinstallMs: 1500 }, watch: { intervalMs: INTERVAL } });
+});
+afterAll(async () => {
+  await rig.close();
+  expect(rig.slack.violations).toEqual([]);
+});
+
+const text = (m: { blocks?: unknown[]; text: string }) => visibleText({ text: m.text, blocks: m.blocks });
+const latest = (m: { channel: string; ts: string }) => rig.slack.messages.get(m.channel, m.ts)!;
+const thread = (m: { channel: string; ts: string }) => rig.slack.messages.thread(m.channel, m.ts);
+const broadcasts = (m: { channel: string; ts: string }) =>
+  rig.slack.callsTo('chat.postMessage').filter((c) => c.params.thread_ts === m.ts && (c.params.reply_broadcast === true || c.params.reply_broadcast === 'true'));
+
+describe('a worker deploy is followed to its end', () => {
+  it('thread replies per state change, the status message edited, the final state broadcast once', async () => {
+    const before = Date.now();
+    await rig.sendCommand('worker deploy --name api --location 1 --repo https://github.com/acme/api.git');
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    await rig.click(msg, 'op_confirm', ALICE.id);
+    const final = await waitFor(() => broadcasts(msg)[0], { timeoutMs: 10_000 });
+    const uuid = rig.sandbox.state.workers.at(-1)!.uuid;
+    expect(JSON.stringify(final.params.blocks)).toMatch(/is active at/);
+    // Intermediate states stay in the thread; the end is one broadcast reply.
+    const replies = thread(msg).map((r) => text(r));
+    expect(replies.some((r) => r.includes('deployment in_progress'))).toBe(true);
+    expect(replies.at(-1)).toMatch(/Worker \*api\* is active/);
+    await new Promise((r) => setTimeout(r, INTERVAL * 6));
+    expect(broadcasts(msg)).toHaveLength(1);
+    // The status message says done and carries the watch line.
+    const status = text(latest(msg));
+    expect(status).toContain('— done');
+    expect(status).toMatch(/status active · deployment finished · runtime running · finished after/);
+    const polls = rig.sandbox.requests.filter((r) => r.path === `/workers/${uuid}/status`).length;
+    // Recorded for the closing note: polls for one 1.5 s build at a 150 ms base interval.
+    process.stderr.write(`[watch] build polls: ${polls}\n`);
+    expect(polls).toBeLessThanOrEqual(1500 / INTERVAL + 2);
+  });
+});
+
+describe('a reinstall is followed until its credentials are ready', () => {
+  it('final broadcast once; the new password to the requester only', async () => {
+    const before = Date.now();
+    await rig.sendCommand('server reinstall 104 --template debian-12');
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const dialogs = () => rig.slack.views.all().filter((v) => v.view.callback_id === 'cloud_type_confirm');
+    const seen = dialogs().length;
+    await rig.click(msg, 'op_confirm', ALICE.id);
+    const dialog = await waitFor(() => dialogs()[seen], { timeoutMs: 5000 });
+    const pollsBefore = rig.sandbox.requests.length;
+    await rig.send.interaction(viewSubmissionPayload({ view: { ...dialog.view, id: dialog.id }, values: { typed: 'staging-1.example.net' }, userId: ALICE.id }));
+    const final = await waitFor(() => broadcasts(msg)[0], { timeoutMs: 10_000 });
+    expect(JSON.stringify(final.params.blocks)).toMatch(/reinstalled and its credentials are ready/);
+    const password = rig.sandbox.state.servers.find((s) => s.id === 104)!.rootPassword!;
+    await waitFor(() => rig.slack.messages.ephemeral(ALICE.id).filter((e) => JSON.stringify(e.blocks).includes(password)).length >= 2, { timeoutMs: 5000 });
+    expect(JSON.stringify(rig.slack.messages.all())).not.toContain(password);
+    expect(rig.logLines.join('\n')).not.toContain(password);
+    expect(JSON.stringify(await rig.store.watches.listRecent(50))).not.toContain(password);
+    const polls = rig.sandbox.requests.slice(pollsBefore).filter((r) => r.method === 'GET' && /\/servers\/104\/(status|credentials)$/.test(r.path)).length;
+    process.stderr.write(`[watch] reinstall polls (status + credentials GETs): ${polls}\n`);
+    expect(broadcasts(msg)).toHaveLength(1);
+  });
+});
+
+describe('watches by hand', () => {
+  it('--watch follows a build in its own message; watch list shows it; watch cancel stops it', async () => {
+    const worker = await rig.cloud.workers.deploy({ location_id: 1, name: 'by-hand', git_source: 'public', git_repository: 'https://github.com/acme/b.git' });
+    const before = Date.now();
+    const r = await rig.command(`worker status ${worker.uuid} --watch`);
+    expect(visibleText(r.final)).toMatch(/Watching in the channel as `w[a-z2-7]{8}`/);
+    const id = /`(w[a-z2-7]{8})`/.exec(visibleText(r.final))![1]!;
+    const own = await rig.statusMessage(OPS_CHANNEL.id, before);
+    expect(text(own)).toContain(worker.uuid); // edited in place after the first poll
+    const list = await rig.command('watch list');
+    expect(visibleText(list.final)).toContain(id);
+    const cancel = await rig.command(`watch cancel ${id}`);
+    expect(visibleText(cancel.final)).toContain(`Stopped watch \`${id}\``);
+    await waitFor(() => thread(own).some((m) => text(m).includes(`cancelled by <@${ALICE.id}>`)), { timeoutMs: 5000 });
+    const again = await rig.command(`watch cancel ${id}`);
+    expect(visibleText(again.final)).toContain('is not running');
+    const bad = await rig.command('watch cancel ../w1');
+    expect(visibleText(bad.final)).toMatch(/is not a watch id/);
+  });
+
+  it('--watch on something already finished starts nothing', async () => {
+    const r = await rig.command('server status 101 --watch');
+    expect(visibleText(r.final)).toContain('Nothing to watch');
+  });
+});
