@@ -2,6 +2,7 @@
  * Composition root: config → dependencies → Slack mode → start. Stops cleanly on SIGTERM and
  * SIGINT (finish what is in flight, close connections).
  */
+import { Agent } from 'undici';
 import { createCloudClient } from './cloud/client.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadBotConfig, loadDotEnv } from './config.js';
@@ -27,7 +28,11 @@ async function main(): Promise<void> {
     level: config.logLevel,
     secrets: [slack.botToken, slack.appToken, slack.signingSecret, cloudConfig.token],
   });
-  const cloud = createCloudClient({ baseUrl: cloudConfig.baseUrl, token: cloudConfig.token, clock: systemClock });
+  // One connection pool for both clients; the watcher's requests name themselves in the provider's logs.
+  const pool = new Agent({ connect: { timeout: 5000 }, headersTimeout: 20_000, bodyTimeout: 20_000 });
+  const clientOptions = { baseUrl: cloudConfig.baseUrl, token: cloudConfig.token, clock: systemClock, dispatcher: pool };
+  const cloud = createCloudClient(clientOptions);
+  const watchCloud = createCloudClient({ ...clientOptions, userAgent: 'cloudbot/0.1 (watcher)' });
   const store = createSqliteStore({ path: config.databasePath, clock: systemClock });
   // Sealed secrets live minutes (a pending reinstall's password); the key comes from the bot's
   // own credentials, so a copied database file alone does not open them.
@@ -35,6 +40,7 @@ async function main(): Promise<void> {
   const bot = createBot({
     slack,
     cloud,
+    watchCloud,
     clock: systemClock,
     logger,
     catalog,
@@ -58,7 +64,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await bot.stop(); // finishes the watch poll in flight
-      await cloud.close();
+      await pool.close();
       await store.close();
     } finally {
       clearTimeout(force);

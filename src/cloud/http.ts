@@ -58,6 +58,8 @@ export interface TransportOptions {
   timeouts?: TimeoutOptions;
   retry?: RetryOptions;
   onEvent?: (event: TransportEvent) => void;
+  /** Names the caller in the provider's logs (the watcher uses its own). */
+  userAgent?: string;
 }
 
 export interface TransportRequest {
@@ -139,7 +141,7 @@ export function createTransport(options: TransportOptions): Transport {
   const baseHeaders = {
     authorization: `Bearer ${token}`,
     accept: 'application/json',
-    'user-agent': 'cloudbot/0.1 (+undici)',
+    'user-agent': options.userAgent ?? 'cloudbot/0.1 (+undici)',
   };
   let closing: Promise<void> | undefined;
 

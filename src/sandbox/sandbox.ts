@@ -78,7 +78,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     const { segments, ok: decoded } = decodeSegments(rawPath.slice('/v2'.length).split('/').filter((s) => s !== ''));
     const { body, malformed } = parseJson(text);
     const path = `/${segments.join('/')}`;
-    requests.push({ method, rawPath, path, segments, query, body, at: clock.now() });
+    requests.push({ method, rawPath, path, segments, query, body, userAgent: req.headers['user-agent'], at: clock.now() });
 
     const fault = faults.take(method, path);
     const wait = latencyMs + (fault?.latencyMs ?? 0);

@@ -31,6 +31,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   /** Parsed JSON or undefined. */
   body: unknown;
+  /** The User-Agent header, to tell callers apart (the bot's watcher names itself). */
+  userAgent: string | undefined;
   /** Clock ms. */
   at: number;
 }

@@ -25,6 +25,8 @@ import { createWatcher, type BroadcastPolicy, type Watcher } from '../watch/watc
 export interface BotDeps {
   slack: SlackConfig;
   cloud: CloudClient;
+  /** The watcher's own client (its requests name themselves); default: `cloud`. */
+  watchCloud?: CloudClient;
   clock: Clock;
   logger: Logger;
   catalog: Catalog;
@@ -94,7 +96,7 @@ export function createBot(deps: BotDeps): Bot {
   const slackApi = slackApiFromClient(app.client);
   const watcher = createWatcher({
     store: deps.watches,
-    cloud: deps.cloud,
+    cloud: deps.watchCloud ?? deps.cloud,
     clock: deps.clock,
     logger: deps.logger.child({ component: 'watcher' }),
     slack: slackApi,

@@ -25,6 +25,7 @@ import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOT_TOKEN, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
 
 export const CLOUD_TOKEN = 'cloud-token-e2e-0123456789';
+export const WATCHER_AGENT = 'cloudbot-e2e (watcher)';
 
 export interface BotRigOptions {
   sandbox?: SandboxOptions;
@@ -90,6 +91,14 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
     clock,
     retry: { budgetMs: 1500, baseDelayMs: 50, maxDelayMs: 200, ...options.cloudRetry },
   });
+  // The watcher's requests carry their own User-Agent, so a command's requests can be told apart.
+  const watchCloud = createCloudClient({
+    baseUrl: cloudServer.baseUrl,
+    token: CLOUD_TOKEN,
+    clock,
+    userAgent: WATCHER_AGENT,
+    retry: { budgetMs: 1500, baseDelayMs: 50, maxDelayMs: 200 },
+  });
   const dir = mkdtempSync(join(tmpdir(), 'cloudbot-e2e-'));
   const databasePath = join(dir, 'cloudbot.db');
   // A bot instance: its own store connection and HTTP port, over the same database file, as a
@@ -104,6 +113,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
       ...(options.confirmTtlMs ? { confirmTtlMs: options.confirmTtlMs } : {}),
       slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: slack.url },
       cloud,
+      watchCloud,
       clock,
       logger,
       catalog,
@@ -124,7 +134,8 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
       },
       { timeoutMs: 10_000 },
     );
-    return { ack, responseUrl, posts, final: posts[posts.length - 1]!.body, cloudRequests: sandbox.requests.slice(before) };
+    const cloudRequests = sandbox.requests.slice(before).filter((r) => r.userAgent !== WATCHER_AGENT);
+    return { ack, responseUrl, posts, final: posts[posts.length - 1]!.body, cloudRequests };
   };
 
   const rig: BotRig = {
@@ -187,6 +198,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
     async close() {
       await instance.bot.stop();
       await cloud.close();
+      await watchCloud.close();
       await cloudServer.close();
       await slack.close();
       await responses.close();
