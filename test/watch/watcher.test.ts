@@ -120,6 +120,7 @@ describe('watch engine', () => {
     // Polls: at most the build time over the interval, plus 2 (backoff makes it fewer).
     expect(workerPolls(uuid)).toBeLessThanOrEqual(120_000 / BASE + 2);
     expect(done.polls).toBe(workerPolls(uuid));
+    process.stderr.write(`[watch] 120 s build at a 10 s base interval: ${workerPolls(uuid)} polls, ${posts.length} posts\n`);
   });
 
   it('backs off while nothing changes, and resets on a change', async () => {
