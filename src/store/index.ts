@@ -19,3 +19,5 @@ export { isOperationId, newOperationId } from './ids.js';
 export { createWatchStore } from './watch-store.js';
 export type { NewWatch, WatchKind, WatchPatch, WatchRecord, WatchStatus, WatchStore } from './watch-store.js';
 export { newWatchId, WATCH_ID_PATTERN } from './ids.js';
+export { AUDIT_LIST_MAX, AUDIT_OUTCOMES, AUDIT_TIERS, clampAuditLimit, createAuditStore } from './audit-store.js';
+export type { AuditStore } from './audit-store.js';

@@ -84,6 +84,34 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX watches_resource ON watches (kind, resource, status);
     `,
   },
+  {
+    version: 4,
+    name: 'audit',
+    // The audit trail: one row per operation, refusal or change step (issue: access control,
+    // secrets, audit). Append-only; args are masked before they get here. operation_id has no
+    // foreign key on purpose: an audit row must never fail to be written because of another table.
+    up: `
+      CREATE TABLE audit (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        at            INTEGER NOT NULL,
+        user_id       TEXT    NOT NULL,
+        channel_id    TEXT,
+        op_id         TEXT    NOT NULL,
+        tier          TEXT    NOT NULL CHECK (tier IN ('read', 'change', 'billing', 'destroy', 'secret')),
+        args          TEXT    NOT NULL CHECK (json_valid(args) AND json_type(args) = 'object'),
+        outcome       TEXT    NOT NULL CHECK (outcome IN
+                        ('succeeded', 'failed', 'refused', 'requested', 'cancelled', 'expired')),
+        error_code    TEXT,
+        confirmed_by  TEXT,
+        approved_by   TEXT,
+        operation_id  TEXT,
+        duration_ms   INTEGER CHECK (duration_ms IS NULL OR duration_ms >= 0),
+        detail        TEXT
+      ) STRICT;
+      CREATE INDEX audit_at ON audit (at);
+      CREATE INDEX audit_user_at ON audit (user_id, at);
+    `,
+  },
 ];
 
 export class MigrationError extends Error {

@@ -11,6 +11,7 @@ import type { Clock } from '../clock.js';
 import { newOperationId } from './ids.js';
 import { migrate } from './migrations.js';
 import { createWatchStore } from './watch-store.js';
+import { createAuditStore } from './audit-store.js';
 import { PATCH_COLUMN_NAMES, objectToJson, patchParams, rowToRecord } from './operation-rows.js';
 import type { OperationRow } from './operation-rows.js';
 import { TERMINAL_STATUSES } from './types.js';
@@ -53,9 +54,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     migrate(db, undefined, clock.now);
     const operations = createOperationStore(db, clock);
     const watches = createWatchStore(db, clock);
+    const audit = createAuditStore(db, clock);
     return {
       operations,
       watches,
+      audit,
       async close() {
         if (db.open) db.close();
       },

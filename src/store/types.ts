@@ -130,6 +130,7 @@ export interface OperationStore {
 export interface Store {
   operations: OperationStore;
   watches: import('./watch-store.js').WatchStore;
+  audit: import('./audit-store.js').AuditStore;
   /** Idempotent. */
   close(): Promise<void>;
 }
