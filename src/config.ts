@@ -85,6 +85,20 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
 export type SlackMode = 'socket' | 'http';
 export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
 
+/** A comma-separated list of Slack ids; each must match `pattern`. */
+function idList(value: string, ctx: z.RefinementCtx, pattern: RegExp, what: string): string[] {
+  const ids = value.split(',').map((v) => v.trim()).filter(Boolean);
+  const bad = ids.filter((id) => !pattern.test(id));
+  // Name the position, not the value: it is harmless here, but config errors never echo values.
+  if (bad.length) ctx.addIssue({ code: 'custom', message: `has ${bad.length} entr${bad.length === 1 ? 'y' : 'ies'} that ${bad.length === 1 ? 'is' : 'are'} not ${what}` });
+  return ids;
+}
+
+/** User ids (U…, W…) and user group ids (S…). */
+const principals = optional(
+  z.string().transform((v, ctx) => idList(v, ctx, /^[UWS][A-Z0-9]{2,}$/, 'a user id (U…/W…) or user group id (S…)')),
+);
+
 export const botEnvSchema = cloudEnvSchema
   .extend({
     SLACK_BOT_TOKEN: optional(z.string().regex(/^xoxb-/, { error: 'must be a bot token (xoxb-…)' })),
@@ -100,6 +114,15 @@ export const botEnvSchema = cloudEnvSchema
       z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1000, { error: 'must be at least 1000 (1 s)' }).max(600_000, { error: 'must be at most 600000 (10 min)' }),
     ),
     WATCH_BROADCAST: optional(z.enum(['final', 'failures', 'none'], { error: 'must be final, failures or none' })),
+    CLOUD_ADMINS: principals,
+    CLOUD_OPERATORS: principals,
+    CLOUD_VIEWERS: principals,
+    CLOUD_CHANNELS: optional(
+      z.string().transform((v, ctx) => idList(v, ctx, /^[CGD][A-Z0-9]{2,}$/, 'a channel id like C0123ABCD')),
+    ),
+    ACCESS_POLICY: optional(z.string().min(1)),
+    CLOUD_APPROVAL: optional(z.enum(['destroy', 'none'], { error: 'must be destroy (or none)' })),
+    AUDIT_CHANNEL: optional(z.string().regex(/^[CG][A-Z0-9]{2,}$/, { error: 'must be a channel id like C0123ABCD' })),
     DATABASE_URL: optional(
       z.string().regex(/^sqlite:.+/, { error: 'must be sqlite:<path>, e.g. sqlite:./data/cloudbot.db' }),
     ).transform((v) => v ?? 'sqlite:./data/cloudbot.db'),
@@ -115,12 +138,28 @@ export interface SlackConfig {
   apiUrl: string | undefined;
 }
 
+export interface AccessConfig {
+  admins: string[];
+  operators: string[];
+  /** Undefined when CLOUD_VIEWERS is not set: then anyone on no list is a viewer. */
+  viewers: string[] | undefined;
+  /** Undefined or empty: commands are taken in any channel. */
+  channels: string[] | undefined;
+  /** Path of a YAML file with per-channel roles. */
+  policyFile: string | undefined;
+  /** 'destroy': destroy operations need a second admin's approval. */
+  approval: 'destroy' | undefined;
+}
+
 export interface BotConfig {
   slack: SlackConfig;
   cloud: CloudConfig;
   logLevel: LogLevelName;
   /** File path of the SQLite database (from `sqlite:<path>`). */
   databasePath: string;
+  access: AccessConfig;
+  /** Channel id where every operation is also posted (the audit trail). */
+  auditChannel: string | undefined;
   watch: {
     /** Base poll interval of watches. */
     intervalMs: number;
@@ -165,6 +204,15 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
     logLevel: e.LOG_LEVEL ?? 'info',
     databasePath: e.DATABASE_URL.slice('sqlite:'.length),
     watch: { intervalMs: e.WATCH_INTERVAL_MS ?? 10_000, broadcast: e.WATCH_BROADCAST ?? 'final' },
+    access: {
+      admins: e.CLOUD_ADMINS ?? [],
+      operators: e.CLOUD_OPERATORS ?? [],
+      viewers: e.CLOUD_VIEWERS,
+      channels: e.CLOUD_CHANNELS?.length ? e.CLOUD_CHANNELS : undefined,
+      policyFile: e.ACCESS_POLICY,
+      approval: e.CLOUD_APPROVAL === 'destroy' ? 'destroy' : undefined,
+    },
+    auditChannel: e.AUDIT_CHANNEL,
   };
 }
 

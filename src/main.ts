@@ -9,6 +9,7 @@ import { ConfigError, loadBotConfig, loadDotEnv } from './config.js';
 import { createLogger } from './log.js';
 import { catalog } from './operations/index.js';
 import { createBot } from './slack/app.js';
+import { PolicyFileError, readPolicyFile } from './access/policy-file.js';
 import { createSealer, createSqliteStore } from './store/index.js';
 
 async function main(): Promise<void> {
@@ -33,6 +34,16 @@ async function main(): Promise<void> {
   const clientOptions = { baseUrl: cloudConfig.baseUrl, token: cloudConfig.token, clock: systemClock, dispatcher: pool };
   const cloud = createCloudClient(clientOptions);
   const watchCloud = createCloudClient({ ...clientOptions, userAgent: 'cloudbot/0.1 (watcher)' });
+  let policy;
+  try {
+    policy = config.access.policyFile ? readPolicyFile(config.access.policyFile) : undefined;
+  } catch (e) {
+    if (e instanceof PolicyFileError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
   const store = createSqliteStore({ path: config.databasePath, clock: systemClock });
   // Sealed secrets live minutes (a pending reinstall's password); the key comes from the bot's
   // own credentials, so a copied database file alone does not open them.
@@ -48,7 +59,13 @@ async function main(): Promise<void> {
     watches: store.watches,
     sealer,
     watch: config.watch,
+    access: { config: config.access, ...(policy ? { policy } : {}) },
   });
+  if (bot.access.unconfigured) {
+    logger.warn(
+      'No roles are configured, so everyone is a viewer (reads only). Grant more with CLOUD_ADMINS and CLOUD_OPERATORS (Slack user or user group ids), or ACCESS_POLICY for per-channel roles.',
+    );
+  }
   const { port } = await bot.start();
   logger.info(
     slack.mode === 'http' ? `cloudbot listening for Slack on :${port}/slack/events` : 'cloudbot connected to Slack in Socket Mode',

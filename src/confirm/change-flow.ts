@@ -35,8 +35,13 @@ export interface ChangeFlowDeps {
   confirmTtlMs?: number;
   /** Starts a watch after a change that asks for one (a build, a reinstall). */
   startWatch?: (input: { kind: WatchKind; resource: string; channelId: string; threadTs: string | null; requestedBy: string; operationId: string }) => Promise<unknown>;
-  /** Who may confirm or cancel (access control replaces the default: the requester only). */
-  mayConfirm?: (record: OperationRecord, userId: string) => boolean | Promise<boolean>;
+  /**
+   * Whether this person may confirm, cancel or retry: undefined when allowed, else what to
+   * tell them. Access control replaces the default (the requester only).
+   */
+  authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry') => Promise<string | undefined>;
+  /** Whether an operation needs a second admin's approval instead of the requester's Confirm. */
+  needsApproval?: (op: AnyOperation) => boolean;
 }
 
 export interface ChangeRequest {
@@ -76,13 +81,19 @@ export interface ChangeFlow {
 export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   const ttl = deps.confirmTtlMs ?? 10 * 60_000;
   const opOf = (r: OperationRecord) => deps.catalog.byId(r.opId);
-  const mayConfirm = deps.mayConfirm ?? ((r, u) => r.requestedBy === u);
+  const needsApproval = deps.needsApproval ?? (() => false);
+  const authorize =
+    deps.authorize ??
+    (async (r: OperationRecord, _op: AnyOperation, u: string, action: string) =>
+      r.requestedBy === u ? undefined : `Only <@${r.requestedBy}> can ${action} this request.`);
+  const status = (op: AnyOperation, r: OperationRecord, now: number) => renderStatus(op, r, now, { approval: needsApproval(op) });
+  const refresh = (op: AnyOperation, r: OperationRecord, now: number) => refreshStatus(deps, op, r, now, { approval: needsApproval(op) });
 
   async function execute(op: AnyOperation, record: OperationRecord): Promise<OperationRecord> {
     const log = deps.logger.child({ op: op.id, record: record.id });
     const running = await deps.store.transition(record.id, { from: ['confirmed'], to: 'running', now: deps.clock.now() });
     if (!running.ok) return running.record ?? record;
-    await refreshStatus(deps, op, running.record, deps.clock.now());
+    await refresh(op, running.record, deps.clock.now());
     const secrets = running.record.sealedSecrets ? deps.sealer.open(running.record.sealedSecrets) : {};
     for (const s of Object.values(secrets)) deps.logger.addSecret(s);
     const args = { ...running.record.args, ...secrets };
@@ -98,7 +109,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         patch: { result: { text: summary.text, ...(summary.details ? { details: summary.details } : {}) } },
       });
       const final = done.ok ? done.record : running.record;
-      await refreshStatus(deps, op, final, deps.clock.now());
+      await refresh(op, final, deps.clock.now());
       const secret = op.change!.privateReply?.(result as never, args as never);
       if (secret) await tellPrivately(final, secret);
       const target = op.change!.watch?.(result as never, args as never);
@@ -122,7 +133,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         patch: { errorCode: code, errorMessage: message, result: details },
       });
       const final = failed.ok ? failed.record : running.record;
-      await refreshStatus(deps, op, final, deps.clock.now());
+      await refresh(op, final, deps.clock.now());
       return final;
     }
   }
@@ -174,7 +185,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       let record = created.record;
 
       // Post before anything reaches the cloud: if the team cannot see it, it does not happen.
-      const first = renderStatus(op, record, now);
+      const first = status(op, record, now);
       try {
         const posted = await deps.slack.postMessage({ channel: req.channelId, text: first.text, blocks: first.blocks });
         await deps.store.setMessage(record.id, posted.channel, posted.ts);
@@ -203,8 +214,13 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       const record = await deps.store.get(recordId);
       const op = record && opOf(record);
       if (!record || !op?.change) return { kind: 'tell', text: 'This request is no longer known to the bot.' };
-      if (!(await mayConfirm(record, userId))) return { kind: 'tell', text: `Only <@${record.requestedBy}> can confirm this request.` };
       if (record.status !== 'pending') return claimAnswer(recordId, userId, record, 'wrong_status');
+      const approval = needsApproval(op);
+      if (approval && userId === record.requestedBy) {
+        return { kind: 'tell', text: 'You asked for this, so another admin must approve it (two-person approval). Nothing was done.' };
+      }
+      const refused = await authorize(record, op, userId, 'confirm');
+      if (refused) return { kind: 'tell', text: refused };
       const expected = op.change.typeToConfirm?.(record.args as never, record.facts);
       if (expected && typed === undefined) {
         return { kind: 'type-to-confirm', expected, what: op.change.describe(record.args as never, record.facts).title };
@@ -216,12 +232,12 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         to: 'confirmed',
         now,
         requireUnexpired: true,
-        patch: { confirmedBy: userId, confirmedAt: now },
+        patch: { confirmedBy: userId, confirmedAt: now, ...(approval ? { approvedBy: userId, approvedAt: now } : {}) },
       });
       if (!claimed.ok) {
         if (claimed.reason === 'expired' && claimed.record?.status === 'pending') {
           const expired = await deps.store.transition(recordId, { from: ['pending'], to: 'expired', now });
-          if (expired.ok) await refreshStatus(deps, op, expired.record, now);
+          if (expired.ok) await refresh(op, expired.record, now);
         }
         return claimAnswer(recordId, userId, claimed.record, claimed.reason);
       }
@@ -233,11 +249,13 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       const record = await deps.store.get(recordId);
       const op = record && opOf(record);
       if (!record || !op?.change) return { kind: 'tell', text: 'This request is no longer known to the bot.' };
-      if (!(await mayConfirm(record, userId))) return { kind: 'tell', text: `Only <@${record.requestedBy}> can cancel this request.` };
+      // The requester may always withdraw their own request; others need the operation's role.
+      const refused = record.requestedBy === userId ? undefined : await authorize(record, op, userId, 'cancel');
+      if (refused) return { kind: 'tell', text: refused };
       const now = deps.clock.now();
       const cancelled = await deps.store.transition(recordId, { from: ['pending'], to: 'cancelled', now, patch: { result: { cancelledBy: userId } } });
       if (!cancelled.ok) return claimAnswer(recordId, userId, cancelled.record, cancelled.reason);
-      await refreshStatus(deps, op, cancelled.record, now);
+      await refresh(op, cancelled.record, now);
       return { kind: 'done' };
     },
 
@@ -248,7 +266,8 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       if (!record || !op || group === undefined || record.errorCode !== 'HYPERVISOR_SYNC_FAILED') {
         return { kind: 'tell', text: 'There is nothing to sync for this request.' };
       }
-      if (!(await mayConfirm(record, userId))) return { kind: 'tell', text: `Only <@${record.requestedBy}> can retry this.` };
+      const refused = await authorize(record, op, userId, 'retry');
+      if (refused) return { kind: 'tell', text: refused };
       try {
         // Redeploys the saved rules; the rule itself is never created again.
         await deps.cloud.securityGroups.deploy(group);
@@ -263,7 +282,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
             result: { text: `Saved, and synced to every node after a retry by <@${userId}>.` },
           },
         });
-        if (synced.ok) await refreshStatus(deps, op, synced.record, now);
+        if (synced.ok) await refresh(op, synced.record, now);
         return { kind: 'tell', text: `:white_check_mark: Security group ${group} is synced to every node now.` };
       } catch (e) {
         if (!isCloudApiError(e)) throw e;
@@ -277,7 +296,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       const expired = await deps.store.expireDue(now);
       for (const r of expired) {
         const op = opOf(r);
-        if (op?.change) await refreshStatus(deps, op, r, now);
+        if (op?.change) await refresh(op, r, now);
       }
       return expired.length;
     },
@@ -293,7 +312,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
           patch: { errorCode: 'INTERRUPTED', errorMessage: 'The bot stopped while this was running; its outcome is unknown.' },
         });
         const op = opOf(r);
-        if (moved.ok && op?.change) await refreshStatus(deps, op, moved.record, now);
+        if (moved.ok && op?.change) await refresh(op, moved.record, now);
         if (moved.ok) n++;
       }
       return n;

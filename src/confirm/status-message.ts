@@ -25,6 +25,16 @@ export function splitSecrets(op: AnyOperation, args: Record<string, unknown>) {
   return { plain, secrets };
 }
 
+/** Arguments with secret values masked, for the audit trail and logs. */
+export function maskedArgs(op: AnyOperation, args: Record<string, unknown>): Record<string, unknown> {
+  const secretNames = new Set(op.change?.secretArgs ?? []);
+  return Object.fromEntries(
+    Object.entries(args)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, secretNames.has(k) ? MASK : v]),
+  );
+}
+
 /** The request with secret fields masked, for dry runs, status messages and audit. */
 export function maskedRequest(op: AnyOperation, args: Record<string, unknown>): CloudRequest {
   const secretNames = new Set(op.change?.secretArgs ?? []);
@@ -37,7 +47,12 @@ export function maskedRequest(op: AnyOperation, args: Record<string, unknown>): 
   return { ...r, body };
 }
 
-export function renderStatus(op: AnyOperation, record: OperationRecord, now: number): Reply {
+export interface RenderOptions {
+  /** The operation waits for a second admin's approval rather than a Confirm. */
+  approval?: boolean;
+}
+
+export function renderStatus(op: AnyOperation, record: OperationRecord, now: number, options: RenderOptions = {}): Reply {
   const change = op.change!;
   const described = change.describe(record.args as never, record.facts);
   const error =
@@ -58,7 +73,8 @@ export function renderStatus(op: AnyOperation, record: OperationRecord, now: num
     title: described.title,
     lines: described.lines,
     request: maskedRequest(op, record.args),
-    needsConfirm: change.confirm,
+    needsConfirm: change.confirm || !!options.approval,
+    approval: !!options.approval,
     ...(typed ? { typeToConfirm: typed } : {}),
     ...(error ? { error } : {}),
     retrySync: record.errorCode === 'HYPERVISOR_SYNC_FAILED' && !!change.syncGroup,
@@ -72,9 +88,10 @@ export async function refreshStatus(
   op: AnyOperation,
   record: OperationRecord,
   now: number,
+  options: RenderOptions = {},
 ): Promise<void> {
   if (!record.messageTs) return;
-  const reply = renderStatus(op, record, now);
+  const reply = renderStatus(op, record, now, options);
   try {
     await deps.slack.update({ channel: record.channelId, ts: record.messageTs, text: reply.text, blocks: reply.blocks });
   } catch (e) {

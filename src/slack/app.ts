@@ -19,6 +19,10 @@ import { registerPager } from './register-pager.js';
 import { slackApiFromClient, type SlackApi } from './slack-api.js';
 import { registerWatchActions } from './watch-commands.js';
 import type { WatchStore } from '../store/watch-store.js';
+import { createAccess, type Access } from '../access/access.js';
+import type { PolicyFile } from '../access/policy-file.js';
+import type { AccessConfig } from '../config.js';
+import { refusalText } from './views/access-views.js';
 import { createParentRefresher } from '../watch/parent-message.js';
 import { createWatcher, type BroadcastPolicy, type Watcher } from '../watch/watcher.js';
 
@@ -32,6 +36,8 @@ export interface BotDeps {
   catalog: Catalog;
   operations: OperationStore;
   watches: WatchStore;
+  /** Who may do what, where: the role lists, and the per-channel policy file if any. */
+  access: { config: AccessConfig; policy?: PolicyFile; cacheMs?: number };
   sealer: Sealer;
   /** Watch settings (WATCH_INTERVAL_MS, WATCH_BROADCAST; concurrency cap on cloud calls). */
   watch?: { intervalMs?: number; broadcast?: BroadcastPolicy; concurrency?: number };
@@ -50,6 +56,7 @@ export interface Bot {
   flow: ChangeFlow;
   slackApi: SlackApi;
   watcher: Watcher;
+  access: Access;
   /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests). */
   start(): Promise<{ port?: number }>;
   stop(): Promise<void>;
@@ -94,6 +101,14 @@ export function createBot(deps: BotDeps): Bot {
   });
 
   const slackApi = slackApiFromClient(app.client);
+  const access = createAccess({
+    config: deps.access.config,
+    ...(deps.access.policy ? { policy: deps.access.policy } : {}),
+    groupMembers: (id) => slackApi.usergroupMembers(id),
+    clock: deps.clock,
+    logger: deps.logger,
+    ...(deps.access.cacheMs !== undefined ? { cacheMs: deps.access.cacheMs } : {}),
+  });
   const watcher = createWatcher({
     store: deps.watches,
     cloud: deps.watchCloud ?? deps.cloud,
@@ -111,6 +126,12 @@ export function createBot(deps: BotDeps): Bot {
   };
   const flow = createChangeFlow({
     startWatch: (input) => watcher.watch(input),
+    needsApproval: (op) => access.needsApproval(op),
+    // A click is checked against the clicker's role now, in the channel of the request.
+    authorize: async (record, op, userId) => {
+      const decision = await access.check(userId, record.channelId, op.tier);
+      return decision.ok ? undefined : refusalText(decision, `/cloud ${op.resource} ${op.verb}`, op.tier);
+    },
     store: deps.operations,
     cloud: deps.cloud,
     clock: deps.clock,
@@ -120,7 +141,7 @@ export function createBot(deps: BotDeps): Bot {
     catalog: deps.catalog,
     ...(deps.confirmTtlMs ? { confirmTtlMs: deps.confirmTtlMs } : {}),
   });
-  const handlerDeps = { ...deps, flow, slack: slackApi, store: deps.operations, watcher, watches: watchControl };
+  const handlerDeps = { ...deps, flow, slack: slackApi, store: deps.operations, watcher, watches: watchControl, access };
   registerCommand(app, handlerDeps);
   registerPager(app, handlerDeps);
   registerChanges(app, handlerDeps);
@@ -135,6 +156,7 @@ export function createBot(deps: BotDeps): Bot {
     flow,
     slackApi,
     watcher,
+    access,
     async start() {
       await app.init();
       const recovered = await flow.recoverInterrupted();

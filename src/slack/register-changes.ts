@@ -22,8 +22,10 @@ import {
   TYPE_TO_CONFIRM_CALLBACK,
 } from './views/modal-views.js';
 import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from './views/status-views.js';
+import { guard, type GuardDeps } from './guard.js';
+import { buildModalFromReply as modalFrom } from './views/modal-views.js';
 
-export interface ChangeHandlerDeps {
+export interface ChangeHandlerDeps extends GuardDeps {
   flow: ChangeFlow;
   slack: SlackApi;
   store: OperationStore;
@@ -78,6 +80,12 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
     const spec = op?.change?.modal;
     if (!op || !spec) {
       await ack({ response_action: 'update', view: buildModalMessage('cloudbot', 'This form is out of date. Run the command again.') });
+      return;
+    }
+    // The form was opened by someone allowed; check again at submission, as roles can change.
+    const refused = await guard(deps, op, body.user.id, meta.channel);
+    if (refused) {
+      await ack({ response_action: 'update', view: modalFrom(spec.title, refused.blocks) });
       return;
     }
     const fieldNames = new Set(spec.fields.map((f) => f.name));

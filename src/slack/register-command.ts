@@ -8,8 +8,10 @@ import { commandName, runOperation, type RunDeps } from './run-operation.js';
 import { buildProblem } from './views/error-views.js';
 import { buildHelp } from './views/help-views.js';
 import { startWatchByHand, type WatchCommandDeps } from './watch-commands.js';
+import { guard, type GuardDeps } from './guard.js';
+import { maskedArgs } from '../confirm/status-message.js';
 
-export interface CommandDeps extends RunDeps, AnswerDeps, ChangeCommandDeps {
+export interface CommandDeps extends RunDeps, AnswerDeps, ChangeCommandDeps, GuardDeps {
   catalog: Catalog;
   watcher?: WatchCommandDeps['watcher'];
 }
@@ -24,13 +26,17 @@ export function registerCommand(app: App, deps: CommandDeps): void {
     const parsed = parseCommand(command.text ?? '', deps.catalog);
     if (parsed.kind === 'help') {
       const resource = parsed.resource ? deps.catalog.resolveResource(parsed.resource) : undefined;
-      const reply = buildHelp(deps.catalog, [...deps.catalog.operations], resource);
+      // Help lists only what the asker may run here.
+      const mine = await deps.access.allowed(actor.userId, actor.channelId, deps.catalog.operations);
+      const reply = buildHelp(deps.catalog, mine, resource);
       return answerEphemeral(deps, respond, '/cloud help', Promise.resolve(reply));
     }
     if (parsed.kind === 'problem') {
       const missing = parsed.problem.missing;
       // A change missing inputs its form asks for: open the form, prefilled with what was typed.
       if (missing?.op.change?.modal && formCovers(missing.op, missing.names)) {
+        const refused = await guard(deps, missing.op, actor.userId, actor.channelId);
+        if (refused) return answerEphemeral(deps, respond, SLASH_COMMAND, Promise.resolve(refused));
         const reply = await openChangeForm(deps, missing.op, missing.given, inv);
         if (reply) await respond({ response_type: 'ephemeral', ...reply });
         return;
@@ -38,6 +44,8 @@ export function registerCommand(app: App, deps: CommandDeps): void {
       return answerEphemeral(deps, respond, SLASH_COMMAND, Promise.resolve(buildProblem(parsed.problem)));
     }
     const { op, args } = parsed;
+    const refused = await guard(deps, op, actor.userId, actor.channelId, maskedArgs(op, args));
+    if (refused) return answerEphemeral(deps, respond, commandName(op), Promise.resolve(refused));
     if (op.change) {
       if (op.change.modal?.whenBare && !parsed.flagsGiven && !parsed.dryRun) {
         const reply = await openChangeForm(deps, op, args, inv);

@@ -8,9 +8,10 @@ import { z } from 'zod';
 import type { Catalog } from '../operations/catalog.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
 import { commandName, runOperation, type RunDeps } from './run-operation.js';
+import { guard, type GuardDeps } from './guard.js';
 import { PAGE_ACTION_NEXT, PAGE_ACTION_PREV } from './views/pager.js';
 
-export interface PagerDeps extends RunDeps, AnswerDeps {
+export interface PagerDeps extends RunDeps, AnswerDeps, GuardDeps {
   catalog: Catalog;
 }
 
@@ -34,7 +35,9 @@ export function registerPager(app: App, deps: PagerDeps): void {
       deps.logger.warn('ignored a page button with an unreadable value', { user: actor.userId });
       return;
     }
-    const work = runOperation(deps, op, args.data as Record<string, unknown>, actor).then((o) => o.reply);
+    // Checked again at the click: a role may have changed since the list was shown.
+    const refused = await guard(deps, op, actor.userId, actor.channelId);
+    const work = refused ? Promise.resolve(refused) : runOperation(deps, op, args.data as Record<string, unknown>, actor).then((o) => o.reply);
     await answerEphemeral(deps, respond, commandName(op), work, { replaceOriginal: true });
   });
 }

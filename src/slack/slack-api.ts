@@ -22,6 +22,8 @@ export interface SlackApi {
   postEphemeral(args: { channel: string; user: string; text: string; blocks: Block[] }): Promise<void>;
   openView(triggerId: string, view: ModalView): Promise<{ id: string; hash?: string }>;
   updateView(viewId: string, view: ModalView, hash?: string): Promise<void>;
+  /** Members of a user group (usergroups.users.list; scope usergroups:read). */
+  usergroupMembers(groupId: string): Promise<string[]>;
 }
 
 export class SlackApiError extends Error {
@@ -65,6 +67,11 @@ export function slackApiFromClient(client: webApi.WebClient): SlackApi {
       call('views.open', async () => {
         const r = await client.views.open({ trigger_id: triggerId, view });
         return { id: String(r.view?.id), ...(r.view?.hash ? { hash: r.view.hash } : {}) };
+      }),
+    usergroupMembers: (groupId) =>
+      call('usergroups.users.list', async () => {
+        const r = await client.usergroups.users.list({ usergroup: groupId });
+        return (r.users ?? []).map(String);
       }),
     updateView: (viewId, view, hash) =>
       call('views.update', async () => void (await client.views.update({ view_id: viewId, view, ...(hash ? { hash } : {}) }))),

@@ -12,8 +12,9 @@ import { NOT_REACHABLE, SlackApiError, type SlackApi } from './slack-api.js';
 import { code, context, section } from './views/blocks.js';
 import { buildNotInChannel } from './views/change-notices.js';
 import { ACTION_KEEP_WATCHING } from './views/watch-views.js';
+import { guard, type GuardDeps } from './guard.js';
 
-export interface WatchCommandDeps {
+export interface WatchCommandDeps extends Partial<GuardDeps> {
   watcher: Watcher;
   slack: SlackApi;
   cloud: CloudClient;
@@ -53,9 +54,15 @@ export async function startWatchByHand(
 export function registerWatchActions(app: App, deps: WatchCommandDeps): void {
   app.action<BlockButtonAction>(ACTION_KEEP_WATCHING, async ({ ack, action, body }) => {
     await ack();
-    const resumed = await deps.watcher.keepWatching(action.value ?? '');
     const channel = body.channel?.id;
     if (!channel) return;
+    // Watching is reading: a viewer may keep watching, someone with no role may not.
+    const refused = deps.access ? await guard({ access: deps.access, ...(deps.auditor ? { auditor: deps.auditor } : {}) }, { id: 'watch.keep', resource: 'watch', verb: 'keep', tier: 'read' }, body.user.id, channel) : undefined;
+    if (refused) {
+      await deps.slack.postEphemeral({ channel, user: body.user.id, text: refused.text, blocks: refused.blocks }).catch(() => undefined);
+      return;
+    }
+    const resumed = await deps.watcher.keepWatching(action.value ?? '');
     try {
       if (resumed?.threadTs) {
         await deps.slack.postMessage({

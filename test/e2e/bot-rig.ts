@@ -22,10 +22,21 @@ import { createResponseUrls, type ResponseUrlPost, type ResponseUrls } from '../
 import { createSlackSender, type SendOptions, type SlackSender } from '../rig/slack-sender.js';
 import type { SignedResponse } from '../rig/http.js';
 import { waitFor } from '../rig/wait-for.js';
-import { ALICE, BOT_TOKEN, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
+import { ALICE, BOB, BOT_TOKEN, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
+import type { AccessConfig } from '../../src/config.js';
+import type { PolicyFile } from '../../src/access/policy-file.js';
 
 export const CLOUD_TOKEN = 'cloud-token-e2e-0123456789';
 export const WATCHER_AGENT = 'cloudbot-e2e (watcher)';
+/** The rig's default roles: Alice admin, Bob operator, Carol (on no list) a viewer. */
+export const DEFAULT_ACCESS: AccessConfig = {
+  admins: [ALICE.id],
+  operators: [BOB.id],
+  viewers: undefined,
+  channels: undefined,
+  policyFile: undefined,
+  approval: undefined,
+};
 
 export interface BotRigOptions {
   sandbox?: SandboxOptions;
@@ -33,6 +44,9 @@ export interface BotRigOptions {
   slowNoticeMs?: number;
   confirmTtlMs?: number;
   watch?: { intervalMs?: number; broadcast?: 'final' | 'failures' | 'none'; concurrency?: number };
+  access?: Partial<AccessConfig>;
+  policy?: PolicyFile;
+  groupCacheMs?: number;
   cloudRetry?: { budgetMs?: number; maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
 }
 
@@ -108,6 +122,11 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
     const bot = createBot({
       operations: store.operations,
       watches: store.watches,
+      access: {
+        config: { ...DEFAULT_ACCESS, ...options.access },
+        ...(options.policy ? { policy: options.policy } : {}),
+        ...(options.groupCacheMs !== undefined ? { cacheMs: options.groupCacheMs } : {}),
+      },
       ...(options.watch ? { watch: options.watch } : {}),
       sealer: createSealer([BOT_TOKEN, CLOUD_TOKEN]),
       ...(options.confirmTtlMs ? { confirmTtlMs: options.confirmTtlMs } : {}),

@@ -59,7 +59,8 @@ describe('a confirmed change', () => {
     await rig.sendCommand('ssh-key delete 13');
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
     await rig.click(msg, 'op_confirm', BOB.id);
-    await waitFor(() => ephemeralTo(BOB.id).some((t) => t.includes(`Only <@${ALICE.id}> can confirm`)), { timeoutMs: 5000 });
+    // Bob is an operator in the rig: a destroy needs an admin.
+    await waitFor(() => ephemeralTo(BOB.id).some((t) => t.includes('it needs the *admin* role. Your role here is *operator*')), { timeoutMs: 5000 });
     await rig.click(msg, 'op_cancel', ALICE.id);
     const cancelled = await waitFor(() => (text(latest(msg)).includes('— cancelled') ? latest(msg) : undefined), { timeoutMs: 5000 });
     expect(text(cancelled)).toContain(`cancelled by <@${ALICE.id}>`);

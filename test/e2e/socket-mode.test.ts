@@ -46,6 +46,7 @@ beforeAll(async () => {
       return { operations: store.operations, watches: store.watches };
     })(),
     sealer: createSealer([BOT_TOKEN]),
+    access: { config: { admins: [], operators: [], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined } },
     slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy,
   });
   await bot.start();

@@ -42,6 +42,9 @@ function slack(): SlackApi {
       return { id: 'V1' };
     },
     async updateView() {},
+    async usergroupMembers() {
+      return [];
+    },
   };
 }
 

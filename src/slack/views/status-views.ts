@@ -42,6 +42,8 @@ export interface StatusInput {
   request: CloudRequest;
   /** Whether a click is needed before anything is sent. */
   needsConfirm: boolean;
+  /** The click must be a second admin's Approve (two-person approval). */
+  approval?: boolean;
   /** The confirmer must type this first (shown so nobody is surprised by the dialog). */
   typeToConfirm?: string;
   /** The cloud's error in words, once failed. */
@@ -62,7 +64,7 @@ export function buildStatusMessage(s: StatusInput): Reply {
   // A change that needs no confirmation is "starting" until it runs, never "awaiting confirmation".
   const starting = r.status === 'pending' && !s.needsConfirm;
   const icon = starting ? ':hourglass_flowing_sand:' : ICON[r.status];
-  const state = starting ? 'starting' : STATE[r.status];
+  const state = starting ? 'starting' : r.status === 'pending' && s.approval ? 'awaiting approval by a second admin' : STATE[r.status];
   const blocks: Block[] = [section(`${icon} *${esc(s.title)}* — ${state}`)];
   if ((r.status === 'pending' && !starting) || r.status === 'expired' || r.status === 'cancelled') {
     if (s.lines.length) blocks.push(section(s.lines.map((l) => `• ${l}`).join('\n')));
@@ -80,7 +82,8 @@ export function buildStatusMessage(s: StatusInput): Reply {
   }
 
   const who = [`Requested by ${user(r.requestedBy)}`];
-  if (r.confirmedBy && s.needsConfirm) who.push(`confirmed by ${user(r.confirmedBy)}`);
+  if (r.approvedBy) who.push(`approved by ${user(r.approvedBy)}`);
+  else if (r.confirmedBy && s.needsConfirm) who.push(`confirmed by ${user(r.confirmedBy)}`);
   if (r.status === 'cancelled') who.push(`cancelled by ${user(typeof r.result?.cancelledBy === 'string' ? r.result.cancelledBy : null)}`);
   if (r.status === 'pending' && !starting) who.push(`expires in ${elapsed(s.now, r.expiresAt)}`);
   if (r.finishedAt && (r.status === 'succeeded' || r.status === 'failed')) {
@@ -90,10 +93,11 @@ export function buildStatusMessage(s: StatusInput): Reply {
   blocks.push(context(who.join(' · ')));
 
   if (r.status === 'pending' && s.needsConfirm) {
+    if (s.approval) blocks.push(context(`Needs a second admin: <@${r.requestedBy}> cannot approve their own request.`));
     if (s.typeToConfirm) blocks.push(context(`Confirming asks you to type ${code(s.typeToConfirm)}.`));
     blocks.push(
       actions(`op:${r.id}`, [
-        button({ text: 'Confirm', actionId: ACTION_CONFIRM, value: r.id, style: 'danger' }),
+        button({ text: s.approval ? 'Approve' : 'Confirm', actionId: ACTION_CONFIRM, value: r.id, style: 'danger' }),
         button({ text: 'Cancel', actionId: ACTION_CANCEL, value: r.id }),
       ]),
     );
