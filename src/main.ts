@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     sealer,
     watch: config.watch,
     access: { config: config.access, ...(policy ? { policy } : {}) },
+    audit: { store: store.audit, ...(config.auditChannel ? { channel: config.auditChannel } : {}) },
   });
   if (bot.access.unconfigured) {
     logger.warn(

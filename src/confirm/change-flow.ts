@@ -21,7 +21,8 @@ import { NOT_REACHABLE, SlackApiError, type SlackApi } from '../slack/slack-api.
 import { buildCloudError } from '../slack/views/error-views.js';
 import { buildDryRun } from '../slack/views/status-views.js';
 import { buildNotInChannel, buildClickAnswer } from '../slack/views/change-notices.js';
-import { maskedRequest, refreshStatus, renderStatus, splitSecrets } from './status-message.js';
+import { maskedArgs, maskedRequest, refreshStatus, renderStatus, splitSecrets } from './status-message.js';
+import type { AuditOutcome, Auditor } from '../audit/types.js';
 
 export interface ChangeFlowDeps {
   store: OperationStore;
@@ -33,6 +34,8 @@ export interface ChangeFlowDeps {
   catalog: Catalog;
   /** How long a Confirm button works (default 10 minutes). */
   confirmTtlMs?: number;
+  /** Every request, outcome, cancellation and expiry is recorded here. */
+  auditor?: Auditor;
   /** Starts a watch after a change that asks for one (a build, a reinstall). */
   startWatch?: (input: { kind: WatchKind; resource: string; channelId: string; threadTs: string | null; requestedBy: string; operationId: string }) => Promise<unknown>;
   /**
@@ -86,6 +89,22 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     deps.authorize ??
     (async (r: OperationRecord, _op: AnyOperation, u: string, action: string) =>
       r.requestedBy === u ? undefined : `Only <@${r.requestedBy}> can ${action} this request.`);
+  /** One audit entry for a record's move; arguments are stored without secrets already. */
+  const audit = (op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string) =>
+    deps.auditor?.record({
+      userId: r.requestedBy,
+      channelId: r.channelId,
+      opId: op.id,
+      tier: op.tier,
+      args: maskedArgs(op, r.args),
+      outcome,
+      errorCode: r.errorCode,
+      confirmedBy: r.confirmedBy,
+      approvedBy: r.approvedBy,
+      operationId: r.id,
+      durationMs: r.finishedAt ? r.finishedAt - (r.confirmedAt ?? r.createdAt) : null,
+      detail: detail ?? `${maskedRequest(op, r.args).method} ${maskedRequest(op, r.args).path}`,
+    }) ?? Promise.resolve();
   const status = (op: AnyOperation, r: OperationRecord, now: number) => renderStatus(op, r, now, { approval: needsApproval(op) });
   const refresh = (op: AnyOperation, r: OperationRecord, now: number) => refreshStatus(deps, op, r, now, { approval: needsApproval(op) });
 
@@ -110,6 +129,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       });
       const final = done.ok ? done.record : running.record;
       await refresh(op, final, deps.clock.now());
+      await audit(op, final, 'succeeded');
       const secret = op.change!.privateReply?.(result as never, args as never);
       if (secret) await tellPrivately(final, secret);
       const target = op.change!.watch?.(result as never, args as never);
@@ -134,6 +154,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       });
       const final = failed.ok ? failed.record : running.record;
       await refresh(op, final, deps.clock.now());
+      await audit(op, final, 'failed');
       return final;
     }
   }
@@ -160,7 +181,19 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       if (change.precheck) {
         try {
           const pre = await change.precheck({ cloud: deps.cloud, clock: deps.clock }, req.args as never);
-          if (pre.refuse) return { kind: 'tell', reply: buildCloudRefusal(op, pre.refuse) };
+          if (pre.refuse) {
+            await deps.auditor?.record({
+              userId: req.userId,
+              channelId: req.channelId,
+              opId: op.id,
+              tier: op.tier,
+              args: maskedArgs(op, req.args),
+              outcome: 'failed',
+              errorCode: 'REFUSED_BEFORE_ASKING',
+              detail: pre.refuse.replace(/[`*_]/g, '').slice(0, 300),
+            });
+            return { kind: 'tell', reply: buildCloudRefusal(op, pre.refuse) };
+          }
           facts = pre.facts ?? {};
         } catch (e) {
           if (!isCloudApiError(e)) throw e;
@@ -196,7 +229,10 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         throw e;
       }
 
-      if (change.confirm) return { kind: 'posted', record };
+      if (change.confirm || needsApproval(op)) {
+        await audit(op, record, 'requested');
+        return { kind: 'posted', record };
+      }
       const claimed = await deps.store.transition(record.id, {
         from: ['pending'],
         to: 'confirmed',
@@ -256,6 +292,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       const cancelled = await deps.store.transition(recordId, { from: ['pending'], to: 'cancelled', now, patch: { result: { cancelledBy: userId } } });
       if (!cancelled.ok) return claimAnswer(recordId, userId, cancelled.record, cancelled.reason);
       await refresh(op, cancelled.record, now);
+      await audit(op, cancelled.record, 'cancelled', `cancelled by ${userId}`);
       return { kind: 'done' };
     },
 
@@ -296,7 +333,10 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       const expired = await deps.store.expireDue(now);
       for (const r of expired) {
         const op = opOf(r);
-        if (op?.change) await refresh(op, r, now);
+        if (op?.change) {
+          await refresh(op, r, now);
+          await audit(op, r, 'expired');
+        }
       }
       return expired.length;
     },
@@ -312,7 +352,10 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
           patch: { errorCode: 'INTERRUPTED', errorMessage: 'The bot stopped while this was running; its outcome is unknown.' },
         });
         const op = opOf(r);
-        if (moved.ok && op?.change) await refresh(op, moved.record, now);
+        if (moved.ok && op?.change) {
+          await refresh(op, moved.record, now);
+          await audit(op, moved.record, 'failed');
+        }
         if (moved.ok) n++;
       }
       return n;

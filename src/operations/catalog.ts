@@ -9,6 +9,8 @@ export interface ResourceInfo {
   name: string;
   title: string;
   aliases: string[];
+  /** The verb meant when none is typed (`/cloud audit --limit 5` is `audit list`). */
+  defaultVerb?: string;
 }
 
 export interface Catalog {
@@ -23,7 +25,11 @@ export interface Catalog {
   resourceWords(): string[];
 }
 
+/** Resources whose default verb is left out of usage lines. */
+const DEFAULT_VERB_SHOWN = new Map<string, string>();
+
 export function createCatalog(resources: ResourceInfo[], operations: AnyOperation[]): Catalog {
+  for (const r of resources) if (r.defaultVerb) DEFAULT_VERB_SHOWN.set(r.name, r.defaultVerb);
   const ids = new Map<string, AnyOperation>();
   for (const op of operations) {
     if (ids.has(op.id)) throw new Error(`Duplicate operation ${op.id}`);
@@ -46,7 +52,7 @@ export function createCatalog(resources: ResourceInfo[], operations: AnyOperatio
 
 /** `/cloud backup list <server> [--page N]` */
 export function usageLine(op: AnyOperation): string {
-  const parts = [`/cloud ${op.resource} ${op.verb}`];
+  const parts = [op.verb === DEFAULT_VERB_SHOWN.get(op.resource) ? `/cloud ${op.resource}` : `/cloud ${op.resource} ${op.verb}`];
   for (const [name, spec] of Object.entries(op.args) as [string, ArgSpec][]) {
     if (spec.kind === 'modal') continue; // asked in the form only
     const optional = isOptional(spec);

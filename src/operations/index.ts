@@ -19,6 +19,7 @@ import { workerLocations, workerRequirements, workerStatus, workerTemplates } fr
 import { ENTRIES as BACKUP_SG_CHANGES } from './entries/backup-sg-changes.js';
 import { ENTRIES as IP_WORKER_CHANGES } from './entries/ip-worker-changes.js';
 import { watchCancel, watchList } from './entries/watch-ops.js';
+import { auditList } from './entries/audit-ops.js';
 import type { AnyOperation } from './types.js';
 
 export const RESOURCES: ResourceInfo[] = [
@@ -31,6 +32,7 @@ export const RESOURCES: ResourceInfo[] = [
   { name: 'plan', title: 'Plans', aliases: ['plans'] },
   { name: 'account', title: 'Account', aliases: ['acct', 'billing'] },
   { name: 'watch', title: 'Watches (builds and reinstalls followed in threads)', aliases: ['watches'] },
+  { name: 'audit', title: 'Audit trail', aliases: [], defaultVerb: 'list' },
 ];
 
 export const OPERATIONS: AnyOperation[] = [
@@ -56,6 +58,7 @@ export const OPERATIONS: AnyOperation[] = [
   ...IP_WORKER_CHANGES,
   watchList,
   watchCancel,
+  auditList,
 ];
 
 export const catalog = createCatalog(RESOURCES, OPERATIONS);

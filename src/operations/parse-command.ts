@@ -46,6 +46,10 @@ export function parseCommand(text: string, catalog: Catalog): ParsedCommand {
     return problem(`I don't know \`${first}\`.`, resolved ? catalog.forResource(resolved) : [], guess && [guess, ...words.slice(1)]);
   }
   const ops = catalog.forResource(resource);
+  const defaultVerb = catalog.resources.find((r) => r.name === resource)?.defaultVerb;
+  if (defaultVerb && (second === undefined || (second.startsWith('--') && !/^--help$/i.test(second)))) {
+    return parseArgs(catalog.find(resource, defaultVerb)!, tokens.slice(1));
+  }
   if (second === undefined || /^(help|-h|--help)$/i.test(second)) return { kind: 'help', resource };
 
   const op = catalog.find(resource, second);

@@ -8,6 +8,7 @@ import type { types } from '@slack/bolt';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { WatchKind, WatchRecord } from '../store/watch-store.js';
+import type { Auditor } from '../audit/types.js';
 
 export type Block = types.KnownBlock;
 
@@ -67,6 +68,8 @@ export interface RunContext {
   signal?: AbortSignal;
   /** Present where the bot runs watches. */
   watches?: WatchControl;
+  /** The audit trail, for `/cloud audit`. */
+  audit?: Pick<Auditor, 'list'>;
   /** Who is acting (for operations on the bot's own state, like cancelling a watch). */
   actor?: { userId: string; channelId?: string };
 }

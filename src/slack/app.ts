@@ -20,6 +20,8 @@ import { slackApiFromClient, type SlackApi } from './slack-api.js';
 import { registerWatchActions } from './watch-commands.js';
 import type { WatchStore } from '../store/watch-store.js';
 import { createAccess, type Access } from '../access/access.js';
+import { createAuditor, type AuditorService } from '../audit/auditor.js';
+import type { AuditStore } from '../store/audit-store.js';
 import type { PolicyFile } from '../access/policy-file.js';
 import type { AccessConfig } from '../config.js';
 import { refusalText } from './views/access-views.js';
@@ -36,6 +38,8 @@ export interface BotDeps {
   catalog: Catalog;
   operations: OperationStore;
   watches: WatchStore;
+  /** Where audit entries are stored; AUDIT_CHANNEL, if set, also gets them. */
+  audit: { store: AuditStore; channel?: string };
   /** Who may do what, where: the role lists, and the per-channel policy file if any. */
   access: { config: AccessConfig; policy?: PolicyFile; cacheMs?: number };
   sealer: Sealer;
@@ -57,6 +61,7 @@ export interface Bot {
   slackApi: SlackApi;
   watcher: Watcher;
   access: Access;
+  auditor: AuditorService;
   /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests). */
   start(): Promise<{ port?: number }>;
   stop(): Promise<void>;
@@ -101,6 +106,13 @@ export function createBot(deps: BotDeps): Bot {
   });
 
   const slackApi = slackApiFromClient(app.client);
+  const auditor = createAuditor({
+    store: deps.audit.store,
+    logger: deps.logger.child({ component: 'audit' }),
+    slack: slackApi,
+    ...(deps.audit.channel ? { auditChannel: deps.audit.channel } : {}),
+    clock: deps.clock,
+  });
   const access = createAccess({
     config: deps.access.config,
     ...(deps.access.policy ? { policy: deps.access.policy } : {}),
@@ -125,6 +137,7 @@ export function createBot(deps: BotDeps): Bot {
     cancel: (id: string, userId: string) => watcher.cancel(id, userId),
   };
   const flow = createChangeFlow({
+    auditor,
     startWatch: (input) => watcher.watch(input),
     needsApproval: (op) => access.needsApproval(op),
     // A click is checked against the clicker's role now, in the channel of the request.
@@ -141,7 +154,7 @@ export function createBot(deps: BotDeps): Bot {
     catalog: deps.catalog,
     ...(deps.confirmTtlMs ? { confirmTtlMs: deps.confirmTtlMs } : {}),
   });
-  const handlerDeps = { ...deps, flow, slack: slackApi, store: deps.operations, watcher, watches: watchControl, access };
+  const handlerDeps = { ...deps, flow, slack: slackApi, store: deps.operations, watcher, watches: watchControl, access, auditor };
   registerCommand(app, handlerDeps);
   registerPager(app, handlerDeps);
   registerChanges(app, handlerDeps);
@@ -157,6 +170,7 @@ export function createBot(deps: BotDeps): Bot {
     slackApi,
     watcher,
     access,
+    auditor,
     async start() {
       await app.init();
       const recovered = await flow.recoverInterrupted();
@@ -177,6 +191,7 @@ export function createBot(deps: BotDeps): Bot {
       if (sweep) clearInterval(sweep);
       await watcher.stop(); // the poll in flight finishes first
       await app.stop();
+      await auditor.flush(); // audit posts still queued go out before the database closes
     },
   };
 }

@@ -11,6 +11,8 @@ import type { Clock } from '../clock.js';
 import { secretsIn, type Logger } from '../log.js';
 import { describeCloudError } from '../operations/cloud-error-text.js';
 import type { AnyOperation, Reply, WatchControl } from '../operations/types.js';
+import type { Auditor } from '../audit/types.js';
+import { maskedArgs } from '../confirm/status-message.js';
 import { buildCloudError, buildInternalError } from './views/error-views.js';
 
 export interface RunDeps {
@@ -18,6 +20,7 @@ export interface RunDeps {
   clock: Clock;
   logger: Logger;
   watches?: WatchControl;
+  auditor?: Auditor;
   /** Upper bound on one operation, retries included (default 25 s). */
   operationTimeoutMs?: number;
 }
@@ -48,24 +51,45 @@ export async function runOperation(
   const started = deps.clock.now();
   const log = deps.logger.child({ op: op.id, user: actor.userId, channel: actor.channelId });
   const signal = AbortSignal.timeout(deps.operationTimeoutMs ?? 25_000);
+  const audit = (outcome: 'succeeded' | 'failed', errorCode: string | null) =>
+    deps.auditor?.record({
+      userId: actor.userId,
+      channelId: actor.channelId ?? null,
+      opId: op.id,
+      tier: op.tier,
+      args: maskedArgs(op, args),
+      outcome,
+      errorCode,
+      durationMs: deps.clock.now() - started,
+    }) ?? Promise.resolve();
   try {
     const result: unknown = await op.run(
-      { cloud: deps.cloud, clock: deps.clock, signal, ...(deps.watches ? { watches: deps.watches } : {}), actor },
+      {
+        cloud: deps.cloud,
+        clock: deps.clock,
+        signal,
+        ...(deps.watches ? { watches: deps.watches } : {}),
+        ...(deps.auditor ? { audit: deps.auditor } : {}),
+        actor,
+      },
       args,
     );
     if (op.secret) for (const s of secretsIn(result)) deps.logger.addSecret(s);
     const reply = op.render(result, args, { now: deps.clock.now() });
     log.info('operation succeeded', { ms: deps.clock.now() - started });
+    await audit('succeeded', null);
     return { reply, ok: true };
   } catch (e) {
     const ms = deps.clock.now() - started;
     if (isCloudApiError(e)) {
       log.warn('operation refused by the cloud', { ms, code: e.code, status: e.status });
+      await audit('failed', e.code);
       const text = describeCloudError(e, { mutation: op.mutates });
       return { reply: buildCloudError(commandName(op), text), ok: false, errorCode: e.code };
     }
     const ref = randomBytes(4).toString('hex');
     log.error('operation failed inside the bot', { ms, ref, error: e });
+    await audit('failed', 'INTERNAL');
     return { reply: buildInternalError(commandName(op), ref), ok: false, errorCode: 'INTERNAL' };
   }
 }

@@ -22,7 +22,7 @@ import { createResponseUrls, type ResponseUrlPost, type ResponseUrls } from '../
 import { createSlackSender, type SendOptions, type SlackSender } from '../rig/slack-sender.js';
 import type { SignedResponse } from '../rig/http.js';
 import { waitFor } from '../rig/wait-for.js';
-import { ALICE, BOB, BOT_TOKEN, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
+import { ALICE, BOB, BOT_TOKEN, DEFAULT_CHANNELS, OPS_CHANNEL, SIGNING_SECRET, type FakeChannel } from '../rig/workspace.js';
 import type { AccessConfig } from '../../src/config.js';
 import type { PolicyFile } from '../../src/access/policy-file.js';
 
@@ -47,6 +47,9 @@ export interface BotRigOptions {
   access?: Partial<AccessConfig>;
   policy?: PolicyFile;
   groupCacheMs?: number;
+  auditChannel?: string;
+  /** Channels besides the rig's defaults (e.g. one for AUDIT_CHANNEL). */
+  extraChannels?: FakeChannel[];
   cloudRetry?: { budgetMs?: number; maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
 }
 
@@ -94,7 +97,7 @@ const isSlowNotice = (p: ResponseUrlPost) => typeof p.body.text === 'string' && 
 export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> {
   const sandbox = createSandbox({ token: CLOUD_TOKEN, ...options.sandbox });
   const cloudServer = await sandbox.listen();
-  const slack = await createFakeSlack();
+  const slack = await createFakeSlack(options.extraChannels ? { channels: [...DEFAULT_CHANNELS, ...options.extraChannels] } : {});
   const responses = await createResponseUrls();
   const logLines: string[] = [];
   const logger = createLogger({ level: 'debug', sink: (l) => logLines.push(l), secrets: [CLOUD_TOKEN, BOT_TOKEN, SIGNING_SECRET] });
@@ -122,6 +125,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
     const bot = createBot({
       operations: store.operations,
       watches: store.watches,
+      audit: { store: store.audit, ...(options.auditChannel ? { channel: options.auditChannel } : {}) },
       access: {
         config: { ...DEFAULT_ACCESS, ...options.access },
         ...(options.policy ? { policy: options.policy } : {}),

@@ -77,6 +77,8 @@ describe('running', () => {
       p.child.kill(signal);
       expect(await p.exited).toBe(0);
       expect(p.output()).toContain('"msg":"shutting down"');
+      // No role lists in this environment: secure by default, and the log says how to grant more.
+      expect(p.output()).toContain('No roles are configured, so everyone is a viewer');
       expect(p.output()).not.toContain('main-process-token');
     });
   }

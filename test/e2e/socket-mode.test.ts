@@ -43,7 +43,7 @@ beforeAll(async () => {
     catalog,
     ...(() => {
       const store = createSqliteStore({ path: ':memory:' });
-      return { operations: store.operations, watches: store.watches };
+      return { operations: store.operations, watches: store.watches, audit: { store: store.audit } };
     })(),
     sealer: createSealer([BOT_TOKEN]),
     access: { config: { admins: [], operators: [], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined } },

@@ -10,6 +10,7 @@ import { buildSecurityGroup } from '../../../src/slack/views/sg-views.js';
 import { buildWorkerStatus } from '../../../src/slack/views/worker-views.js';
 import { bytes } from '../../../src/slack/views/format.js';
 import { catalog } from '../../../src/operations/index.js';
+import { usageLine } from '../../../src/operations/catalog.js';
 import { assertBlockKitValid } from '../../rig/block-kit-limits.js';
 
 const now = Date.parse('2026-11-22T12:00:00Z');
@@ -121,7 +122,7 @@ describe('lists stay within Slack limits', () => {
 describe('help', () => {
   it('is generated from the catalog and fits a message', () => {
     const all = valid(buildHelp(catalog, [...catalog.operations]));
-    for (const op of catalog.operations) expect(text(all)).toContain(`/cloud ${op.resource} ${op.verb}`);
+    for (const op of catalog.operations) expect(text(all)).toContain(usageLine(op).split(' ').slice(0, 3).join(' ').replace(/ [<\[].*$/, ''));
     const server = valid(buildHelp(catalog, [...catalog.operations], 'server'));
     expect(text(server)).toContain('/cloud server credentials');
     expect(text(server)).not.toContain('/cloud plan list');
