@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewSubmissionPayload } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, BOT_TOKEN, CAROL, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
-import { CLOUD_TOKEN, startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { CLOUD_TOKEN, rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
 const AUDIT = { id: 'CAUDIT0001', name: 'cloud-audit', botIsMember: true };
 const TYPED_PASSWORD = 'Typed-Pa55word-For-Reinstall';
 let rig: BotRig;
+const { text, confirmByTyping } = rigHelpers(() => rig);
 const secrets = new Set<string>([CLOUD_TOKEN, BOT_TOKEN, SIGNING_SECRET, TYPED_PASSWORD]);
 
 beforeAll(async () => {
@@ -29,17 +30,9 @@ afterAll(async () => {
   expect(rig.slack.violations).toEqual([]);
 });
 
-const text = (m: { blocks?: unknown[]; text: string }) => visibleText({ text: m.text, blocks: m.blocks });
 const auditPosts = () => rig.slack.messages.inChannel(AUDIT.id).map(text);
 const entries = () => rig.store.audit.list({ limit: 500 });
 
-async function confirmTyped(msg: { channel: string; ts: string }, typed: string) {
-  const dialogs = () => rig.slack.views.all().filter((v) => v.view.callback_id === 'cloud_type_confirm');
-  const seen = dialogs().length;
-  await rig.click(rig.slack.messages.get(msg.channel, msg.ts)!, 'op_confirm', ALICE.id);
-  const dialog = await waitFor(() => dialogs()[seen], { timeoutMs: 5000 });
-  await rig.send.interaction(viewSubmissionPayload({ view: { ...dialog.view, id: dialog.id }, values: { typed }, userId: ALICE.id }));
-}
 
 describe('audit trail', () => {
   it('a read that succeeds is stored and logged, not posted', async () => {
@@ -85,7 +78,7 @@ describe('audit trail', () => {
     await rig.send.interaction(viewSubmissionPayload({ view: { ...form.view, id: form.id }, values: { template: 'debian-12', password: TYPED_PASSWORD }, userId: ALICE.id }));
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
     expect((await entries())[0]).toMatchObject({ opId: 'server.reinstall', tier: 'destroy', outcome: 'requested', userId: ALICE.id });
-    await confirmTyped(msg, 'db-1.example.net');
+    await confirmByTyping(msg, 'db-1.example.net');
     await waitFor(async () => (await entries())[0]?.outcome === 'succeeded', { timeoutMs: 5000 });
     const [done] = await entries();
     expect(done).toMatchObject({ opId: 'server.reinstall', outcome: 'succeeded', confirmedBy: ALICE.id, detail: 'POST /servers/102/reinstall' });
@@ -111,7 +104,7 @@ describe('secrets over the whole run', () => {
     const before = Date.now();
     await rig.sendCommand('server reinstall 104 --template ubuntu-24.04');
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
-    await confirmTyped(msg, 'staging-1.example.net');
+    await confirmByTyping(msg, 'staging-1.example.net');
     // Once the reinstall request has arrived, the server's password is the new one.
     await waitFor(() => rig.sandbox.requests.some((r) => r.method === 'POST' && r.path === '/servers/104/reinstall'), { timeoutMs: 5000 });
     const server = rig.sandbox.state.servers.find((s) => s.id === 104)!;

@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewSubmissionPayload } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
-import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
 const LOCKED = '7f71a755-9cf3-4136-a7f7-d41686fbb1c5';
 
 let rig: BotRig;
+const { text, latest, until, buttons } = rigHelpers(() => rig);
 beforeAll(async () => {
   rig = await startBotRig();
 });
@@ -19,11 +20,6 @@ afterAll(async () => {
   expect(rig.slack.violations).toEqual([]);
 });
 
-const text = (m: { blocks?: unknown[]; text: string }) => visibleText({ text: m.text, blocks: m.blocks });
-const buttons = (m: { blocks?: unknown[] }) => JSON.stringify(m.blocks ?? []).match(/"action_id":"op_[a-z_]+"/g) ?? [];
-const latest = (m: { channel: string; ts: string }) => rig.slack.messages.get(m.channel, m.ts)!;
-const until = (m: { channel: string; ts: string }, word: string) =>
-  waitFor(() => (text(latest(m)).includes(word) ? latest(m) : undefined), { timeoutMs: 5000 });
 const sent = (from: number) => rig.mutations(from).map((r) => ({ method: r.method, path: r.rawPath, body: r.body }));
 const changeForm = (block: string) =>
   waitFor(() => {

@@ -17,7 +17,7 @@ import { createSandbox } from '../../src/sandbox/index.js';
 import { createSealer, createSqliteStore, type Store } from '../../src/store/index.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { createFakeSlack, type FakeMessage, type FakeSlack } from '../rig/fake-slack.js';
-import { blockActionsPayload, type BlockActionsInput, type SlashCommandInput } from '../rig/payloads.js';
+import { blockActionsPayload, viewSubmissionPayload, type BlockActionsInput, type SlashCommandInput } from '../rig/payloads.js';
 import { createResponseUrls, type ResponseUrlPost, type ResponseUrls } from '../rig/response-url.js';
 import { createSlackSender, type SendOptions, type SlackSender } from '../rig/slack-sender.js';
 import type { SignedResponse } from '../rig/http.js';
@@ -248,4 +248,34 @@ export function visibleText(body: Record<string, unknown>): string {
   };
   walk(body.blocks);
   return out.join('\n');
+}
+
+/**
+ * Helpers most end-to-end files need, bound to a rig that is created in `beforeAll`:
+ * `const { text, latest, until, ephemeralTo, buttons } = rigHelpers(() => rig);`
+ */
+export function rigHelpers(get: () => BotRig) {
+  const text = (m: { blocks?: unknown[]; text: string }) => visibleText({ text: m.text, blocks: m.blocks });
+  /** The message as it is now (after any chat.update). */
+  const latest = (m: { channel: string; ts: string }) => get().slack.messages.get(m.channel, m.ts)!;
+  return {
+    text,
+    latest,
+    /** Waits until the message's text contains `word`; returns it then. */
+    until: (m: { channel: string; ts: string }, word: string, timeoutMs = 5000) =>
+      waitFor(() => (text(latest(m)).includes(word) ? latest(m) : undefined), { timeoutMs }),
+    /** What one person was shown privately, as text. */
+    ephemeralTo: (user: string) => get().slack.messages.ephemeral(user).map((e) => visibleText({ text: e.text, blocks: e.blocks })),
+    /** Clicks Confirm on a message whose confirmation asks to type a word, and types it. */
+    async confirmByTyping(m: { channel: string; ts: string }, typed: string, userId: string = ALICE.id) {
+      const rig = get();
+      const dialogs = () => rig.slack.views.all().filter((v) => v.view.callback_id === 'cloud_type_confirm');
+      const seen = dialogs().length;
+      await rig.click(latest(m), 'op_confirm', userId);
+      const dialog = await waitFor(() => dialogs()[seen], { timeoutMs: 5000 });
+      return rig.send.interaction(viewSubmissionPayload({ view: { ...dialog.view, id: dialog.id }, values: { typed }, userId }));
+    },
+    /** The action ids of the bot's own buttons on a message. */
+    buttons: (m: { blocks?: unknown[] }) => JSON.stringify(m.blocks ?? []).match(/"action_id":"op_[a-z_]+"/g) ?? [],
+  };
 }

@@ -6,9 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, OPS_CHANNEL, RANDOM_CHANNEL } from '../rig/workspace.js';
-import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
 let rig: BotRig;
+const { text, latest, ephemeralTo, buttons } = rigHelpers(() => rig);
 beforeAll(async () => {
   rig = await startBotRig({ confirmTtlMs: 1500 });
 });
@@ -17,10 +18,6 @@ afterAll(async () => {
   expect(rig.slack.violations).toEqual([]);
 });
 
-const text = (m: { blocks?: unknown[]; text: string }) => visibleText({ text: m.text, blocks: m.blocks });
-const buttons = (m: { blocks?: unknown[] }) => JSON.stringify(m.blocks ?? []).match(/"action_id":"op_[a-z_]+"/g) ?? [];
-const ephemeralTo = (user: string) => rig.slack.messages.ephemeral(user).map((e) => visibleText({ text: e.text, blocks: e.blocks }));
-const latest = (m: { channel: string; ts: string }) => rig.slack.messages.get(m.channel, m.ts)!;
 
 describe('a confirmed change', () => {
   it('asks in the channel, sends nothing until Confirm, then sends once and edits the message', async () => {

@@ -7,9 +7,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { viewSubmissionPayload } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
-import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
 let rig: BotRig;
+const { text, latest, until } = rigHelpers(() => rig);
 let pristine: string;
 const restore = () => {
   const s = JSON.parse(pristine) as Pick<BotRig['sandbox']['state'], 'account' | 'reservedIps' | 'subnets'>;
@@ -30,10 +31,6 @@ afterAll(async () => {
   expect(rig.slack.violations).toEqual([]);
 });
 
-const text = (m: { blocks?: unknown[]; text: string }) => visibleText({ text: m.text, blocks: m.blocks });
-const latest = (m: { channel: string; ts: string }) => rig.slack.messages.get(m.channel, m.ts)!;
-const until = (m: { channel: string; ts: string }, word: string) =>
-  waitFor(() => (text(latest(m)).includes(word) ? latest(m) : undefined), { timeoutMs: 5000 });
 const posts = (from: number) => rig.mutations(from).map((r) => ({ method: r.method, path: r.rawPath, body: r.body }));
 const reserveBody = (location_id: number, subnet_id: string, quantity: number) => [
   { method: 'POST', path: '/v2/reserved-ips', body: { location_id, subnet_id, quantity } },

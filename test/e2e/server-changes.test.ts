@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewSubmissionPayload } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
-import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
 let rig: BotRig;
+const { text, latest, until, confirmByTyping } = rigHelpers(() => rig);
 beforeAll(async () => {
   rig = await startBotRig();
 });
@@ -18,10 +19,6 @@ afterAll(async () => {
   expect(rig.slack.violations).toEqual([]);
 });
 
-const text = (m: { blocks?: unknown[]; text: string }) => visibleText({ text: m.text, blocks: m.blocks });
-const latest = (m: { channel: string; ts: string }) => rig.slack.messages.get(m.channel, m.ts)!;
-const until = (m: { channel: string; ts: string }, word: string) =>
-  waitFor(() => (text(latest(m)).includes(word) ? latest(m) : undefined), { timeoutMs: 5000 });
 
 describe('server reinstall', () => {
   const PASSWORD = 'Corr3ct-Horse-Battery';
@@ -81,11 +78,7 @@ describe('server reinstall', () => {
     const before = Date.now();
     await rig.sendCommand('server reinstall 102 --template ubuntu-24.04');
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
-    const dialogs = () => rig.slack.views.all().filter((v) => v.view.callback_id === 'cloud_type_confirm');
-    const seen = dialogs().length;
-    await rig.click(msg, 'op_confirm', ALICE.id);
-    const dialog = await waitFor(() => dialogs()[seen], { timeoutMs: 5000 });
-    await rig.send.interaction(viewSubmissionPayload({ view: { ...dialog.view, id: dialog.id }, values: { typed: 'db-1.example.net' }, userId: ALICE.id }));
+    await confirmByTyping(msg, 'db-1.example.net');
     await until(msg, '— done');
     const generated = rig.sandbox.state.servers.find((s) => s.id === 102)!.pendingPassword!;
     expect(generated.length).toBeGreaterThanOrEqual(12);

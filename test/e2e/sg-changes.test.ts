@@ -7,11 +7,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { viewSubmissionPayload } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
-import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
 const WEB_1 = '5f0c3a1e-8b2d-4c6f-9a7e-2d4b6c8e0a11';
 
 let rig: BotRig;
+const { text, latest, until, ephemeralTo, buttons } = rigHelpers(() => rig);
 beforeAll(async () => {
   rig = await startBotRig();
 });
@@ -24,13 +25,7 @@ afterAll(async () => {
   expect(rig.slack.violations).toEqual([]);
 });
 
-const text = (m: { blocks?: unknown[]; text: string }) => visibleText({ text: m.text, blocks: m.blocks });
-const buttons = (m: { blocks?: unknown[] }) => JSON.stringify(m.blocks ?? []).match(/"action_id":"op_[a-z_]+"/g) ?? [];
-const latest = (m: { channel: string; ts: string }) => rig.slack.messages.get(m.channel, m.ts)!;
-const until = (m: { channel: string; ts: string }, word: string) =>
-  waitFor(() => (text(latest(m)).includes(word) ? latest(m) : undefined), { timeoutMs: 5000 });
 const sent = (from: number) => rig.mutations(from).map((r) => ({ method: r.method, path: r.rawPath, body: r.body }));
-const ephemeralTo = (user: string) => rig.slack.messages.ephemeral(user).map((e) => visibleText({ text: e.text, blocks: e.blocks }));
 const ruleForm = () =>
   waitFor(() => {
     const v = rig.slack.views.latest();

@@ -3,13 +3,13 @@
  * with the sandbox's builds shortened to a second or two and a fast poll interval.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { viewSubmissionPayload } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
-import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
 const INTERVAL = 150;
 let rig: BotRig;
+const { text, latest, confirmByTyping } = rigHelpers(() => rig);
 beforeAll(async () => {
   rig = await startBotRig({ sandbox: { buildMs: 1500, reinstallMs: 1500 }, watch: { intervalMs: INTERVAL } });
 });
@@ -18,8 +18,6 @@ afterAll(async () => {
   expect(rig.slack.violations).toEqual([]);
 });
 
-const text = (m: { blocks?: unknown[]; text: string }) => visibleText({ text: m.text, blocks: m.blocks });
-const latest = (m: { channel: string; ts: string }) => rig.slack.messages.get(m.channel, m.ts)!;
 const thread = (m: { channel: string; ts: string }) => rig.slack.messages.thread(m.channel, m.ts);
 const broadcasts = (m: { channel: string; ts: string }) =>
   rig.slack.callsTo('chat.postMessage').filter((c) => c.params.thread_ts === m.ts && (c.params.reply_broadcast === true || c.params.reply_broadcast === 'true'));
@@ -55,12 +53,8 @@ describe('a reinstall is followed until its credentials are ready', () => {
     const before = Date.now();
     await rig.sendCommand('server reinstall 104 --template debian-12');
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
-    const dialogs = () => rig.slack.views.all().filter((v) => v.view.callback_id === 'cloud_type_confirm');
-    const seen = dialogs().length;
-    await rig.click(msg, 'op_confirm', ALICE.id);
-    const dialog = await waitFor(() => dialogs()[seen], { timeoutMs: 5000 });
     const pollsBefore = rig.sandbox.requests.length;
-    await rig.send.interaction(viewSubmissionPayload({ view: { ...dialog.view, id: dialog.id }, values: { typed: 'staging-1.example.net' }, userId: ALICE.id }));
+    await confirmByTyping(msg, 'staging-1.example.net');
     const final = await waitFor(() => broadcasts(msg)[0], { timeoutMs: 10_000 });
     expect(JSON.stringify(final.params.blocks)).toMatch(/reinstalled and its credentials are ready/);
     const password = rig.sandbox.state.servers.find((s) => s.id === 104)!.rootPassword!;

@@ -8,10 +8,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { viewSubmissionPayload } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
-import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
 type State = BotRig['sandbox']['state'];
 let rig: BotRig;
+const { text, latest, until } = rigHelpers(() => rig);
 let pristine: string;
 const restore = () => {
   const s = JSON.parse(pristine) as Pick<State, 'account' | 'workers' | 'locations' | 'workerTemplates'>;
@@ -34,10 +35,6 @@ afterAll(async () => {
 });
 
 const REPO = 'https://github.com/acme/api.git';
-const text = (m: { blocks?: unknown[]; text: string }) => visibleText({ text: m.text, blocks: m.blocks });
-const latest = (m: { channel: string; ts: string }) => rig.slack.messages.get(m.channel, m.ts)!;
-const until = (m: { channel: string; ts: string }, word: string) =>
-  waitFor(() => (text(latest(m)).includes(word) ? latest(m) : undefined), { timeoutMs: 5000 });
 const posts = (from: number) => rig.mutations(from).map((r) => ({ method: r.method, path: r.rawPath, body: r.body }));
 
 async function ask(command: string) {
