@@ -22,6 +22,7 @@ import { buildCloudError } from '../slack/views/error-views.js';
 import { buildDryRun } from '../slack/views/status-views.js';
 import { buildNotInChannel, buildClickAnswer } from '../slack/views/change-notices.js';
 import { maskedArgs, maskedRequest, refreshStatus, renderStatus, splitSecrets } from './status-message.js';
+import { expireDue, recoverInterrupted, retrySync, type FlowContext } from './upkeep.js';
 import type { AuditOutcome, Auditor } from '../audit/types.js';
 
 export interface ChangeFlowDeps {
@@ -107,6 +108,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     }) ?? Promise.resolve();
   const status = (op: AnyOperation, r: OperationRecord, now: number) => renderStatus(op, r, now, { approval: needsApproval(op) });
   const refresh = (op: AnyOperation, r: OperationRecord, now: number) => refreshStatus(deps, op, r, now, { approval: needsApproval(op) });
+  const ctx: FlowContext = { deps, opOf, authorize, audit, refresh };
 
   async function execute(op: AnyOperation, record: OperationRecord): Promise<OperationRecord> {
     const log = deps.logger.child({ op: op.id, record: record.id });
@@ -296,70 +298,9 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       return { kind: 'done' };
     },
 
-    async retrySync(recordId, userId) {
-      const record = await deps.store.get(recordId);
-      const op = record && opOf(record);
-      const group = op?.change?.syncGroup?.(record!.args as never);
-      if (!record || !op || group === undefined || record.errorCode !== 'HYPERVISOR_SYNC_FAILED') {
-        return { kind: 'tell', text: 'There is nothing to sync for this request.' };
-      }
-      const refused = await authorize(record, op, userId, 'retry');
-      if (refused) return { kind: 'tell', text: refused };
-      try {
-        // Redeploys the saved rules; the rule itself is never created again.
-        await deps.cloud.securityGroups.deploy(group);
-        const now = deps.clock.now();
-        const synced = await deps.store.transition(recordId, {
-          from: ['failed'],
-          to: 'succeeded',
-          now,
-          patch: {
-            errorCode: null,
-            errorMessage: null,
-            result: { text: `Saved, and synced to every node after a retry by <@${userId}>.` },
-          },
-        });
-        if (synced.ok) await refresh(op, synced.record, now);
-        return { kind: 'tell', text: `:white_check_mark: Security group ${group} is synced to every node now.` };
-      } catch (e) {
-        if (!isCloudApiError(e)) throw e;
-        const t = describeCloudError(e, { mutation: true });
-        return { kind: 'tell', text: `The sync failed again: ${t.summary} ${t.nextStep}` };
-      }
-    },
-
-    async expireDue() {
-      const now = deps.clock.now();
-      const expired = await deps.store.expireDue(now);
-      for (const r of expired) {
-        const op = opOf(r);
-        if (op?.change) {
-          await refresh(op, r, now);
-          await audit(op, r, 'expired');
-        }
-      }
-      return expired.length;
-    },
-
-    async recoverInterrupted() {
-      const now = deps.clock.now();
-      let n = 0;
-      for (const r of await deps.store.listUnfinished()) {
-        const moved = await deps.store.transition(r.id, {
-          from: ['confirmed', 'running'],
-          to: 'failed',
-          now,
-          patch: { errorCode: 'INTERRUPTED', errorMessage: 'The bot stopped while this was running; its outcome is unknown.' },
-        });
-        const op = opOf(r);
-        if (moved.ok && op?.change) {
-          await refresh(op, moved.record, now);
-          await audit(op, moved.record, 'failed');
-        }
-        if (moved.ok) n++;
-      }
-      return n;
-    },
+    retrySync: (recordId, userId) => retrySync(ctx, recordId, userId),
+    expireDue: () => expireDue(ctx),
+    recoverInterrupted: () => recoverInterrupted(ctx),
   };
 }
 

@@ -240,8 +240,10 @@ describe('sg deploy', () => {
     expect(buttons(failed)).toEqual(['"action_id":"op_retry_sync"']);
     const synced = () => ephemeralTo(ALICE.id).filter((t) => t.includes('Security group 8 is synced')).length;
     const earlier = synced();
-    await rig.click(failed, 'op_retry_sync', ALICE.id);
+    // A double click on Retry sync: the record is claimed once, so one deploy is sent.
+    await Promise.all([rig.click(failed, 'op_retry_sync', ALICE.id), rig.click(failed, 'op_retry_sync', ALICE.id)]);
     await waitFor(() => synced() > earlier, { timeoutMs: 5000 });
+    await until(failed, '— done');
     expect(sent(from).map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v2/security-groups/8/deploy', 'POST /v2/security-groups/8/deploy']);
   });
 });

@@ -1,0 +1,103 @@
+/**
+ * What happens to change records besides a click on Confirm: Retry sync after a firewall
+ * change was saved but not applied everywhere, the expiry of unconfirmed requests, and
+ * recovery of changes a stopped bot left running.
+ */
+import { isCloudApiError } from '../cloud/errors.js';
+import type { AuditOutcome } from '../audit/types.js';
+import { describeCloudError } from '../operations/cloud-error-text.js';
+import type { AnyOperation } from '../operations/types.js';
+import type { OperationRecord } from '../store/types.js';
+import type { ChangeFlowDeps, ClickOutcome } from './change-flow.js';
+
+/** What the flow shares with these steps. */
+export interface FlowContext {
+  deps: ChangeFlowDeps;
+  opOf(r: OperationRecord): AnyOperation | undefined;
+  authorize(r: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry'): Promise<string | undefined>;
+  audit(op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string): Promise<void>;
+  refresh(op: AnyOperation, r: OperationRecord, now: number): Promise<void>;
+}
+
+/**
+ * Redeploys the security group of a change whose sync failed — never re-creating the rule.
+ * The record is claimed first (failed → running), so a double click sends one deploy.
+ */
+export async function retrySync(ctx: FlowContext, recordId: string, userId: string): Promise<ClickOutcome> {
+  const { deps } = ctx;
+  const record = await deps.store.get(recordId);
+  const op = record && ctx.opOf(record);
+  const group = op?.change?.syncGroup?.(record!.args as never);
+  if (!record || !op || group === undefined) return { kind: 'tell', text: 'There is nothing to sync for this request.' };
+  if (record.status === 'running') return { kind: 'tell', text: 'A retry is already running.' };
+  if (record.errorCode !== 'HYPERVISOR_SYNC_FAILED') return { kind: 'tell', text: 'There is nothing to sync for this request.' };
+  const refused = await ctx.authorize(record, op, userId, 'retry');
+  if (refused) return { kind: 'tell', text: refused };
+  const claimed = await deps.store.transition(recordId, { from: ['failed'], to: 'running', now: deps.clock.now() });
+  if (!claimed.ok) return { kind: 'tell', text: 'Someone else is retrying this already.' };
+  await ctx.refresh(op, claimed.record, deps.clock.now());
+  try {
+    await deps.cloud.securityGroups.deploy(group);
+    const now = deps.clock.now();
+    const synced = await deps.store.transition(recordId, {
+      from: ['running'],
+      to: 'succeeded',
+      now,
+      patch: { errorCode: null, errorMessage: null, result: { text: `Saved, and synced to every node after a retry by <@${userId}>.` } },
+    });
+    if (synced.ok) {
+      await ctx.refresh(op, synced.record, now);
+      await ctx.audit(op, synced.record, 'succeeded', `retry sync by ${userId}: POST /security-groups/${group}/deploy`);
+    }
+    return { kind: 'tell', text: `:white_check_mark: Security group ${group} is synced to every node now.` };
+  } catch (e) {
+    const code = isCloudApiError(e) ? e.code : 'INTERNAL';
+    const now = deps.clock.now();
+    const back = await deps.store.transition(recordId, {
+      from: ['running'],
+      to: 'failed',
+      now,
+      patch: { errorCode: code, errorMessage: e instanceof Error ? e.message : String(e) },
+    });
+    if (back.ok) await ctx.refresh(op, back.record, now);
+    if (!isCloudApiError(e)) throw e;
+    const t = describeCloudError(e, { mutation: true });
+    return { kind: 'tell', text: `The sync failed again: ${t.summary} ${t.nextStep}` };
+  }
+}
+
+/** Pending records past their time: marked expired and their messages edited. */
+export async function expireDue(ctx: FlowContext): Promise<number> {
+  const now = ctx.deps.clock.now();
+  const expired = await ctx.deps.store.expireDue(now);
+  for (const r of expired) {
+    const op = ctx.opOf(r);
+    if (!op?.change) continue;
+    await ctx.refresh(op, r, now);
+    await ctx.audit(op, r, 'expired');
+  }
+  return expired.length;
+}
+
+/** After a crash: records left confirmed or running are failed — their outcome is unknown. */
+export async function recoverInterrupted(ctx: FlowContext): Promise<number> {
+  const { deps } = ctx;
+  const now = deps.clock.now();
+  let n = 0;
+  for (const r of await deps.store.listUnfinished()) {
+    const moved = await deps.store.transition(r.id, {
+      from: ['confirmed', 'running'],
+      to: 'failed',
+      now,
+      patch: { errorCode: 'INTERRUPTED', errorMessage: 'The bot stopped while this was running; its outcome is unknown.' },
+    });
+    if (!moved.ok) continue;
+    n++;
+    const op = ctx.opOf(r);
+    if (op?.change) {
+      await ctx.refresh(op, moved.record, now);
+      await ctx.audit(op, moved.record, 'failed');
+    }
+  }
+  return n;
+}
