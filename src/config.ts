@@ -24,11 +24,17 @@ function isV2Url(value: string): boolean {
   }
 }
 
+/** The word that names the built-in sandbox cloud (DESIGN "Runtime contract"); only the local shell starts it. */
+export const SANDBOX_WORD = 'sandbox';
+
+const v2Url = z
+  .string({ error: 'is required (the Cloud API base URL, ending in /v2)' })
+  .refine((u) => u.trim() !== SANDBOX_WORD, { error: 'is `sandbox`, which only the local shell starts (SLACK_MODE=shell); for Slack, run `npm run sandbox` and use the URL it prints' })
+  .refine((u) => u.trim() === SANDBOX_WORD || isV2Url(u), { error: 'must be an http(s) URL ending in /v2 (for example https://api.example.com/v2)' })
+  .transform((u) => u.replace(/\/+$/, ''));
+
 export const cloudEnvSchema = z.object({
-  CLOUD_API_BASE_URL: z
-    .string({ error: 'is required (the Cloud API base URL, ending in /v2)' })
-    .refine(isV2Url, { error: 'must be an http(s) URL ending in /v2 (for example https://api.example.com/v2)' })
-    .transform((u) => u.replace(/\/+$/, '')),
+  CLOUD_API_BASE_URL: v2Url,
   CLOUD_API_TOKEN: z
     .string({ error: 'is required (an API token from the account settings)' })
     .min(1, { error: 'is required (an API token from the account settings)' }),
@@ -82,7 +88,8 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
 
 // ── The bot (DESIGN "Runtime contract") ─────────────────────────────────────────────────────
 
-export type SlackMode = 'socket' | 'http';
+/** How Slack reaches the bot; `shell` is the local shell (no Slack at all). */
+export type SlackMode = 'socket' | 'http' | 'shell';
 export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
 
 /** A comma-separated list of Slack ids; each must match `pattern`. */
@@ -104,7 +111,7 @@ export const botEnvSchema = cloudEnvSchema
     SLACK_BOT_TOKEN: optional(z.string().regex(/^xoxb-/, { error: 'must be a bot token (xoxb-…)' })),
     SLACK_APP_TOKEN: optional(z.string().regex(/^xapp-/, { error: 'must be an app-level token (xapp-…)' })),
     SLACK_SIGNING_SECRET: optional(z.string().min(8, { error: 'looks too short for a signing secret' })),
-    SLACK_MODE: optional(z.enum(['socket', 'http'], { error: 'must be socket or http' })),
+    SLACK_MODE: optional(z.enum(['socket', 'http', 'shell'], { error: 'must be socket, http or shell' })),
     PORT: port(3000),
     SLACK_API_URL: optional(
       z.string().refine(isHttpUrl, { error: 'must be an http(s) URL, e.g. https://slack.com/api/' }),
@@ -152,7 +159,7 @@ export interface AccessConfig {
 }
 
 export interface BotConfig {
-  slack: SlackConfig;
+  slack: SlackConfig & { mode: 'socket' | 'http' };
   cloud: CloudConfig;
   logLevel: LogLevelName;
   /** File path of the SQLite database (from `sqlite:<path>`). */
@@ -168,6 +175,15 @@ export interface BotConfig {
   };
 }
 
+/**
+ * The local shell (SLACK_MODE=shell, or no Slack variables at all): the same bot, driven from
+ * the terminal. Slack's tokens are not needed; `cloud` undefined means the built-in sandbox.
+ */
+export interface ShellConfig extends Omit<BotConfig, 'slack' | 'cloud'> {
+  slack: { mode: 'shell' };
+  cloud: CloudConfig | undefined;
+}
+
 function isHttpUrl(value: string): boolean {
   try {
     const u = new URL(value);
@@ -177,9 +193,18 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/** The mode the environment asks for: SLACK_MODE, else socket/http from the tokens, else the local shell. */
+export function selectMode(env: Env): SlackMode | undefined {
+  const forced = env.SLACK_MODE?.trim();
+  if (forced) return forced === 'socket' || forced === 'http' || forced === 'shell' ? forced : undefined;
+  if (isSet(env.SLACK_APP_TOKEN)) return 'socket';
+  // Nothing about Slack is configured: a newcomer's first `npm start` gets the local shell.
+  if (!isSet(env.SLACK_BOT_TOKEN) && !isSet(env.SLACK_SIGNING_SECRET)) return 'shell';
+  return 'http';
+}
+
 /** Which tokens the chosen mode needs; checked apart from the schema so all problems show at once. */
-function modeProblems(env: Env): string[] {
-  const mode = isSet(env.SLACK_MODE) ? env.SLACK_MODE.trim() : isSet(env.SLACK_APP_TOKEN) ? 'socket' : 'http';
+function modeProblems(env: Env, mode: SlackMode | undefined): string[] {
   const problems: string[] = [];
   if (!isSet(env.SLACK_BOT_TOKEN)) problems.push('SLACK_BOT_TOKEN is required (the bot token, xoxb-…, from the app’s OAuth page)');
   if (mode === 'socket' && !isSet(env.SLACK_APP_TOKEN))
@@ -189,11 +214,36 @@ function modeProblems(env: Env): string[] {
   return problems;
 }
 
-export function loadBotConfig(env: Env = process.env): BotConfig {
-  const e = parse(botEnvSchema, env, modeProblems(env));
+/** What every mode shares: logging, the database, access, audit, watches. */
+function common(e: z.output<typeof botEnvSchema>) {
+  return {
+    logLevel: e.LOG_LEVEL ?? ('info' as LogLevelName),
+    databasePath: e.DATABASE_URL.slice('sqlite:'.length),
+    watch: { intervalMs: e.WATCH_INTERVAL_MS ?? 10_000, broadcast: e.WATCH_BROADCAST ?? ('final' as const) },
+    access: {
+      admins: e.CLOUD_ADMINS ?? [],
+      operators: e.CLOUD_OPERATORS ?? [],
+      viewers: e.CLOUD_VIEWERS,
+      channels: e.CLOUD_CHANNELS?.length ? e.CLOUD_CHANNELS : undefined,
+      policyFile: e.ACCESS_POLICY,
+      approval: e.CLOUD_APPROVAL === 'destroy' ? ('destroy' as const) : undefined,
+    },
+    auditChannel: e.AUDIT_CHANNEL,
+  };
+}
+
+/**
+ * The bot's configuration for the chosen mode. Socket and HTTP need Slack's tokens and a
+ * cloud; the local shell needs neither (no CLOUD_API_BASE_URL, or `sandbox`, means the
+ * built-in sandbox). Every problem is named in one ConfigError.
+ */
+export function loadBotConfig(env: Env = process.env): BotConfig | ShellConfig {
+  const mode = selectMode(env);
+  if (mode === 'shell') return loadShellConfig(env);
+  const e = parse(botEnvSchema, env, modeProblems(env, mode));
   return {
     slack: {
-      mode: e.SLACK_MODE ?? (e.SLACK_APP_TOKEN ? 'socket' : 'http'),
+      mode: mode === 'socket' ? 'socket' : 'http',
       botToken: e.SLACK_BOT_TOKEN!,
       appToken: e.SLACK_APP_TOKEN,
       signingSecret: e.SLACK_SIGNING_SECRET,
@@ -201,18 +251,39 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       apiUrl: e.SLACK_API_URL,
     },
     cloud: { baseUrl: e.CLOUD_API_BASE_URL, token: e.CLOUD_API_TOKEN },
-    logLevel: e.LOG_LEVEL ?? 'info',
-    databasePath: e.DATABASE_URL.slice('sqlite:'.length),
-    watch: { intervalMs: e.WATCH_INTERVAL_MS ?? 10_000, broadcast: e.WATCH_BROADCAST ?? 'final' },
-    access: {
-      admins: e.CLOUD_ADMINS ?? [],
-      operators: e.CLOUD_OPERATORS ?? [],
-      viewers: e.CLOUD_VIEWERS,
-      channels: e.CLOUD_CHANNELS?.length ? e.CLOUD_CHANNELS : undefined,
-      policyFile: e.ACCESS_POLICY,
-      approval: e.CLOUD_APPROVAL === 'destroy' ? 'destroy' : undefined,
-    },
-    auditChannel: e.AUDIT_CHANNEL,
+    ...common(e),
+  };
+}
+
+export function isShellConfig(config: BotConfig | ShellConfig): config is ShellConfig {
+  return config.slack.mode === 'shell';
+}
+
+/** The shell's cloud: optional, `sandbox` or a /v2 URL; a real cloud needs its token. */
+const shellEnvSchema = botEnvSchema.extend({
+  CLOUD_API_BASE_URL: optional(
+    z
+      .string()
+      .refine((u) => u.trim() === SANDBOX_WORD || isV2Url(u), { error: 'must be `sandbox` or an http(s) URL ending in /v2 (for example https://api.example.com/v2)' })
+      .transform((u) => (u.trim() === SANDBOX_WORD ? SANDBOX_WORD : u.replace(/\/+$/, ''))),
+  ),
+  CLOUD_API_TOKEN: optional(z.string()),
+});
+
+function loadShellConfig(env: Env): ShellConfig {
+  const url = env.CLOUD_API_BASE_URL?.trim();
+  const sandbox = !url || url === SANDBOX_WORD;
+  const noToken = 'CLOUD_API_TOKEN is required when CLOUD_API_BASE_URL names a cloud (leave CLOUD_API_BASE_URL empty, or set it to `sandbox`, for the built-in sandbox)';
+  const e = parse(shellEnvSchema, env, !sandbox && !isSet(env.CLOUD_API_TOKEN) ? [noToken] : []);
+  const base = common({ ...e, CLOUD_API_BASE_URL: '', CLOUD_API_TOKEN: '' });
+  return {
+    ...base,
+    slack: { mode: 'shell' },
+    cloud: sandbox ? undefined : { baseUrl: e.CLOUD_API_BASE_URL!, token: e.CLOUD_API_TOKEN! },
+    // The sandbox forgets everything when the shell ends, so by default the bot's records do too.
+    databasePath: isSet(env.DATABASE_URL) || !sandbox ? base.databasePath : ':memory:',
+    logLevel: e.LOG_LEVEL ?? 'warn',
+    watch: { ...base.watch, intervalMs: e.WATCH_INTERVAL_MS ?? (sandbox ? 3000 : base.watch.intervalMs) },
   };
 }
 

@@ -1,16 +1,18 @@
 /**
- * Composition root: config → dependencies → Slack mode → start. Stops cleanly on SIGTERM and
- * SIGINT (finish what is in flight, close connections).
+ * Composition root: config → dependencies → mode (socket | http | shell) → start. Stops
+ * cleanly on SIGTERM and SIGINT (finish what is in flight, close connections). With no Slack
+ * variables at all, `npm start` is the local shell against the built-in sandbox.
  */
 import { Agent } from 'undici';
 import { createCloudClient } from './cloud/client.js';
 import { systemClock } from './clock.js';
-import { ConfigError, loadBotConfig, loadDotEnv } from './config.js';
+import { ConfigError, isShellConfig, loadBotConfig, loadDotEnv, type ShellConfig } from './config.js';
 import { createLogger } from './log.js';
 import { catalog } from './operations/index.js';
 import { createBot } from './slack/app.js';
 import { PolicyFileError, readPolicyFile } from './access/policy-file.js';
 import { createSealer, createSqliteStore } from './store/index.js';
+import { startShell } from './shell/start-shell.js';
 
 async function main(): Promise<void> {
   loadDotEnv();
@@ -24,6 +26,7 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  if (isShellConfig(config)) return runShell(config);
   const { slack, cloud: cloudConfig } = config;
   const logger = createLogger({
     level: config.logLevel,
@@ -91,6 +94,17 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** The local shell on this terminal; exits 0 once it has closed everything (Ctrl-D, `exit`, a signal). */
+async function runShell(config: ShellConfig): Promise<void> {
+  const shell = await startShell({ config, input: process.stdin, output: process.stdout });
+  process.on('SIGTERM', () => shell.stop());
+  process.on('SIGINT', () => shell.stop());
+  await shell.closed;
+  process.exitCode = 0;
+  // Nothing should be left open; if something is, do not hang the terminal over it.
+  setTimeout(() => process.exit(0), 2000).unref();
 }
 
 main().catch((e: unknown) => {

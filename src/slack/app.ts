@@ -4,7 +4,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Receiver } from '@slack/bolt';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { SlackConfig } from '../config.js';
@@ -53,6 +53,8 @@ export interface BotDeps {
   expirySweepMs?: number;
   /** WebClient retry policy override (tests use @slack/web-api's rapidRetryPolicy). */
   slackRetryConfig?: import('@slack/bolt').webApi.RetryOptions;
+  /** A receiver of our own instead of Socket Mode or HTTP: the local shell's (mode `shell`). */
+  receiver?: Receiver;
 }
 
 export interface Bot {
@@ -76,8 +78,10 @@ export function createBot(deps: BotDeps): Bot {
   };
   const health = [{ path: '/healthz', method: 'GET', handler: (_req: unknown, res: import('node:http').ServerResponse) => res.end('ok') }];
 
+  if (slack.mode === 'shell' && !deps.receiver) throw new Error('shell mode needs the shell’s receiver');
   const receiver =
-    slack.mode === 'socket'
+    deps.receiver ??
+    (slack.mode === 'socket'
       ? new SocketModeReceiver({
           appToken: slack.appToken!,
           logger,
@@ -94,7 +98,7 @@ export function createBot(deps: BotDeps): Bot {
           customRoutes: health,
           // Ack is sent as soon as a handler calls ack(); work continues after (never before).
           processBeforeResponse: false,
-        });
+        }));
 
   const app = new App({
     token: slack.botToken,

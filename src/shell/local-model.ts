@@ -1,0 +1,176 @@
+/**
+ * What the local Web API keeps: channel messages by ts (threads hang from their parent's ts),
+ * ephemeral messages, open views, and response_urls. Every change is also told to listeners
+ * (the shell renders it); nothing here knows about terminals.
+ */
+export type JsonObject = Record<string, unknown>;
+
+export interface ShellMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  blocks: unknown[];
+  /** The parent's ts, for a thread reply. */
+  threadTs?: string;
+  deleted?: boolean;
+}
+
+export interface ShellEphemeral {
+  channel: string;
+  /** Its message_ts: a click on one of its buttons names it. */
+  ts: string;
+  text: string;
+  blocks: unknown[];
+  deleted?: boolean;
+}
+
+export interface ShellView {
+  id: string;
+  hash: string;
+  /** The view as Slack stores it: the app's fields plus id, hash, state. */
+  view: JsonObject;
+}
+
+export type LocalEvent =
+  | { type: 'message'; message: ShellMessage; broadcast: boolean }
+  | { type: 'update'; message: ShellMessage }
+  | { type: 'delete'; message: ShellMessage }
+  | { type: 'ephemeral'; ephemeral: ShellEphemeral; replaced: boolean }
+  | { type: 'ephemeral-delete'; ephemeral: ShellEphemeral }
+  | { type: 'view'; view: ShellView; opened: boolean };
+
+export class LocalModel {
+  readonly messages = new Map<string, ShellMessage>();
+  readonly ephemerals = new Map<string, ShellEphemeral>();
+  readonly views = new Map<string, ShellView>();
+  /** response_url id → the ephemeral message it may replace (set once something was posted). */
+  private readonly responseUrls = new Map<string, { originalTs: string | undefined }>();
+  private readonly listeners: ((e: LocalEvent) => void)[] = [];
+  private seq = 0;
+
+  /** `home`: the channel of response_url answers (the shell's one channel). */
+  constructor(private readonly home: string) {}
+
+  onEvent(listener: (e: LocalEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private emit(e: LocalEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+
+  /** Slack-shaped, increasing timestamps: `seconds.sequence`. */
+  nextTs(): string {
+    this.seq += 1;
+    return `${Math.floor(Date.now() / 1000)}.${String(this.seq).padStart(6, '0')}`;
+  }
+
+  post(args: { channel: string; text: string; blocks: unknown[]; threadTs?: string; broadcast?: boolean }): ShellMessage {
+    const parent = args.threadTs ? this.messages.get(args.threadTs) : undefined;
+    // A reply to a reply threads under the parent, as in Slack.
+    const threadTs = parent?.threadTs ?? (args.threadTs ? args.threadTs : undefined);
+    const message: ShellMessage = { channel: args.channel, ts: this.nextTs(), text: args.text, blocks: args.blocks, ...(threadTs ? { threadTs } : {}) };
+    this.messages.set(message.ts, message);
+    this.emit({ type: 'message', message, broadcast: args.broadcast === true && !!threadTs });
+    return message;
+  }
+
+  update(ts: string, text: string, blocks: unknown[] | undefined): ShellMessage | undefined {
+    const message = this.messages.get(ts);
+    if (!message || message.deleted) return undefined;
+    message.text = text;
+    // Slack keeps the blocks when `blocks` is left out.
+    if (blocks !== undefined) message.blocks = blocks;
+    this.emit({ type: 'update', message });
+    return message;
+  }
+
+  remove(ts: string): ShellMessage | undefined {
+    const message = this.messages.get(ts);
+    if (!message || message.deleted) return undefined;
+    message.deleted = true;
+    this.emit({ type: 'delete', message });
+    return message;
+  }
+
+  postEphemeral(args: { channel: string; text: string; blocks: unknown[]; replaceTs?: string }): ShellEphemeral {
+    const old = args.replaceTs ? this.ephemerals.get(args.replaceTs) : undefined;
+    if (old && !old.deleted) {
+      old.text = args.text;
+      old.blocks = args.blocks;
+      this.emit({ type: 'ephemeral', ephemeral: old, replaced: true });
+      return old;
+    }
+    const ephemeral: ShellEphemeral = { channel: args.channel, ts: this.nextTs(), text: args.text, blocks: args.blocks };
+    this.ephemerals.set(ephemeral.ts, ephemeral);
+    this.emit({ type: 'ephemeral', ephemeral, replaced: false });
+    return ephemeral;
+  }
+
+  removeEphemeral(ts: string): void {
+    const e = this.ephemerals.get(ts);
+    if (!e || e.deleted) return;
+    e.deleted = true;
+    this.emit({ type: 'ephemeral-delete', ephemeral: e });
+  }
+
+  /** A response_url for one command or click; `originalTs` is the ephemeral clicked in, if any. */
+  issueResponseUrl(originalTs?: string): string {
+    this.seq += 1;
+    const id = `r${this.seq}`;
+    this.responseUrls.set(id, { originalTs });
+    return id;
+  }
+
+  /** A post to a response_url, as Slack handles it: replace or delete the original, or add a reply. */
+  respond(id: string, body: JsonObject): boolean {
+    const url = this.responseUrls.get(id);
+    if (!url) return false;
+    if (body.delete_original === true) {
+      if (url.originalTs) this.removeEphemeral(url.originalTs);
+      return true;
+    }
+    const text = typeof body.text === 'string' ? body.text : '';
+    const blocks = Array.isArray(body.blocks) ? body.blocks : [];
+    if (body.response_type === 'in_channel' && body.replace_original !== true) {
+      this.post({ channel: this.home, text, blocks });
+      return true;
+    }
+    const replaceTs = body.replace_original === true ? url.originalTs : undefined;
+    const posted = this.postEphemeral({ channel: this.home, text, blocks, ...(replaceTs ? { replaceTs } : {}) });
+    url.originalTs = posted.ts;
+    return true;
+  }
+
+  openView(view: JsonObject): ShellView {
+    this.seq += 1;
+    const id = `V${String(this.seq).padStart(8, '0')}`;
+    const stored = this.store(id, view, id);
+    this.emit({ type: 'view', view: stored, opened: true });
+    return stored;
+  }
+
+  updateView(id: string, view: JsonObject): ShellView | undefined {
+    const old = this.views.get(id);
+    if (!old) return undefined;
+    const stored = this.store(id, view, String(old.view.root_view_id ?? id));
+    this.emit({ type: 'view', view: stored, opened: false });
+    return stored;
+  }
+
+  closeView(id: string): void {
+    this.views.delete(id);
+  }
+
+  private store(id: string, view: JsonObject, rootId: string): ShellView {
+    this.seq += 1;
+    const hash = `${Math.floor(Date.now() / 1000)}.h${this.seq}`;
+    const stored: ShellView = {
+      id,
+      hash,
+      view: { ...view, id, hash, root_view_id: rootId, state: { values: {} }, private_metadata: view.private_metadata ?? '', callback_id: view.callback_id ?? '' },
+    };
+    this.views.set(id, stored);
+    return stored;
+  }
+}

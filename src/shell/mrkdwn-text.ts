@@ -1,0 +1,117 @@
+/**
+ * Slack's mrkdwn as a terminal reads it (pure): `*bold*`, `_italic_`, `~strike~` lose their
+ * markers (or become ANSI styles), inline code keeps its backticks, `<@U…>`/`<#C…>`/links
+ * become words, known emoji codes become a symbol, and Slack's three escapes are undone.
+ */
+
+export interface TextContext {
+  /** The local person: `<@id>` reads as "@you". */
+  userId: string;
+  /** Channel names by id, for `<#C…>`. */
+  channels: Record<string, string>;
+  /** Style with ANSI escapes (a real terminal) instead of plain text. */
+  ansi?: boolean;
+}
+
+/** The emoji the bot uses, as a short symbol; any other `:code:` is left as typed. */
+const EMOJI: Record<string, string> = {
+  white_check_mark: '✔',
+  heavy_check_mark: '✔',
+  x: '✘',
+  heavy_multiplication_x: '✘',
+  warning: '⚠',
+  hourglass_flowing_sand: '⏳',
+  hourglass: '⏳',
+  no_entry: '⛔',
+  no_entry_sign: '⊘',
+  grey_question: '?',
+  question: '?',
+  alarm_clock: '⏰',
+  lock: '🔒',
+  key: '🔑',
+  large_green_circle: '🟢',
+  red_circle: '🔴',
+  arrows_counterclockwise: '↻',
+  eyes: '👀',
+  memory: '📝',
+  test_tube: '🧪',
+  pushpin: '📌',
+  pause_button: '⏸',
+  double_vertical_bar: '⏸',
+  boom: '💥',
+  ghost: '👻',
+};
+
+const STYLE = {
+  bold: ['\x1b[1m', '\x1b[22m'],
+  italic: ['\x1b[3m', '\x1b[23m'],
+  strike: ['\x1b[9m', '\x1b[29m'],
+  code: ['\x1b[36m', '\x1b[39m'],
+  dim: ['\x1b[2m', '\x1b[22m'],
+} as const;
+
+export function style(kind: keyof typeof STYLE, text: string, ansi: boolean | undefined): string {
+  return ansi ? `${STYLE[kind][0]}${text}${STYLE[kind][1]}` : text;
+}
+
+export function unescapeEntities(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+export function emoji(text: string): string {
+  return text.replace(/:([a-z0-9_+-]+):/g, (whole, name: string) => EMOJI[name] ?? whole);
+}
+
+/** `<…>` in mrkdwn: mentions, channels, special mentions and links. */
+function angle(inner: string, ctx: TextContext): string {
+  const [target = '', label] = inner.split('|', 2) as [string, string | undefined];
+  if (target.startsWith('@')) {
+    const id = target.slice(1);
+    return id === ctx.userId ? '@you' : `@${label ?? id}`;
+  }
+  if (target.startsWith('#')) {
+    const id = target.slice(1);
+    return `#${label ?? ctx.channels[id] ?? id}`;
+  }
+  if (target.startsWith('!')) {
+    const special = target.slice(1);
+    if (label) return label;
+    return special.startsWith('subteam^') ? `@${special.slice('subteam^'.length)}` : `@${special}`;
+  }
+  const url = unescapeEntities(target);
+  const text = label === undefined ? undefined : unescapeEntities(label);
+  if (url.startsWith('mailto:')) return text ?? url.slice('mailto:'.length);
+  // `<https://host|host>` reads as the address alone.
+  return text === undefined || text === url || text === url.replace(/^https?:\/\//, '') ? url : `${text} (${url})`;
+}
+
+/** mrkdwn → terminal text. */
+export function mrkdwnToText(source: string, ctx: TextContext): string {
+  const kept: string[] = [];
+  const keep = (s: string) => `\u0000${kept.push(s) - 1}\u0000`;
+  let text = source.replace(/```([\s\S]*?)```/g, (_m, body: string) => {
+    const lines = unescapeEntities(body.replace(/^\n|\n$/g, '')).split('\n');
+    return keep(`\n${lines.map((l) => `  ${style('code', l, ctx.ansi)}`).join('\n')}\n`);
+  });
+  text = text.replace(/`([^`\n]+)`/g, (_m, body: string) =>
+    keep(ctx.ansi ? style('code', unescapeEntities(body), true) : `\`${unescapeEntities(body)}\``),
+  );
+  text = text.replace(/<([^<>\n]+)>/g, (_m, inner: string) => keep(angle(inner, ctx)));
+  const marker = (ch: string, kind: keyof typeof STYLE) => {
+    const m = `\\${ch}`;
+    const re = new RegExp(`(^|[^\\w${m}])${m}(?=\\S)([^${m}\\n]*?[^${m}\\s])${m}(?=$|[^\\w${m}])`, 'gm');
+    text = text.replace(re, (_whole, before: string, inner: string) => `${before}${style(kind, inner, ctx.ansi)}`);
+  };
+  marker('*', 'bold');
+  marker('_', 'italic');
+  marker('~', 'strike');
+  text = unescapeEntities(emoji(text));
+  // Restore kept pieces (a piece may hold another's placeholder: code inside a link label).
+  for (let i = 0; i < 3 && text.includes('\u0000'); i++) text = text.replace(/\u0000(\d+)\u0000/g, (_m, n: string) => kept[Number(n)] ?? '');
+  return text.replace(/\n{3,}/g, '\n\n').replace(/^\n+|\n+$/g, '');
+}
+
+/** A plain_text object's text (Slack turns emoji codes into emoji there too). */
+export function plainToText(source: string): string {
+  return emoji(source);
+}

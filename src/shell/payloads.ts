@@ -1,0 +1,113 @@
+/**
+ * The bodies Slack sends an app, built from what the person typed in the shell: a slash
+ * command, a button click (block_actions) and a modal submission (view_submission). Shapes
+ * as Slack documents them, so Bolt and the bot's handlers cannot tell them apart.
+ */
+import { randomBytes } from 'node:crypto';
+import { SHELL_APP_ID, SHELL_BOT, SHELL_CHANNEL, SHELL_TEAM, SHELL_USER } from './identity.js';
+import type { JsonObject } from './local-model.js';
+
+/** Like Slack's: leading unix seconds, then opaque parts. */
+export function newTriggerId(): string {
+  return `${Math.floor(Date.now() / 1000)}.${randomBytes(5).readUIntBE(0, 5)}.${randomBytes(16).toString('hex')}`;
+}
+
+const user = { id: SHELL_USER.id, username: SHELL_USER.name, name: SHELL_USER.name, team_id: SHELL_TEAM.id };
+const team = { id: SHELL_TEAM.id, domain: SHELL_TEAM.domain };
+
+/** `/cloud <text>` as Slack posts it (form fields, all strings). */
+export function slashCommandBody(command: string, text: string, responseUrl: string, triggerId = newTriggerId()): Record<string, string> {
+  return {
+    token: 'local-shell',
+    team_id: SHELL_TEAM.id,
+    team_domain: SHELL_TEAM.domain,
+    channel_id: SHELL_CHANNEL.id,
+    channel_name: SHELL_CHANNEL.name,
+    user_id: SHELL_USER.id,
+    user_name: SHELL_USER.name,
+    command,
+    text,
+    api_app_id: SHELL_APP_ID,
+    is_enterprise_install: 'false',
+    response_url: responseUrl,
+    trigger_id: triggerId,
+  };
+}
+
+export interface Clicked {
+  /** The button element as the bot sent it. */
+  element: JsonObject;
+  blockId: string;
+  /** Where it was: a channel message (or thread reply), or an ephemeral message. */
+  where: { kind: 'message'; channel: string; ts: string; text: string; blocks: unknown[]; threadTs?: string } | { kind: 'ephemeral'; channel: string; ts: string };
+}
+
+export function blockActionsBody(clicked: Clicked, responseUrl: string, triggerId = newTriggerId()): JsonObject {
+  const { element, where } = clicked;
+  const action: JsonObject = {
+    type: element.type,
+    block_id: clicked.blockId,
+    action_id: element.action_id,
+    action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+  };
+  for (const key of ['text', 'value', 'style', 'url']) if (key in element) action[key] = element[key];
+  const channel = { id: where.channel || SHELL_CHANNEL.id, name: SHELL_CHANNEL.name };
+  const common: JsonObject = {
+    type: 'block_actions',
+    user,
+    api_app_id: SHELL_APP_ID,
+    token: 'local-shell',
+    trigger_id: triggerId,
+    team,
+    enterprise: null,
+    is_enterprise_install: false,
+    channel,
+    state: { values: {} },
+    response_url: responseUrl,
+    actions: [action],
+  };
+  if (where.kind === 'ephemeral') {
+    // Slack sends no `message` for a click in an ephemeral message.
+    return { ...common, container: { type: 'message', message_ts: where.ts, channel_id: channel.id, is_ephemeral: true } };
+  }
+  const message: JsonObject = {
+    type: 'message',
+    user: SHELL_BOT.userId,
+    bot_id: SHELL_BOT.botId,
+    app_id: SHELL_APP_ID,
+    team: SHELL_TEAM.id,
+    text: where.text,
+    blocks: where.blocks,
+    ts: where.ts,
+    ...(where.threadTs ? { thread_ts: where.threadTs } : {}),
+  };
+  return { ...common, container: { type: 'message', message_ts: where.ts, channel_id: channel.id, is_ephemeral: false }, message };
+}
+
+/** A modal's submission: the view as Slack stores it, with `state.values` as filled in. */
+export function viewSubmissionBody(view: JsonObject, values: Record<string, Record<string, JsonObject>>, triggerId = newTriggerId()): JsonObject {
+  return {
+    type: 'view_submission',
+    team,
+    user,
+    api_app_id: SHELL_APP_ID,
+    token: 'local-shell',
+    trigger_id: triggerId,
+    view: {
+      team_id: SHELL_TEAM.id,
+      type: 'modal',
+      clear_on_close: false,
+      notify_on_close: false,
+      previous_view_id: null,
+      app_id: SHELL_APP_ID,
+      external_id: '',
+      app_installed_team_id: SHELL_TEAM.id,
+      bot_id: SHELL_BOT.botId,
+      ...view,
+      state: { values },
+    },
+    response_urls: [],
+    is_enterprise_install: false,
+    enterprise: null,
+  };
+}

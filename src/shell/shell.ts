@@ -1,0 +1,169 @@
+/**
+ * The REPL: `/cloud …` lines become slash commands, a bare number presses that button, a
+ * modal the bot opens is walked field by field and submitted (fields the bot refuses are
+ * asked again with its message), `help` explains, `exit` or Ctrl-D ends. Everything goes
+ * through the shell receiver into the real Bolt app; nothing here knows any command.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { ButtonRegistry, findButton } from './button-registry.js';
+import { attachEventPrinter } from './event-printer.js';
+import { CANCEL_WORD, formFields, stateValues, walkFields } from './form-walk.js';
+import { SHELL_CHANNEL, SHELL_USER } from './identity.js';
+import { LineReader } from './line-reader.js';
+import type { JsonObject, ShellView } from './local-model.js';
+import type { LocalSlack } from './local-slack.js';
+import { mrkdwnToText, type TextContext } from './mrkdwn-text.js';
+import { blockActionsBody, slashCommandBody, viewSubmissionBody, type Clicked } from './payloads.js';
+import type { ShellReceiver } from './shell-receiver.js';
+
+export const COMMAND = '/cloud';
+const PROMPT = 'cloud> ';
+
+export const SHELL_HELP = [
+  'This is cloudbot’s local shell: the same bot as in Slack, with you (an admin) alone in #shell.',
+  '  /cloud help          what the bot can do; every command works as in Slack',
+  '  /cloud <command>     run one, e.g. /cloud server status 101',
+  '  <number>             press the button shown as [number]',
+  `  ${CANCEL_WORD.padEnd(20)} close the form you are filling in (nothing is sent)`,
+  '  help, exit           this text; quit (Ctrl-D does too)',
+].join('\n');
+
+export interface ShellOptions {
+  input: Readable;
+  output: Writable;
+  /** A real terminal: prompts, redrawing, ANSI styles. */
+  terminal: boolean;
+  receiver: ShellReceiver;
+  slack: LocalSlack;
+}
+
+export interface Shell {
+  /** Writes text above the prompt (start-up lines, log lines). */
+  print(text: string): void;
+  /** Runs until `exit`, Ctrl-D or the end of input; resolves once the last line's work is done. */
+  run(): Promise<void>;
+  /** Ends input as Ctrl-D does: the line in progress finishes, then run() resolves. */
+  close(): void;
+}
+
+export function createShell(opts: ShellOptions): Shell {
+  const reader = new LineReader(opts.input, opts.output, opts.terminal);
+  const ctx: TextContext = { userId: SHELL_USER.id, channels: { [SHELL_CHANNEL.id]: SHELL_CHANNEL.name }, ansi: opts.terminal };
+  const registry = new ButtonRegistry();
+  const { model } = opts.slack;
+  const print = (text: string) => reader.print(text);
+  const forms: string[] = [];
+  let formArrived: (() => void) | undefined;
+  let inForm = false;
+
+  attachEventPrinter({
+    model,
+    registry,
+    ctx,
+    print,
+    onForm(view) {
+      if (!forms.includes(view.id)) forms.push(view.id);
+      formArrived?.();
+    },
+  });
+  reader.onInterrupt = () => (inForm ? reader.inject(CANCEL_WORD) : reader.close());
+
+  /** Hands a body to the app and waits until its handler is done. */
+  async function dispatch(body: JsonObject): Promise<unknown> {
+    const delivery = opts.receiver.deliver(body);
+    const acked = await delivery.acked;
+    await delivery.done;
+    return acked;
+  }
+
+  async function press(n: number): Promise<void> {
+    const r = registry.get(n);
+    if (!r) return print(`There is no button [${n}].`);
+    const message = r.surface.kind === 'message' ? model.messages.get(r.surface.ts) : undefined;
+    const ephemeral = r.surface.kind === 'ephemeral' ? model.ephemerals.get(r.surface.ts) : undefined;
+    const source = message ?? ephemeral;
+    const found = source && !source.deleted ? findButton(source.blocks, r) : undefined;
+    if (!source || !found) return print(`Button [${n}] is no longer there: its message has changed since.`);
+    const where: Clicked['where'] = message
+      ? { kind: 'message', channel: message.channel, ts: message.ts, text: message.text, blocks: message.blocks, ...(message.threadTs ? { threadTs: message.threadTs } : {}) }
+      : { kind: 'ephemeral', channel: source.channel, ts: source.ts };
+    const responseUrl = opts.slack.responseUrl(ephemeral ? ephemeral.ts : undefined);
+    await dispatch(blockActionsBody({ element: found.element, blockId: found.blockId, where }, responseUrl));
+  }
+
+  async function walkForm(view: ShellView): Promise<void> {
+    const v = view.view;
+    const fields = formFields(v);
+    const title = (v.title as { text?: string } | undefined)?.text ?? 'Form';
+    const intro = (Array.isArray(v.blocks) ? v.blocks : [])
+      .filter((b) => (b as JsonObject).type === 'section')
+      .map((b) => mrkdwnToText(String(((b as JsonObject).text as JsonObject | undefined)?.text ?? ''), ctx));
+    print([`┌ form: ${title}  (${CANCEL_WORD} closes it)`, ...intro.map((l) => `│ ${l}`)].join('\n'));
+    const answers = new Map<string, JsonObject>();
+    const io = { ask: (p: string) => reader.read(p, { forget: true }), say: print };
+    const submit = (v.submit as { text?: string } | undefined)?.text ?? 'Submit';
+    let ok = await walkFields(fields, answers, io, ctx);
+    while (ok) {
+      print(`└ ${submit}`);
+      const ack = (await dispatch(viewSubmissionBody(v, stateValues(fields, answers)))) as JsonObject | undefined;
+      if (ack?.response_action === 'errors' && ack.errors && typeof ack.errors === 'object') {
+        // As in Slack: the form stays open, its refused fields marked; only those are asked again.
+        const errors = ack.errors as Record<string, string>;
+        const again = fields.filter((f) => f.blockId in errors);
+        print(`┌ form: ${title} — ${again.length ? `the bot asks again for ${again.map((f) => f.label).join(', ')}` : 'the bot refused it'}`);
+        if (!again.length) print(Object.entries(errors).map(([k, m]) => `│ ! ${k}: ${mrkdwnToText(String(m), ctx)}`).join('\n'));
+        ok = await walkFields(again.length ? again : fields, answers, io, ctx, errors);
+        continue;
+      }
+      if (ack?.response_action === 'update' && ack.view) model.updateView(view.id, ack.view as JsonObject);
+      else if (ack?.response_action === 'push' && ack.view) model.openView(ack.view as JsonObject);
+      else model.closeView(view.id);
+      return;
+    }
+    model.closeView(view.id);
+    print('└ Form closed; nothing was sent.');
+  }
+
+  async function handle(line: string): Promise<'exit' | void> {
+    const text = line.trim();
+    if (!text) return;
+    if (text === 'exit' || text === 'quit') return 'exit';
+    if (text === 'help' || text === '?') return print(SHELL_HELP);
+    if (/^\d+$/.test(text)) return press(Number(text));
+    if (text === COMMAND || text.startsWith(`${COMMAND} `)) {
+      await dispatch(slashCommandBody(COMMAND, text.slice(COMMAND.length).trim(), opts.slack.responseUrl()));
+      return;
+    }
+    if (text === CANCEL_WORD) return print('There is no form open.');
+    print(text.startsWith('/') ? `Only ${COMMAND} works here. Type help.` : `Type ${COMMAND} ${text} to run it as a command, or help.`);
+  }
+
+  async function run(): Promise<void> {
+    for (;;) {
+      const form = forms.shift();
+      if (form) {
+        const view = model.views.get(form);
+        if (view) {
+          inForm = true;
+          await walkForm(view).finally(() => (inForm = false));
+        }
+        continue;
+      }
+      reader.showPrompt(PROMPT);
+      const arrived = new Promise<'form'>((resolve) => (formArrived = () => resolve('form')));
+      const first = await Promise.race([reader.wait().then(() => 'line' as const), arrived]);
+      formArrived = undefined;
+      if (first === 'form') continue;
+      const line = reader.take();
+      if (line === undefined) break; // Ctrl-D or the end of piped input
+      try {
+        if ((await handle(line)) === 'exit') break;
+      } catch (e) {
+        print(`! ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    reader.close();
+  }
+
+  return { print, run, close: () => reader.close() };
+}

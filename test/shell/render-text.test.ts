@@ -1,0 +1,99 @@
+/** Block Kit and mrkdwn as terminal text: pure functions, no shell around them. */
+import { describe, expect, it } from 'vitest';
+import { compactUpdate, messageLabel, mrkdwnToText, renderBlocks, renderEntry, type ButtonRef } from '../../src/shell/render-text.js';
+import { buildStatusMessage } from '../../src/slack/views/status-views.js';
+import { actions, button, context, divider, fields, header, section } from '../../src/slack/views/blocks.js';
+import type { OperationRecord } from '../../src/store/types.js';
+
+const ctx = { userId: 'UME', channels: { CSHELL: 'shell' } };
+const counter = () => {
+  let n = 0;
+  const seen: ButtonRef[] = [];
+  return Object.assign((b: ButtonRef) => (seen.push(b), ++n), { seen });
+};
+
+describe('mrkdwnToText', () => {
+  it('drops bold, italic and strike markers and keeps inline code in backticks', () => {
+    expect(mrkdwnToText('*Deploy* _now_ ~never~ `ssh_key_ids` and snake_case_name', ctx)).toBe('Deploy now never `ssh_key_ids` and snake_case_name');
+  });
+
+  it('reads mentions, channels and links', () => {
+    expect(mrkdwnToText('<@UME> and <@UOTHER> in <#CSHELL> or <#CX|ops>; <!here>', ctx)).toBe('@you and @UOTHER in #shell or #ops; @here');
+    expect(mrkdwnToText('see <https://example.com/a?b=1&amp;c=2|the docs>', ctx)).toBe('see the docs (https://example.com/a?b=1&c=2)');
+    expect(mrkdwnToText('at <https://demo.example.net|demo.example.net> or <https://x.test>', ctx)).toBe('at https://demo.example.net or https://x.test');
+  });
+
+  it('turns known emoji into symbols and leaves others (and IPv6) alone', () => {
+    expect(mrkdwnToText(':white_check_mark: ok :x: no :warning: :party_parrot: ::ffff:10.0.0.1', ctx)).toBe('✔ ok ✘ no ⚠ :party_parrot: ::ffff:10.0.0.1');
+  });
+
+  it('undoes Slack’s three escapes, in code too', () => {
+    expect(mrkdwnToText('a &lt;b&gt; &amp; `x &lt; y`', ctx)).toBe('a <b> & `x < y`');
+  });
+
+  it('indents code blocks', () => {
+    expect(mrkdwnToText('body:\n```{\n  "a": 1\n}```', ctx)).toBe('body:\n\n  {\n    "a": 1\n  }');
+  });
+
+  it('styles with ANSI on a terminal instead', () => {
+    expect(mrkdwnToText('*b* `c`', { ...ctx, ansi: true })).toBe('\x1b[1mb\x1b[22m \x1b[36mc\x1b[39m');
+  });
+});
+
+describe('renderBlocks', () => {
+  it('shows headers, sections, fields, context and dividers', () => {
+    const lines = renderBlocks(
+      [header('Account usage'), section('*Servers*: 4'), fields([['CPU', '9 of 32'], ['Disk', '380 GB']]), divider(), context('Requested by <@UME>', 'now')],
+      ctx,
+      counter(),
+    );
+    expect(lines).toEqual(['== Account usage ==', 'Servers: 4', '  CPU: 9 of 32', '  Disk: 380 GB', '────────────────────────────────', 'Requested by @you  now']);
+  });
+
+  it('lists buttons by number, as the caller numbers them', () => {
+    const numberFor = counter();
+    const lines = renderBlocks([actions('op:1', [button({ text: 'Confirm', actionId: 'op_confirm', value: '1' }), button({ text: 'Cancel', actionId: 'op_cancel', value: '1' })])], ctx, numberFor);
+    expect(lines).toEqual(['[1] Confirm  [2] Cancel']);
+    expect(numberFor.seen.map((b) => [b.blockId, b.element.action_id])).toEqual([['op:1', 'op_confirm'], ['op:1', 'op_cancel']]);
+  });
+
+  it('renders a real status message readably', () => {
+    const record = {
+      id: 'op1', opId: 'worker.deploy', status: 'pending', requestedBy: 'UME', expiresAt: 600_000, createdAt: 0,
+    } as unknown as OperationRecord;
+    const reply = buildStatusMessage({ record, title: 'Deploy worker “demo”', lines: ['From `repo`.'], request: { method: 'POST', path: '/workers' }, needsConfirm: true, now: 0 });
+    expect(renderBlocks(reply.blocks, ctx, counter())).toEqual([
+      '⚠ Deploy worker “demo” — awaiting confirmation',
+      '• From `repo`.',
+      'Requested by @you · expires in 10 minutes',
+      '[1] Confirm  [2] Cancel',
+    ]);
+  });
+});
+
+describe('renderEntry', () => {
+  const blocks = [section(':arrows_counterclockwise: status pending')];
+  it('heads a channel message, an edit, an ephemeral reply and a thread reply', () => {
+    expect(renderEntry({ heading: { kind: 'message', channel: 'shell' }, text: '', blocks }, ctx, counter())).toBe('cloudbot in #shell:\n  ↻ status pending');
+    expect(renderEntry({ heading: { kind: 'message', channel: 'shell', updated: true }, text: '', blocks }, ctx, counter())).toBe('cloudbot in #shell (updated):\n  ↻ status pending');
+    expect(renderEntry({ heading: { kind: 'ephemeral' }, text: '', blocks }, ctx, counter())).toBe('cloudbot (only you):\n  ↻ status pending');
+    expect(renderEntry({ heading: { kind: 'reply', parentLabel: 'Deploy worker “demo”: running', broadcast: true }, text: '', blocks }, ctx, counter())).toBe(
+      '  ↳ in the thread of “Deploy worker “demo”: running” (also sent to the channel):\n      ↻ status pending',
+    );
+  });
+
+  it('falls back to the text when there are no blocks', () => {
+    expect(renderEntry({ heading: { kind: 'ephemeral' }, text: '*hi* <@UME>', blocks: [] }, ctx, counter())).toBe('cloudbot (only you):\n  hi @you');
+  });
+
+  it('labels a parent by its first line, shortened', () => {
+    expect(messageLabel('*Reinstall server 104*: running\nmore', ctx)).toBe('Reinstall server 104: running');
+    expect(messageLabel('x'.repeat(100), ctx)).toHaveLength(72);
+  });
+});
+
+describe('compactUpdate', () => {
+  it('keeps the first line, shows changed lines and counts the rest', () => {
+    expect(compactUpdate(['⚠ A — pending', 'x', 'y', '[1] Confirm'], ['✔ A — done', 'x', 'y', 'took 2 s'])).toEqual(['✔ A — done', 'took 2 s', '(2 more lines as before)']);
+  });
+});
