@@ -204,6 +204,8 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       }
 
       const { plain, secrets } = splitSecrets(op, req.args);
+      // Which secrets were given (names only), so the description can say so after they are sealed away.
+      if (Object.keys(secrets).length) facts = { ...facts, givenSecrets: Object.keys(secrets) };
       const now = deps.clock.now();
       const created = await deps.store.create({
         opId: op.id,

@@ -42,6 +42,7 @@ describe('server reinstall', () => {
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
     expect(text(msg)).toMatch(/Reinstall server 101 \(web-1\.example\.net\) with debian-12\* — awaiting confirmation/);
     expect(text(msg)).toContain('Everything on its disk is erased');
+    expect(text(msg)).toContain('It gets the root password given in the form.'); // not 'generated'
     expect(text(msg)).toContain('Confirming asks you to type `web-1.example.net`');
     expect(rig.mutations(from)).toEqual([]);
 

@@ -81,7 +81,9 @@ export const serverReinstall = defineOperation({
       title: `Reinstall server ${server}${facts.hostname ? ` (${String(facts.hostname)})` : ''}${template ? ` with ${template}` : ''}`,
       lines: [
         '*Everything on its disk is erased*: files, databases, configuration. This cannot be undone.',
-        password ? 'It gets the root password given in the form.' : 'A new root password is generated and shown only to the requester.',
+        password || (facts.givenSecrets as string[] | undefined)?.includes('password')
+          ? 'It gets the root password given in the form.'
+          : 'A new root password is generated and shown only to the requester.',
         ...(keys?.length ? [`SSH keys ${keys.map((k) => code(k)).join(', ')} are installed.`] : []),
       ],
     }),
