@@ -17,6 +17,8 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
   /** Mask this value wherever it appears from now on (a password the bot just handled). */
   addSecret(secret: string): void;
+  /** Whether a line at this level would be written (so callers can skip building it). */
+  isEnabled(level: LogLevel): boolean;
 }
 
 export interface LoggerOptions {
@@ -63,6 +65,7 @@ export function createLogger(opts: LoggerOptions = {}, base: Record<string, unkn
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
     child: (fields) => createLogger(opts, { ...base, ...fields }, secrets),
+    isEnabled: (level) => ORDER[level] >= min,
     addSecret: (s) => {
       if (s && s.length >= 4) secrets.add(s);
     },
@@ -91,11 +94,16 @@ function errorReplacer(_key: string, value: unknown): unknown {
 export function boltLogger(log: Logger): BoltLogger {
   const join = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? a.message : JSON.stringify(a))).join(' ');
   let level = BoltLogLevel.INFO;
+  // Bolt's Web API client logs every request body at debug level: build the line only when it
+  // will be written, or each call pays for stringifying a payload nobody reads.
+  const at = (level: LogLevel) => (...a: unknown[]) => {
+    if (log.isEnabled(level)) log[level](join(a), { source: 'bolt' });
+  };
   return {
-    debug: (...a: unknown[]) => log.debug(join(a), { source: 'bolt' }),
-    info: (...a: unknown[]) => log.info(join(a), { source: 'bolt' }),
-    warn: (...a: unknown[]) => log.warn(join(a), { source: 'bolt' }),
-    error: (...a: unknown[]) => log.error(join(a), { source: 'bolt' }),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
     setLevel: (l: BoltLogLevel) => {
       level = l;
     },

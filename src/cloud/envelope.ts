@@ -28,6 +28,23 @@ export function summariseIssues(issues: readonly Issue[], max = 5): string {
   return parts.join('; ') + more;
 }
 
+/**
+ * Envelope schemas, built once per item schema: building a zod object costs far more than
+ * parsing with it (about 20 µs against 0.5 µs per call, bench/results.md "Client overhead").
+ */
+function memo<K extends object, V>(build: (key: K) => V): (key: K) => V {
+  const cache = new WeakMap<K, V>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) cache.set(key, (value = build(key)));
+    return value;
+  };
+}
+const dataEnvelope = memo((schema: z.ZodType) => z.object({ data: schema }));
+const pageEnvelope = memo((item: z.ZodType) => z.object({ data: z.array(item), meta: PageMeta }));
+const listEnvelope = memo((item: z.ZodType) => z.object({ data: z.array(item), meta: z.unknown().optional() }));
+const listWithMetaEnvelope = memo((item: z.ZodType) => memo((meta: z.ZodType) => z.object({ data: z.array(item), meta })));
+
 function decode<S extends z.ZodType>(res: TransportResponse, schema: S): z.output<S> {
   if (res.body === undefined) {
     throw localCloudError('INVALID_RESPONSE', `${res.request}: the cloud API answered with an empty body`, {
@@ -45,7 +62,7 @@ function decode<S extends z.ZodType>(res: TransportResponse, schema: S): z.outpu
 
 /** `{ data: T }` */
 export function readData<S extends z.ZodType>(res: TransportResponse, schema: S): z.output<S> {
-  return (decode(res, z.object({ data: schema })) as { data: z.output<S> }).data;
+  return (decode(res, dataEnvelope(schema)) as { data: z.output<S> }).data;
 }
 
 /**
@@ -61,7 +78,7 @@ export function readOptionalData<S extends z.ZodType>(res: TransportResponse, sc
 
 /** `{ data: T[], meta: PageMeta }` ("Pagination envelope"). */
 export function readPage<S extends z.ZodType>(res: TransportResponse, item: S): Page<z.output<S>> {
-  return decode(res, z.object({ data: z.array(item), meta: PageMeta })) as Page<z.output<S>>;
+  return decode(res, pageEnvelope(item)) as Page<z.output<S>>;
 }
 
 /**
@@ -70,7 +87,7 @@ export function readPage<S extends z.ZodType>(res: TransportResponse, item: S): 
  * when it turns out to be a pagination `meta`.
  */
 export function readList<S extends z.ZodType>(res: TransportResponse, item: S): { data: z.output<S>[]; meta: unknown } {
-  return decode(res, z.object({ data: z.array(item), meta: z.unknown().optional() })) as {
+  return decode(res, listEnvelope(item)) as {
     data: z.output<S>[];
     meta: unknown;
   };
@@ -85,7 +102,7 @@ export function readListWithMeta<S extends z.ZodType, M extends z.ZodType>(
   const body = res.body;
   const withMeta =
     body !== null && typeof body === 'object' && (body as { meta?: unknown }).meta == null ? { ...body, meta: {} } : body;
-  return decode({ ...res, body: withMeta }, z.object({ data: z.array(item), meta })) as {
+  return decode({ ...res, body: withMeta }, listWithMetaEnvelope(item)(meta)) as {
     data: z.output<S>[];
     meta: z.output<M>;
   };

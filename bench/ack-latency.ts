@@ -1,0 +1,292 @@
+/**
+ * Ack latency under load: the real bot (createBot, HTTP receiver, port 0) and a bare Bolt app
+ * that only acks (same HTTPReceiver setup) run in this process; Slack's side — the load
+ * generator, the fake Web API, the response_url endpoints — and the sandbox cloud answering
+ * after 1 s run in a child process (bench/lib/ack-world.ts).
+ *
+ * Each measured round sends 500 signed `/cloud` commands, 50 in flight, to one app: reads
+ * (`account usage`, `server status 101`, `plan list`) and form openers (`server reinstall 101`,
+ * `ip reserve`, `worker deploy`, each with a fresh trigger id). The ack time is request sent →
+ * response status received. Both apps are warmed up first; rounds then alternate in ABBA order
+ * (bare, bot, bot, bare, bare, bot), so drift and machine noise fall on both alike, and after
+ * each bot round the generator waits until every command was answered (reads through their
+ * response_url, forms opened and filled from the cloud), so no bot work spills into a bare
+ * round. The figure that counts is the bot's p99 over the bare app's, same run, same machine.
+ */
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
+import { Agent } from 'undici';
+import { createCloudClient } from '../src/cloud/client.js';
+import { systemClock } from '../src/clock.js';
+import { boltLogger, createLogger } from '../src/log.js';
+import { catalog } from '../src/operations/index.js';
+import { createBot } from '../src/slack/app.js';
+import { createSealer, createSqliteStore } from '../src/store/index.js';
+import { ALICE, BOB, BOT_TOKEN, SIGNING_SECRET } from '../test/rig/workspace.js';
+import type { RoundRequest, RoundResult } from './lib/ack-world.js';
+import { runAsSection } from './lib/section.js';
+import { summarize, type Summary } from './lib/stats.js';
+
+export interface AckAppFigures extends Summary {
+  /** p99 of each measured round, in order. */
+  roundP99: number[];
+  /** This process's event-loop delay (ms late) during the app's rounds, p99. */
+  loopP99Ms: number;
+  /** CPU time of this process per command over the app's rounds (for the bot: until every command was answered). */
+  cpuMsPerCommand: number;
+  /** Commands acked per second while sending (500 commands / time to ack them all). */
+  acksPerSecond: number;
+}
+
+export interface AckLatencyResult {
+  perRound: number;
+  concurrency: number;
+  rounds: number;
+  order: ('bare' | 'bot')[];
+  cloudLatencyMs: number;
+  bare: AckAppFigures;
+  bot: AckAppFigures;
+  /** bot p99 / bare p99 over all measured requests. */
+  p99Ratio: number;
+  /** The same ratio per adjacent bare/bot pair of rounds. */
+  pairRatios: number[];
+  errors: { non200: number; transport: number };
+  /** The bot's answers over all its rounds (what people would have seen). */
+  answers: {
+    reads: number;
+    readsAnswered: number;
+    readsFailed: number;
+    slowNotices: number;
+    modals: number;
+    viewsOpened: number;
+    viewsFilled: number;
+    viewErrors: Record<string, number>;
+    responseUrlRefusals: number;
+    blockKitViolations: number;
+    maxDrainMs: number;
+    allDrained: boolean;
+  };
+  generatorLoopP99Ms: { bare: number; bot: number };
+  rssPeakMb: number;
+  logLines: number;
+  wallMs: number;
+}
+
+const PER_ROUND = 500;
+const CONCURRENCY = 50;
+const WARMUP = 500;
+const ORDER: ('bare' | 'bot')[] = ['bare', 'bot', 'bot', 'bare', 'bot', 'bare', 'bare', 'bot'];
+const CLOUD_LATENCY_MS = 1000;
+/** Sending stops after this long; the wait for answers after it is bounded in ack-world.ts. */
+const ROUND_TIME_LIMIT_MS = 10_000;
+const LOOP_RESOLUTION_MS = 10;
+
+/** Node flags with --expose-gc added (rounds start on a collected heap). */
+export const withExposeGc = (argv: string[]) => (argv.includes('--expose-gc') ? argv : [...argv, '--expose-gc']);
+
+interface World {
+  slackUrl: string;
+  cloudBaseUrl: string;
+  cloudToken: string;
+  round(req: Omit<RoundRequest, 'id' | 'type'>): Promise<RoundResult>;
+  close(): Promise<void>;
+}
+
+async function startWorld(): Promise<World> {
+  const child = fork(fileURLToPath(new URL('./lib/ack-world.ts', import.meta.url)), [], {
+    execArgv: withExposeGc(process.execArgv),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const pending = new Map<number, (m: { round?: RoundResult; error?: string }) => void>();
+  const ready = new Promise<{ slackUrl: string; cloudBaseUrl: string; cloudToken: string }>((resolve, reject) => {
+    child.on('message', (m: { id?: number; ready?: boolean; slackUrl: string; cloudBaseUrl: string; cloudToken: string; round?: RoundResult; error?: string }) => {
+      if (m.ready) return resolve(m);
+      if (m.id === undefined) return;
+      pending.get(m.id)?.(m);
+      pending.delete(m.id);
+    });
+    child.once('exit', (code) => reject(new Error(`the Slack/cloud process exited (${code})`)));
+  });
+  const info = await ready;
+  let seq = 0;
+  const ask = <T>(msg: Record<string, unknown>) =>
+    new Promise<T>((resolve, reject) => {
+      const id = ++seq;
+      pending.set(id, (m) => (m.error ? reject(new Error(m.error)) : resolve(m as T)));
+      child.send({ ...msg, id });
+    });
+  return {
+    ...info,
+    round: async (req) => (await ask<{ round: RoundResult }>({ type: 'round', ...req })).round,
+    close: async () => {
+      await ask({ type: 'close' });
+      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+export async function runAckLatency(): Promise<AckLatencyResult> {
+  const started = performance.now();
+  const world = await startWorld();
+  let logLines = 0;
+  const logger = createLogger({ level: 'info', sink: () => void logLines++, secrets: [world.cloudToken, BOT_TOKEN, SIGNING_SECRET] });
+
+  // ── the real bot, wired as src/main.ts wires it (one pool for both cloud clients)
+  const pool = new Agent({ connect: { timeout: 5000 }, headersTimeout: 20_000, bodyTimeout: 20_000 });
+  const clientOptions = { baseUrl: world.cloudBaseUrl, token: world.cloudToken, clock: systemClock, dispatcher: pool };
+  const cloud = createCloudClient(clientOptions);
+  const watchCloud = createCloudClient({ ...clientOptions, userAgent: 'cloudbot/0.1 (watcher)' });
+  const dir = mkdtempSync(join(tmpdir(), 'cloudbot-bench-ack-'));
+  const store = createSqliteStore({ path: join(dir, 'cloudbot.db'), clock: systemClock });
+  const bot = createBot({
+    slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: world.slackUrl },
+    cloud,
+    watchCloud,
+    clock: systemClock,
+    logger,
+    catalog,
+    operations: store.operations,
+    watches: store.watches,
+    sealer: createSealer([BOT_TOKEN, world.cloudToken]),
+    access: {
+      config: { admins: [ALICE.id], operators: [BOB.id], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined },
+    },
+    audit: { store: store.audit },
+  });
+  const { port: botPort } = await bot.start();
+  const botUrl = `http://127.0.0.1:${botPort}/slack/events`;
+
+  // ── the bare app: the same receiver setup, a handler that only acks
+  const bareLogger = boltLogger(logger.child({ component: 'bolt-bare' }));
+  const bare = new App({
+    token: BOT_TOKEN,
+    receiver: new HTTPReceiver({
+      signingSecret: SIGNING_SECRET,
+      endpoints: '/slack/events',
+      logger: bareLogger,
+      logLevel: LogLevel.INFO,
+      customRoutes: [{ path: '/healthz', method: 'GET', handler: (_req, res) => res.end('ok') }],
+      processBeforeResponse: false,
+    }),
+    logger: bareLogger,
+    logLevel: LogLevel.INFO,
+    clientOptions: { slackApiUrl: world.slackUrl },
+    deferInitialization: true,
+  });
+  bare.command('/cloud', async ({ ack }) => {
+    await ack();
+  });
+  await bare.init();
+  // Loopback only (createBot binds port 0 as the e2e rig does; both are reached on 127.0.0.1).
+  const bareServer = (await bare.start({ port: 0, host: '127.0.0.1' })) as unknown as Server;
+  const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/slack/events`;
+
+  const urlOf = { bare: bareUrl, bot: botUrl };
+  let rssPeak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
+  // Each round starts on a collected heap in both processes, so no round pays for the garbage
+  // of the one before it (the bot's answers leave plenty).
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const run = (app: 'bare' | 'bot', total: number) => {
+    return world.round({ url: urlOf[app], total, concurrency: CONCURRENCY, drain: app === 'bot', timeLimitMs: ROUND_TIME_LIMIT_MS });
+  };
+
+  try {
+    // Warm-up: JIT, connections, SQLite pages, the fake Slack's and the sandbox's own paths.
+    for (const app of ['bare', 'bot', 'bare', 'bot'] as const) await run(app, WARMUP);
+    gc?.();
+
+    const samples = { bare: [] as number[], bot: [] as number[] };
+    const roundP99 = { bare: [] as number[], bot: [] as number[] };
+    const loop = { bare: [] as number[], bot: [] as number[] };
+    const genLoop = { bare: [] as number[], bot: [] as number[] };
+    const cpu = { bare: 0, bot: 0 };
+    const sendMs = { bare: 0, bot: 0 };
+    const errors = { non200: 0, transport: 0 };
+    const botRounds: RoundResult[] = [];
+    for (const app of ORDER) {
+      gc?.();
+      const h = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+      h.enable();
+      const cpu0 = process.cpuUsage();
+      const r = await run(app, PER_ROUND);
+      const used = process.cpuUsage(cpu0);
+      h.disable();
+      cpu[app] += (used.user + used.system) / 1000;
+      sendMs[app] += r.sendWallMs;
+      const acks = r.ackMs.filter((x) => Number.isFinite(x));
+      samples[app].push(...acks);
+      roundP99[app].push(summarize(acks).p99);
+      loop[app].push(Math.max(0, h.percentile(99) / 1e6 - LOOP_RESOLUTION_MS));
+      genLoop[app].push(r.generatorLoopP99Ms);
+      errors.non200 += r.non200;
+      errors.transport += r.transportErrors + (PER_ROUND - acks.length);
+      if (app === 'bot') botRounds.push(r);
+    }
+
+    const figures = (app: 'bare' | 'bot'): AckAppFigures => ({
+      ...summarize(samples[app]),
+      roundP99: roundP99[app],
+      loopP99Ms: Math.max(...loop[app]),
+      cpuMsPerCommand: cpu[app] / samples[app].length,
+      acksPerSecond: (samples[app].length * 1000) / sendMs[app],
+    });
+    const bareFig = figures('bare');
+    const botFig = figures('bot');
+    // Adjacent pairs in ABBA order: (bare0, bot0), (bot1, bare1), (bare2, bot2).
+    const pairRatios = roundP99.bot.map((p, i) => p / roundP99.bare[i]!);
+    const sum = (f: (a: NonNullable<RoundResult['answers']>) => number) => botRounds.reduce((acc, r) => acc + (r.answers ? f(r.answers) : 0), 0);
+    const viewErrors: Record<string, number> = {};
+    for (const r of botRounds) for (const [k, v] of Object.entries(r.answers?.viewErrors ?? {})) viewErrors[k] = (viewErrors[k] ?? 0) + v;
+
+    return {
+      perRound: PER_ROUND,
+      concurrency: CONCURRENCY,
+      rounds: ORDER.length / 2,
+      order: ORDER,
+      cloudLatencyMs: CLOUD_LATENCY_MS,
+      bare: bareFig,
+      bot: botFig,
+      p99Ratio: botFig.p99 / bareFig.p99,
+      pairRatios,
+      errors,
+      answers: {
+        reads: sum((a) => a.reads),
+        readsAnswered: sum((a) => a.readsAnswered),
+        readsFailed: sum((a) => a.readsFailed),
+        slowNotices: sum((a) => a.slowNotices),
+        modals: sum((a) => a.modals),
+        viewsOpened: sum((a) => a.viewsOpened),
+        viewsFilled: sum((a) => a.viewsFilled),
+        viewErrors,
+        responseUrlRefusals: sum((a) => a.responseUrlRefusals),
+        blockKitViolations: sum((a) => a.blockKitViolations),
+        maxDrainMs: Math.max(...botRounds.map((r) => r.answers?.drainMs ?? 0)),
+        allDrained: botRounds.every((r) => r.answers?.drained === true),
+      },
+      generatorLoopP99Ms: { bare: Math.max(...genLoop.bare), bot: Math.max(...genLoop.bot) },
+      rssPeakMb: rssPeak / (1024 * 1024),
+      logLines,
+      wallMs: performance.now() - started,
+    };
+  } finally {
+    clearInterval(sampler);
+    await bot.stop();
+    await bare.stop();
+    await cloud.close();
+    await watchCloud.close();
+    await pool.close();
+    await store.close();
+    await world.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+runAsSection(import.meta.url, runAckLatency);
