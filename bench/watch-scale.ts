@@ -30,7 +30,7 @@ import type { MessageArgs, SlackApi } from '../src/slack/slack-api.js';
 import { createSqliteStore } from '../src/store/index.js';
 import { createParentRefresher } from '../src/watch/parent-message.js';
 import { createWatcher } from '../src/watch/watcher.js';
-import { runAsSection } from './lib/section.js';
+import { runAsSection, sibling } from './lib/section.js';
 import type { CloudReport, CloudRequest } from './lib/watch-cloud.js';
 import { percentile, seededRandom, summarize, type Summary } from './lib/stats.js';
 
@@ -114,7 +114,7 @@ type Call = WithoutId<CloudRequest>;
 
 /** Forks bench/lib/watch-cloud.ts and talks to it: one request at a time, answered in order. */
 async function startCloud(startMs: number) {
-  const child = fork(fileURLToPath(new URL('./lib/watch-cloud.ts', import.meta.url)), [String(startMs), TOKEN, WATCHER_AGENT, String(WATCHES + 10), String(CLOUD_LATENCY_MS)], {
+  const child = fork(fileURLToPath(sibling('./lib/watch-cloud.ts', import.meta.url)), [String(startMs), TOKEN, WATCHER_AGENT, String(WATCHES + 10), String(CLOUD_LATENCY_MS)], {
     execArgv: process.execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

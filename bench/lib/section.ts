@@ -1,9 +1,18 @@
 /**
  * Running one benchmark section in its own process (its own heap, event loop and RSS), so one
- * section's leftovers never colour another's figures. The child runs under the same tsx loader.
+ * section's leftovers never colour another's figures. The child runs under the same tsx loader,
+ * unless it is compiled JavaScript run with plain node (`plainNode`).
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/**
+ * A module next to the one at `metaUrl`, given by its name in the source tree (`./lib/x.ts`):
+ * under tsx that file itself, in the compiled copy (bench/.compiled, run by plain node) its `.js`.
+ */
+export function sibling(file: string, metaUrl: string): URL {
+  return new URL(metaUrl.endsWith('.js') ? file.replace(/\.ts$/, '.js') : file, metaUrl);
+}
 
 /** Whether the module at `metaUrl` is the process's entry script. */
 export function isMain(metaUrl: string): boolean {
@@ -36,11 +45,19 @@ export function runAsSection<T>(metaUrl: string, fn: () => Promise<T>): void {
   );
 }
 
+export interface ForkOptions {
+  /** Arguments for the section (process.argv[2…]). */
+  args?: string[];
+  /** Run with plain node: only `nodeFlags`, without this process's flags (tsx's loader); for compiled JavaScript. */
+  plainNode?: boolean;
+}
+
 /** Forks `file` (a section module next to bench/run.ts) and resolves with what it sends. */
-export function forkSection<T>(file: URL, timeoutMs: number, nodeFlags: string[] = []): Promise<T> {
+export function forkSection<T>(file: URL, timeoutMs: number, nodeFlags: string[] = [], options: ForkOptions = {}): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const execArgv = [...process.execArgv, ...nodeFlags.filter((f) => !process.execArgv.includes(f))];
-    const child = fork(fileURLToPath(file), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const inherited = options.plainNode ? [] : process.execArgv;
+    const execArgv = [...inherited, ...nodeFlags.filter((f) => !inherited.includes(f))];
+    const child = fork(fileURLToPath(file), options.args ?? [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
     const timer = setTimeout(() => {
       if (settled) return;
