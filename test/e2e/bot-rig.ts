@@ -275,6 +275,21 @@ export function rigHelpers(get: () => BotRig) {
       const dialog = await waitFor(() => dialogs()[seen], { timeoutMs: 5000 });
       return rig.send.interaction(viewSubmissionPayload({ view: { ...dialog.view, id: dialog.id }, values: { typed }, userId }));
     },
+    /**
+     * Runs a change that must be refused before anyone is asked: only GETs reach the cloud,
+     * nothing is posted in the channel, and the answer says it was not sent. Returns the text.
+     */
+    async refusedBeforeAsking(command: string, input: SlashCommandInput = {}) {
+      const rig = get();
+      const before = Date.now();
+      const r = await rig.command(command, input);
+      if (!r.cloudRequests.every((q) => q.method === 'GET')) throw new Error(`${command}: a change reached the cloud`);
+      const posted = rig.slack.messages.inChannel(OPS_CHANNEL.id).filter((m) => m.postedAt > before);
+      if (posted.length) throw new Error(`${command}: something was posted in the channel`);
+      const shown = visibleText(r.final);
+      if (!shown.includes('was not sent.')) throw new Error(`${command}: the answer does not say it was not sent: ${shown}`);
+      return shown;
+    },
     /** The action ids of the bot's own buttons on a message. */
     buttons: (m: { blocks?: unknown[] }) => JSON.stringify(m.blocks ?? []).match(/"action_id":"op_[a-z_]+"/g) ?? [],
   };

@@ -10,7 +10,7 @@ import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
 let rig: BotRig;
-const { text, latest, until } = rigHelpers(() => rig);
+const { text, latest, until, refusedBeforeAsking } = rigHelpers(() => rig);
 let pristine: string;
 const restore = () => {
   const s = JSON.parse(pristine) as Pick<BotRig['sandbox']['state'], 'account' | 'reservedIps' | 'subnets'>;
@@ -171,15 +171,7 @@ describe('ip reserve through the form', () => {
 });
 
 describe('refused before asking (numbers in the text, no POST)', () => {
-  const refused = async (cmd: string) => {
-    const before = Date.now();
-    const r = await rig.command(cmd);
-    expect(r.cloudRequests.every((q) => q.method === 'GET')).toBe(true);
-    expect(rig.slack.messages.inChannel(OPS_CHANNEL.id).filter((m) => m.postedAt > before)).toEqual([]);
-    const shown = visibleText(r.final);
-    expect(shown).toContain('was not sent.');
-    return shown;
-  };
+  const refused = (cmd: string) => refusedBeforeAsking(cmd);
 
   it('more than the IP limit allows: used, limit and how many more', async () => {
     const shown = await refused('ip reserve --location 1 --subnet sub-ams-1 --quantity 5');

@@ -12,7 +12,7 @@ import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js'
 
 type State = BotRig['sandbox']['state'];
 let rig: BotRig;
-const { text, latest, until } = rigHelpers(() => rig);
+const { text, latest, until, refusedBeforeAsking } = rigHelpers(() => rig);
 let pristine: string;
 const restore = () => {
   const s = JSON.parse(pristine) as Pick<State, 'account' | 'workers' | 'locations' | 'workerTemplates'>;
@@ -200,15 +200,7 @@ describe('worker deploy through the form', () => {
 });
 
 describe('refused before asking (numbers in the text, no POST)', () => {
-  const refused = async (cmd: string) => {
-    const before = Date.now();
-    const r = await rig.command(cmd);
-    expect(r.cloudRequests.every((q) => q.method === 'GET')).toBe(true);
-    expect(rig.slack.messages.inChannel(OPS_CHANNEL.id).filter((m) => m.postedAt > before)).toEqual([]);
-    const shown = visibleText(r.final);
-    expect(shown).toContain('was not sent.');
-    return shown;
-  };
+  const refused = (cmd: string) => refusedBeforeAsking(cmd);
 
   it('a balance below the first-hour minimum', async () => {
     rig.sandbox.state.account.balance = 1;
