@@ -37,7 +37,7 @@ import { catalog } from '../src/operations/index.js';
 import { createBot } from '../src/slack/app.js';
 import { createSealer, createSqliteStore } from '../src/store/index.js';
 import { ALICE, BOB, BOT_TOKEN, SIGNING_SECRET } from '../test/rig/workspace.js';
-import { createAckWorld, type AckWorld, type RoundResult } from './lib/ack-world.js';
+import { createAckWorld, type AckWorld, type AnswerCounts, type RoundResult } from './lib/ack-world.js';
 import { runAsSection, sibling } from './lib/section.js';
 import { summarize, type Summary } from './lib/stats.js';
 
@@ -74,20 +74,7 @@ export interface AckLatencyResult {
   pairRatios: number[];
   errors: { non200: number; transport: number };
   /** The bot's answers over all its rounds (what people would have seen). */
-  answers: {
-    reads: number;
-    readsAnswered: number;
-    readsFailed: number;
-    slowNotices: number;
-    modals: number;
-    viewsOpened: number;
-    viewsFilled: number;
-    viewErrors: Record<string, number>;
-    responseUrlRefusals: number;
-    blockKitViolations: number;
-    maxDrainMs: number;
-    allDrained: boolean;
-  };
+  answers: AnswerCounts & { maxDrainMs: number; allDrained: boolean };
   generatorLoopP99Ms: { bare: number; bot: number };
   rssPeakMb: number;
   logLines: number;

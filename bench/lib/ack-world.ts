@@ -45,6 +45,20 @@ export interface RoundRequest {
   timeLimitMs: number;
 }
 
+/** What the people behind one round's commands would have seen. */
+export interface AnswerCounts {
+  reads: number;
+  readsAnswered: number;
+  readsFailed: number;
+  slowNotices: number;
+  modals: number;
+  viewsOpened: number;
+  viewsFilled: number;
+  viewErrors: Record<string, number>;
+  responseUrlRefusals: number;
+  blockKitViolations: number;
+}
+
 export interface RoundResult {
   /** Request sent → response status received, ms, in send order. */
   ackMs: number[];
@@ -53,20 +67,7 @@ export interface RoundResult {
   transportErrors: number;
   sendWallMs: number;
   /** Only when drained: what the person would have seen. */
-  answers?: {
-    reads: number;
-    readsAnswered: number;
-    readsFailed: number;
-    slowNotices: number;
-    modals: number;
-    viewsOpened: number;
-    viewsFilled: number;
-    viewErrors: Record<string, number>;
-    responseUrlRefusals: number;
-    blockKitViolations: number;
-    drainMs: number;
-    drained: boolean;
-  };
+  answers?: AnswerCounts & { drainMs: number; drained: boolean };
   /** This (load-generating) process's own event-loop delay during the round, ms late. */
   generatorLoopP99Ms: number;
 }
