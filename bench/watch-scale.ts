@@ -26,7 +26,7 @@ import { createManualClock } from '../src/clock.js';
 import { createLogger } from '../src/log.js';
 import { catalog } from '../src/operations/index.js';
 import { QUEUED_SHARE } from '../src/sandbox/lifecycle.js';
-import type { MessageArgs, SlackApi } from '../src/slack/slack-api.js';
+import type { MessageArgs, SlackApi } from '../src/chat/slack-api.js';
 import { createSqliteStore } from '../src/store/index.js';
 import { createParentRefresher } from '../src/watch/parent-message.js';
 import { createWatcher } from '../src/watch/watcher.js';

@@ -7,8 +7,8 @@ import { MASK } from '../confirm/status-message.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { Tier } from '../operations/types.js';
-import type { SlackApi } from '../slack/slack-api.js';
-import { buildAuditLine } from '../slack/views/audit-views.js';
+import type { SlackApi } from '../chat/slack-api.js';
+import { buildAuditLine } from '../views/audit-views.js';
 import type { AuditStore } from '../store/audit-store.js';
 import type { AuditEntry, Auditor, NewAuditEntry } from './types.js';
 

@@ -4,10 +4,10 @@
  */
 import { CloudApiError } from '../cloud/errors.js';
 import type { Logger } from '../log.js';
-import { describeCloudError } from '../operations/cloud-error-text.js';
+import { describeCloudError } from '../views/cloud-error-text.js';
 import type { AnyOperation, CloudRequest, Reply } from '../operations/types.js';
-import type { SlackApi } from '../slack/slack-api.js';
-import { buildStatusMessage } from '../slack/views/status-views.js';
+import type { SlackApi } from '../chat/slack-api.js';
+import { buildStatusMessage } from '../views/status-views.js';
 import type { OperationRecord } from '../store/types.js';
 
 export const MASK = '••••••';

@@ -5,7 +5,7 @@
  */
 import { isCloudApiError } from '../cloud/errors.js';
 import type { AuditOutcome } from '../audit/types.js';
-import { describeCloudError } from '../operations/cloud-error-text.js';
+import { describeCloudError } from '../views/cloud-error-text.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { OperationRecord } from '../store/types.js';
 import type { ChangeFlowDeps, ClickOutcome } from './change-flow.js';

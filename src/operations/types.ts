@@ -4,13 +4,15 @@
  * declared anywhere else.
  */
 import type { z } from 'zod';
-import type { types } from '@slack/bolt';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { WatchKind, WatchRecord } from '../store/watch-store.js';
 import type { Auditor } from '../audit/types.js';
 
-export type Block = types.KnownBlock;
+import type { Block, Reply } from '../views/types.js';
+import type { Mrkdwn } from '../views/mrkdwn.js';
+
+export type { Block, Reply };
 
 /**
  * What an operation may do, from least to most dangerous (issue 6 maps roles onto these):
@@ -18,12 +20,6 @@ export type Block = types.KnownBlock;
  * destroy — lose data or access; secret — see a credential.
  */
 export type Tier = 'read' | 'change' | 'billing' | 'destroy' | 'secret';
-
-/** A rendered answer: `text` is the notification/fallback text, `blocks` the Block Kit body. */
-export interface Reply {
-  text: string;
-  blocks: Block[];
-}
 
 export type ArgKind =
   /** `<server>`: one word, in order. */
@@ -114,7 +110,7 @@ export interface CloudRequest {
 
 /** What a precheck learned: facts for the confirmation text, or a reason to refuse at once. */
 export interface Precheck {
-  refuse?: string;
+  refuse?: Mrkdwn;
   facts?: Record<string, unknown>;
 }
 
@@ -157,7 +153,7 @@ export interface ChangeSpec<A, R> {
   /** Looks before asking: refuses early (locked backup, primary IP, no balance) or gathers facts. */
   precheck?(ctx: RunContext, args: A): Promise<Precheck>;
   /** Exactly what will happen, and what is lost or charged. */
-  describe(args: A, facts: Record<string, unknown>): { title: string; lines: string[] };
+  describe(args: A, facts: Record<string, unknown>): { title: Mrkdwn; lines: Mrkdwn[] };
   /** Text the confirmer must type (a reinstall wipes the disk: its hostname). */
   typeToConfirm?(args: A, facts: Record<string, unknown>): string | undefined;
   /** The request the client will send for these arguments (secrets left in: the caller masks). */
@@ -165,7 +161,7 @@ export interface ChangeSpec<A, R> {
   /** Cross-field validation after the per-argument schemas. */
   check?(args: A): CheckResult<A>;
   /** What the channel may see of the result: no secrets. Stored with the record. */
-  summarize(result: R, args: A): { text: string; details?: Record<string, string | number> };
+  summarize(result: R, args: A): { text: Mrkdwn; details?: Record<string, string | number> };
   /** Shown to the requester only after success (a new root password). */
   privateReply?(result: R, args: A): Reply | undefined;
   /** Body field → argument, where they differ, so the cloud's field errors land on the form. */

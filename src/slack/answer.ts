@@ -7,7 +7,7 @@ import type { RespondFn } from '@slack/bolt';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { Reply } from '../operations/types.js';
-import { buildSlowNotice } from './views/error-views.js';
+import { buildSlowNotice } from '../views/error-views.js';
 
 export interface AnswerDeps {
   clock: Clock;

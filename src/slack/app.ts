@@ -16,7 +16,8 @@ import type { OperationStore } from '../store/types.js';
 import { registerChanges } from './register-changes.js';
 import { registerCommand } from './register-command.js';
 import { registerPager } from './register-pager.js';
-import { slackApiFromClient, type SlackApi } from './slack-api.js';
+import type { SlackApi } from '../chat/slack-api.js';
+import { slackApiFromClient } from './web-client-api.js';
 import { registerWatchActions } from './watch-commands.js';
 import type { WatchStore } from '../store/watch-store.js';
 import { createAccess, type Access } from '../access/access.js';
@@ -24,7 +25,7 @@ import { createAuditor, type AuditorService } from '../audit/auditor.js';
 import type { AuditStore } from '../store/audit-store.js';
 import type { PolicyFile } from '../access/policy-file.js';
 import type { AccessConfig } from '../config.js';
-import { refusalText } from './views/access-views.js';
+import { refusalText } from '../views/access-views.js';
 import { createParentRefresher } from '../watch/parent-message.js';
 import { createWatcher, type BroadcastPolicy, type Watcher } from '../watch/watcher.js';
 

@@ -9,11 +9,11 @@ import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { ChangeFlow, StartOutcome } from '../confirm/change-flow.js';
 import type { Logger } from '../log.js';
-import { describeCloudError } from '../operations/cloud-error-text.js';
+import { describeCloudError } from '../views/cloud-error-text.js';
 import type { AnyOperation, ModalOption, Reply } from '../operations/types.js';
-import type { SlackApi } from './slack-api.js';
-import { buildChangeModal, buildLoadingModal, buildModalMessage } from './views/modal-views.js';
-import { esc, section } from './views/blocks.js';
+import type { SlackApi } from '../chat/slack-api.js';
+import { buildChangeModal, buildLoadingModal, buildModalMessage } from '../views/modal-views.js';
+import { esc, section } from '../views/blocks.js';
 
 export interface ChangeCommandDeps {
   flow: ChangeFlow;

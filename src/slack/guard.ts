@@ -5,7 +5,7 @@
 import type { Access } from '../access/access.js';
 import type { Auditor } from '../audit/types.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
-import { buildAccessRefusal } from './views/access-views.js';
+import { buildAccessRefusal } from '../views/access-views.js';
 
 export interface GuardDeps {
   access: Access;

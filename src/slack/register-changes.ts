@@ -12,7 +12,7 @@ import type { Catalog } from '../operations/catalog.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { OperationStore } from '../store/types.js';
 import { outcomeReply, type ModalMetadata } from './change-commands.js';
-import type { SlackApi } from './slack-api.js';
+import type { SlackApi } from '../chat/slack-api.js';
 import {
   buildModalFromReply,
   buildModalMessage,
@@ -20,10 +20,10 @@ import {
   CHANGE_MODAL_CALLBACK,
   readModalValues,
   TYPE_TO_CONFIRM_CALLBACK,
-} from './views/modal-views.js';
-import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from './views/status-views.js';
+} from '../views/modal-views.js';
+import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from '../views/status-views.js';
 import { guard, type GuardDeps } from './guard.js';
-import { buildModalFromReply as modalFrom } from './views/modal-views.js';
+import { buildModalFromReply as modalFrom } from '../views/modal-views.js';
 
 export interface ChangeHandlerDeps extends GuardDeps {
   flow: ChangeFlow;

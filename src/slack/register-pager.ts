@@ -9,7 +9,7 @@ import type { Catalog } from '../operations/catalog.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
 import { commandName, runOperation, type RunDeps } from './run-operation.js';
 import { guard, type GuardDeps } from './guard.js';
-import { PAGE_ACTION_NEXT, PAGE_ACTION_PREV } from './views/pager.js';
+import { PAGE_ACTION_NEXT, PAGE_ACTION_PREV } from '../views/pager.js';
 
 export interface PagerDeps extends RunDeps, AnswerDeps, GuardDeps {
   catalog: Catalog;

@@ -9,11 +9,11 @@ import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import { secretsIn, type Logger } from '../log.js';
-import { describeCloudError } from '../operations/cloud-error-text.js';
+import { describeCloudError } from '../views/cloud-error-text.js';
 import type { AnyOperation, Reply, WatchControl } from '../operations/types.js';
 import type { Auditor } from '../audit/types.js';
 import { maskedArgs } from '../confirm/status-message.js';
-import { buildCloudError, buildInternalError } from './views/error-views.js';
+import { buildCloudError, buildInternalError } from '../views/error-views.js';
 
 export interface RunDeps {
   cloud: CloudClient;

@@ -8,10 +8,10 @@ import type { Logger } from '../log.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
 import { KINDS } from '../watch/kinds.js';
 import type { Watcher } from '../watch/watcher.js';
-import { NOT_REACHABLE, SlackApiError, type SlackApi } from './slack-api.js';
-import { code, context, section } from './views/blocks.js';
-import { buildNotInChannel } from './views/change-notices.js';
-import { ACTION_KEEP_WATCHING } from './views/watch-views.js';
+import { NOT_REACHABLE, SlackApiError, type SlackApi } from '../chat/slack-api.js';
+import { code, context, section } from '../views/blocks.js';
+import { buildNotInChannel } from '../views/change-notices.js';
+import { ACTION_KEEP_WATCHING } from '../views/watch-views.js';
 import { guard, type GuardDeps } from './guard.js';
 
 export interface WatchCommandDeps extends Partial<GuardDeps> {

@@ -7,8 +7,8 @@ import { renderStatus } from '../confirm/status-message.js';
 import type { Catalog } from '../operations/catalog.js';
 import type { OperationStore } from '../store/types.js';
 import type { WatchRecord } from '../store/watch-store.js';
-import type { SlackApi } from '../slack/slack-api.js';
-import { buildProgressBlock, buildWatchMessage } from '../slack/views/watch-views.js';
+import type { SlackApi } from '../chat/slack-api.js';
+import { buildProgressBlock, buildWatchMessage } from '../views/watch-views.js';
 import { KINDS, type WatchState } from './kinds.js';
 
 export function createParentRefresher(deps: { operations: OperationStore; catalog: Catalog; slack: SlackApi; clock: Clock }) {

@@ -12,9 +12,9 @@ import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { WatchKind, WatchRecord, WatchStore } from '../store/watch-store.js';
-import type { SlackApi } from '../slack/slack-api.js';
+import type { SlackApi } from '../chat/slack-api.js';
 import type { Reply } from '../operations/types.js';
-import { buildCancelledReply, buildDeadlineReply, buildFinalReply, buildGoneReply, buildProgressReply } from '../slack/views/watch-views.js';
+import { buildCancelledReply, buildDeadlineReply, buildFinalReply, buildGoneReply, buildProgressReply } from '../views/watch-views.js';
 import { KINDS, sameState, type Observation, type WatchState } from './kinds.js';
 import { createLimiter, type Limiter } from './limit.js';
 

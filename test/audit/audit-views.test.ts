@@ -9,7 +9,7 @@ import {
   buildAuditList,
   commandOf,
   formatDuration,
-} from '../../src/slack/views/audit-views.js';
+} from '../../src/views/audit-views.js';
 import { assertBlockKitValid } from '../rig/block-kit-limits.js';
 import { fullEntry, T0 } from './helpers.js';
 

@@ -7,7 +7,7 @@ import { createAuditor, DEFAULT_POST_TIERS, MAX_QUEUED_POSTS, sanitizeArgs } fro
 import type { AuditorOptions } from '../../src/audit/auditor.js';
 import { createManualClock, type ManualClock } from '../../src/clock.js';
 import { createLogger } from '../../src/log.js';
-import { SlackApiError } from '../../src/slack/slack-api.js';
+import { SlackApiError } from '../../src/chat/slack-api.js';
 import type { AuditStore, Store } from '../../src/store/index.js';
 import { assertBlockKitValid } from '../rig/block-kit-limits.js';
 import { tempStores } from '../store/helpers.js';

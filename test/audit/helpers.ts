@@ -1,7 +1,7 @@
 /** Shared fixtures for the audit tests: entries, a captured logger, a recording Slack. */
 import type { AuditEntry, NewAuditEntry } from '../../src/audit/types.js';
 import { createLogger, type Logger, type LogLevel } from '../../src/log.js';
-import type { MessageArgs, SlackApi } from '../../src/slack/slack-api.js';
+import type { MessageArgs, SlackApi } from '../../src/chat/slack-api.js';
 
 export const T0 = Date.parse('2026-11-22T12:00:00Z');
 

@@ -1,8 +1,8 @@
 /** Modal fields as prompts: answers become Slack's `view.state.values` for each element type. */
 import { describe, expect, it } from 'vitest';
 import { describeField, formFields, parseAnswer, stateValues, walkFields } from '../../src/shell/form-walk.js';
-import { buildChangeModal } from '../../src/slack/views/modal-views.js';
-import { readModalValues } from '../../src/slack/views/modal-views.js';
+import { buildChangeModal } from '../../src/views/modal-views.js';
+import { readModalValues } from '../../src/views/modal-views.js';
 import type { ModalSpec } from '../../src/operations/types.js';
 
 const spec: ModalSpec = {

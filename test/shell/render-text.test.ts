@@ -1,8 +1,8 @@
 /** Block Kit and mrkdwn as terminal text: pure functions, no shell around them. */
 import { describe, expect, it } from 'vitest';
 import { compactUpdate, messageLabel, mrkdwnToText, renderBlocks, renderEntry, type ButtonRef } from '../../src/shell/render-text.js';
-import { buildStatusMessage } from '../../src/slack/views/status-views.js';
-import { actions, button, context, divider, fields, header, section } from '../../src/slack/views/blocks.js';
+import { buildStatusMessage } from '../../src/views/status-views.js';
+import { actions, button, context, divider, fields, header, section } from '../../src/views/blocks.js';
 import type { OperationRecord } from '../../src/store/types.js';
 
 const ctx = { userId: 'UME', channels: { CSHELL: 'shell' } };

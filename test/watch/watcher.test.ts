@@ -11,7 +11,7 @@ import { createCloudClient, type ClosableCloudClient } from '../../src/cloud/cli
 import { createManualClock, type ManualClock } from '../../src/clock.js';
 import { createLogger } from '../../src/log.js';
 import { createSandbox, SEED_WORKER_UUID, type ListeningSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import type { MessageArgs, SlackApi } from '../../src/slack/slack-api.js';
+import type { MessageArgs, SlackApi } from '../../src/chat/slack-api.js';
 import { createSqliteStore, type Store, type WatchRecord } from '../../src/store/index.js';
 import { createWatcher, type BroadcastPolicy, type Watcher } from '../../src/watch/watcher.js';
 

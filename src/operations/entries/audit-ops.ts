@@ -1,6 +1,6 @@
 /** `/cloud audit`: the recent audit trail, for admins. */
 import { z } from 'zod';
-import { buildAuditList } from '../../slack/views/audit-views.js';
+import { buildAuditList } from '../../views/audit-views.js';
 import { defineOperation, flag } from '../define.js';
 
 export const auditList = defineOperation({

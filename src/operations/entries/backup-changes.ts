@@ -17,8 +17,8 @@ import { z } from 'zod';
 import { UuidSchema } from '../../cloud/ids.js';
 import { BACKUP_MODES, COMPRESSION_TYPES } from '../../cloud/requests.js';
 import type { CreateBackupBody } from '../../cloud/requests.js';
-import { code, esc } from '../../slack/views/blocks.js';
-import { ago, bytes } from '../../slack/views/format.js';
+import { code, esc } from '../../views/blocks.js';
+import { ago, bytes } from '../../views/format.js';
 import { serverArg } from '../args.js';
 import { defineOperation, flag, positional } from '../define.js';
 

@@ -9,8 +9,8 @@ import type { CloudClient, ReserveIpsResult } from '../../cloud/cloud-client.js'
 import { PositiveIntSchema } from '../../cloud/ids.js';
 import { ReserveIpsBody } from '../../cloud/requests.js';
 import type { Subnet } from '../../cloud/schemas.js';
-import { code, esc } from '../../slack/views/blocks.js';
-import { money } from '../../slack/views/format.js';
+import { code, esc } from '../../views/blocks.js';
+import { money } from '../../views/format.js';
 import { defineOperation, flag } from '../define.js';
 import type { ModalOption } from '../types.js';
 

@@ -1,11 +1,11 @@
 /** Reads of backups, reserved-IP subnets, security groups, SSH keys, plans and the account. */
-import { buildInvoices, buildUsage } from '../../slack/views/account-views.js';
-import { buildBackupList } from '../../slack/views/backup-views.js';
-import { buildSubnets } from '../../slack/views/ip-views.js';
-import { buildPager } from '../../slack/views/pager.js';
-import { buildPlans } from '../../slack/views/plan-views.js';
-import { buildSecurityGroup } from '../../slack/views/sg-views.js';
-import { buildSshKeys } from '../../slack/views/ssh-key-views.js';
+import { buildInvoices, buildUsage } from '../../views/account-views.js';
+import { buildBackupList } from '../../views/backup-views.js';
+import { buildSubnets } from '../../views/ip-views.js';
+import { buildPager } from '../../views/pager.js';
+import { buildPlans } from '../../views/plan-views.js';
+import { buildSecurityGroup } from '../../views/sg-views.js';
+import { buildSshKeys } from '../../views/ssh-key-views.js';
 import { groupArg, locationFlag, serverArg } from '../args.js';
 import { defineOperation, pageFlag } from '../define.js';
 

@@ -1,7 +1,7 @@
 /** Changes to a server: rename, reinstall (wipes the disk), remove an address. */
 import { z } from 'zod';
 import { RenameBody } from '../../cloud/requests.js';
-import { code, esc } from '../../slack/views/blocks.js';
+import { code, esc } from '../../views/blocks.js';
 import { addressArg, serverArg } from '../args.js';
 import { defineOperation, flag, modalOnly, rest } from '../define.js';
 import type { ModalOption } from '../types.js';

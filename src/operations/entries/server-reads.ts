@@ -1,5 +1,5 @@
 /** Reads of one server: live status, credentials (a secret), addresses. */
-import { buildCredentials, buildServerIps, buildServerStatus } from '../../slack/views/server-views.js';
+import { buildCredentials, buildServerIps, buildServerStatus } from '../../views/server-views.js';
 import { serverArg } from '../args.js';
 import { defineOperation, switchFlag } from '../define.js';
 

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { isServerUuid, PositiveIntSchema, serverUuid } from '../../cloud/ids.js';
 import { RULE_ACTIONS, RULE_TYPES } from '../../cloud/requests.js';
 import type { AddRuleBody } from '../../cloud/requests.js';
-import { code, esc } from '../../slack/views/blocks.js';
+import { code, esc } from '../../views/blocks.js';
 import { groupArg } from '../args.js';
 import { defineOperation, flag, positional } from '../define.js';
 import { FIREWALL_LIMITS, FIREWALL_PROTOCOLS, validateFirewallRule } from '../firewall-rule.js';

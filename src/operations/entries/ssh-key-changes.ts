@@ -1,6 +1,6 @@
 /** Removing an SSH key from the account. */
 import { PositiveIntSchema } from '../../cloud/ids.js';
-import { code } from '../../slack/views/blocks.js';
+import { code } from '../../views/blocks.js';
 import { defineOperation, positional } from '../define.js';
 
 export const sshKeyDelete = defineOperation({

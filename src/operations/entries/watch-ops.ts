@@ -1,8 +1,8 @@
 /** The bot's own watches: list them, stop one. They act on the bot, not on the cloud. */
 import { z } from 'zod';
 import { WATCH_ID_PATTERN } from '../../store/ids.js';
-import { code, section } from '../../slack/views/blocks.js';
-import { buildWatchList } from '../../slack/views/watch-views.js';
+import { code, section } from '../../views/blocks.js';
+import { buildWatchList } from '../../views/watch-views.js';
 import { defineOperation, positional } from '../define.js';
 
 const watchId = z

@@ -10,8 +10,8 @@ import type { CloudClient } from '../../cloud/cloud-client.js';
 import { PositiveIntSchema } from '../../cloud/ids.js';
 import { BUILD_PACKS, DeployWorkerBody, GIT_SOURCES } from '../../cloud/requests.js';
 import type { Worker, WorkerLocation } from '../../cloud/schemas.js';
-import { code, cut, esc } from '../../slack/views/blocks.js';
-import { money } from '../../slack/views/format.js';
+import { code, cut, esc } from '../../views/blocks.js';
+import { money } from '../../views/format.js';
 import { defineOperation, flag, switchFlag } from '../define.js';
 import type { ModalOption } from '../types.js';
 

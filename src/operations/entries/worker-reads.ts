@@ -1,5 +1,5 @@
 /** Reads about workers: whether one can be deployed, where, from what, and how one is doing. */
-import { buildLocations, buildRequirements, buildTemplates, buildWorkerStatus } from '../../slack/views/worker-views.js';
+import { buildLocations, buildRequirements, buildTemplates, buildWorkerStatus } from '../../views/worker-views.js';
 import { workerArg } from '../args.js';
 import { defineOperation, switchFlag } from '../define.js';
 

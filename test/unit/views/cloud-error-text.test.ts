@@ -6,7 +6,7 @@ import {
   PROVIDER_ERROR_CODES,
   SPEC_ERROR_CODES,
 } from '../../../src/cloud/errors.js';
-import { DESCRIBED_CODES, describeCloudError } from '../../../src/operations/cloud-error-text.js';
+import { DESCRIBED_CODES, describeCloudError } from '../../../src/views/cloud-error-text.js';
 
 const err = (code: string, extra: Partial<ConstructorParameters<typeof CloudApiError>[0]> = {}) =>
   new CloudApiError({ status: 422, code, message: `msg for ${code}`, ...extra });

@@ -1,8 +1,8 @@
 /** How failures look: a cloud refusal, a command Slack could not parse, a slow cloud. */
-import { usageLine } from '../../operations/catalog.js';
-import type { ErrorText } from '../../operations/cloud-error-text.js';
-import type { CommandProblem } from '../../operations/parse-command.js';
-import type { Block, Reply } from '../../operations/types.js';
+import { usageLine } from '../operations/catalog.js';
+import type { ErrorText } from './cloud-error-text.js';
+import type { CommandProblem } from '../operations/parse-command.js';
+import type { Block, Reply } from '../operations/types.js';
 import { code, context, esc, lineSections, section } from './blocks.js';
 
 export function buildCloudError(what: string, e: ErrorText): Reply {

@@ -1,6 +1,6 @@
 /** Views of plans: sizes in GB/TB, prices, availability when filtered by location. */
-import type { Page, Plan } from '../../cloud/schemas.js';
-import type { Block, Reply } from '../../operations/types.js';
+import type { Page, Plan } from '../cloud/schemas.js';
+import type { Block, Reply } from '../operations/types.js';
 import { code, esc, header, lineSections, section } from './blocks.js';
 import { bytes, money } from './format.js';
 

@@ -3,8 +3,8 @@
  * `/cloud audit` listing. Pure. Everything from an entry is escaped (arguments are user text)
  * and cut, so no entry can break the message or exceed Slack's limits.
  */
-import type { AuditEntry, AuditOutcome } from '../../audit/types.js';
-import type { Block, Reply } from '../../operations/types.js';
+import type { AuditEntry, AuditOutcome } from '../audit/types.js';
+import type { Block, Reply } from '../operations/types.js';
 import { code, context, cut, esc, header, LIMITS, lineSections, section } from './blocks.js';
 import { ago, elapsed } from './format.js';
 

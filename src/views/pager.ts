@@ -2,8 +2,8 @@
  * Previous/Next buttons for paginated lists. The button carries the operation and its
  * arguments with the page changed; the click handler validates them again like typed input.
  */
-import type { PageMeta } from '../../cloud/schemas.js';
-import type { Block } from '../../operations/types.js';
+import type { PageMeta } from '../cloud/schemas.js';
+import type { Block } from '../operations/types.js';
 import { actions, button, context } from './blocks.js';
 
 export const PAGE_ACTION_PREV = 'cloud_page_prev';

@@ -3,9 +3,9 @@
  * any part of the bot (a click, the expiry sweep, a restart) can edit it in place. Buttons show
  * only while a click can still do something.
  */
-import type { ErrorText } from '../../operations/cloud-error-text.js';
-import type { Block, CloudRequest, Reply } from '../../operations/types.js';
-import type { OperationRecord } from '../../store/types.js';
+import type { ErrorText } from './cloud-error-text.js';
+import type { Block, CloudRequest, Reply } from '../operations/types.js';
+import type { OperationRecord } from '../store/types.js';
 import { actions, button, code, context, esc, fields, section } from './blocks.js';
 import { elapsed, orDash } from './format.js';
 

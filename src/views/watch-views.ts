@@ -1,7 +1,7 @@
 /** How watches read in Slack: thread replies, the final word, the watch's own message, lists. */
-import type { Block, Reply } from '../../operations/types.js';
-import type { WatchRecord } from '../../store/watch-store.js';
-import type { WatchState } from '../../watch/kinds.js';
+import type { Block, Reply } from '../operations/types.js';
+import type { WatchRecord } from '../store/watch-store.js';
+import type { WatchState } from '../watch/kinds.js';
 import { actions, button, code, context, esc, header, lineSections, section } from './blocks.js';
 import { elapsed } from './format.js';
 

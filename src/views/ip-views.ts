@@ -1,6 +1,6 @@
 /** Views of reserved-IP subnets. */
-import type { Subnet } from '../../cloud/schemas.js';
-import type { Reply } from '../../operations/types.js';
+import type { Subnet } from '../cloud/schemas.js';
+import type { Reply } from '../operations/types.js';
 import { code, context, esc, header, lineSections, section } from './blocks.js';
 import { money } from './format.js';
 

@@ -1,6 +1,6 @@
 /** Views of servers: live status, credentials (requester only), addresses. */
-import type { ServerCredentials, ServerIp, ServerStatus } from '../../cloud/schemas.js';
-import type { Block, Reply, ViewContext } from '../../operations/types.js';
+import type { ServerCredentials, ServerIp, ServerStatus } from '../cloud/schemas.js';
+import type { Block, Reply, ViewContext } from '../operations/types.js';
 import { code, context, esc, fields, header, lineSections, section } from './blocks.js';
 import { ago, orDash } from './format.js';
 

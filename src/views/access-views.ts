@@ -1,6 +1,6 @@
 /** What a person is told when access control says no: which role is needed, and where commands work. */
-import type { AccessDecision } from '../../access/access.js';
-import type { Reply } from '../../operations/types.js';
+import type { AccessDecision } from '../access/access.js';
+import type { Reply } from '../operations/types.js';
 import { context, section } from './blocks.js';
 
 const TIER_WORDS: Record<string, string> = {

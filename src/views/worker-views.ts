@@ -1,6 +1,6 @@
 /** Views of workers: deploy requirements, locations, templates, status. */
-import type { DeployRequirements, Worker, WorkerLocation, WorkerTemplate } from '../../cloud/schemas.js';
-import type { Block, Reply, ViewContext } from '../../operations/types.js';
+import type { DeployRequirements, Worker, WorkerLocation, WorkerTemplate } from '../cloud/schemas.js';
+import type { Block, Reply, ViewContext } from '../operations/types.js';
 import { code, context, esc, fields, header, lineSections, section } from './blocks.js';
 import { ago, money, orDash } from './format.js';
 

@@ -4,7 +4,7 @@
  * and an error maps straight onto its field (`response_action: errors`).
  */
 import type { types } from '@slack/bolt';
-import type { ModalField, ModalOption, ModalSpec } from '../../operations/types.js';
+import type { ModalField, ModalOption, ModalSpec } from '../operations/types.js';
 import { context, cut, esc, section } from './blocks.js';
 
 export const CHANGE_MODAL_CALLBACK = 'cloud_change';

@@ -3,13 +3,14 @@
  * next. Codes come from the spec's "Errors" table, provider-notes.md, the client's own codes,
  * and anything else the cloud may invent (shown with its message and code).
  */
+import type { Mrkdwn } from './mrkdwn.js';
 import type { CloudApiError } from '../cloud/errors.js';
 
 export interface ErrorText {
   /** One sentence: what happened. */
-  summary: string;
+  summary: Mrkdwn;
   /** What the person can do about it. */
-  nextStep: string;
+  nextStep: Mrkdwn;
   code: string;
   /** VALIDATION_ERROR: field → messages, for modals and lists. */
   fields?: Record<string, string[]>;
@@ -21,7 +22,7 @@ export interface ErrorContext {
 }
 
 type Details = Record<string, unknown>;
-type Entry = (d: Details, e: CloudApiError, ctx: ErrorContext) => [summary: string, nextStep: string];
+type Entry = (d: Details, e: CloudApiError, ctx: ErrorContext) => [summary: Mrkdwn, nextStep: Mrkdwn];
 
 const n = (d: Details, k: string): string | undefined => {
   const v = d[k];

@@ -1,6 +1,6 @@
 /** `/cloud help` and `/cloud help <resource>`, generated from the catalog. */
-import { usageLine, type Catalog } from '../../operations/catalog.js';
-import type { AnyOperation, ArgSpec, Block, Reply } from '../../operations/types.js';
+import { usageLine, type Catalog } from '../operations/catalog.js';
+import type { AnyOperation, ArgSpec, Block, Reply } from '../operations/types.js';
 import { code, context, esc, header, lineSections, section } from './blocks.js';
 
 function opLine(op: AnyOperation): string {

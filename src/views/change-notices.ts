@@ -1,6 +1,6 @@
 /** Short answers around a change: the bot is not in the channel; a click that came too late. */
-import type { Reply } from '../../operations/types.js';
-import type { OperationRecord } from '../../store/types.js';
+import type { Reply } from '../operations/types.js';
+import type { OperationRecord } from '../store/types.js';
 import { code, context, section } from './blocks.js';
 
 export function buildNotInChannel(slackCode: string): Reply {

@@ -1,6 +1,6 @@
 /** Views of the account: usage against limits, invoices. */
-import type { AccountUsage, Invoice, Page } from '../../cloud/schemas.js';
-import type { Block, Reply, ViewContext } from '../../operations/types.js';
+import type { AccountUsage, Invoice, Page } from '../cloud/schemas.js';
+import type { Block, Reply, ViewContext } from '../operations/types.js';
 import { code, esc, fields, header, lineSections, section } from './blocks.js';
 import { ago, bytes, money } from './format.js';
 

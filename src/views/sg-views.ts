@@ -1,6 +1,6 @@
 /** Views of security groups: rules in the order the nodes apply them, attached servers. */
-import type { FirewallRule, SecurityGroup } from '../../cloud/schemas.js';
-import type { Block, Reply } from '../../operations/types.js';
+import type { FirewallRule, SecurityGroup } from '../cloud/schemas.js';
+import type { Block, Reply } from '../operations/types.js';
 import { code, context, esc, header, lineSections, section } from './blocks.js';
 
 /** Lower priority first, rule id breaking ties (spec: "Adds a firewall rule and synchronizes…"). */

@@ -1,6 +1,6 @@
 /** Views of backups. */
-import type { Backup, Page } from '../../cloud/schemas.js';
-import type { Block, Reply, ViewContext } from '../../operations/types.js';
+import type { Backup, Page } from '../cloud/schemas.js';
+import type { Block, Reply, ViewContext } from '../operations/types.js';
 import { code, esc, header, lineSections, section } from './blocks.js';
 import { ago, bytes } from './format.js';
 

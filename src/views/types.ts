@@ -1,0 +1,16 @@
+/**
+ * What the rendering layer hands out. `Block` is branded like `Mrkdwn`: only the builders in
+ * `blocks.ts` make one, so no code outside `src/views/` can put hand-written Block Kit (and
+ * with it unescaped outside text) into a message.
+ */
+import type { types } from '@slack/bolt';
+import type { Mrkdwn } from './mrkdwn.js';
+
+declare const blockBrand: unique symbol;
+export type Block = types.KnownBlock & { readonly [blockBrand]: true };
+
+/** A rendered answer: `text` is the notification/fallback text (Slack parses it as mrkdwn too), `blocks` the body. */
+export interface Reply {
+  text: Mrkdwn;
+  blocks: Block[];
+}
