@@ -5,7 +5,7 @@
 import type { CloudClient } from './cloud-client.js';
 import { createTransport } from './http.js';
 import { guardGroup } from './redaction.js';
-import type { TransportOptions } from './http.js';
+import type { Transport, TransportOptions } from './http.js';
 import { createAccount } from './resources/account.js';
 import { createBackups } from './resources/backups.js';
 import { createPlans } from './resources/plans.js';
@@ -22,9 +22,8 @@ export interface ClosableCloudClient extends CloudClient {
   close(): Promise<void>;
 }
 
-export function createCloudClient(options: CloudClientOptions): ClosableCloudClient {
-  const transport = createTransport(options);
-  const guard = <G extends object>(group: G): G => guardGroup(group, options.token);
+/** The resource groups over any transport (the recorder of recorder.ts uses one that never sends). */
+export function assembleClient(transport: Transport, guard: <G extends object>(group: G) => G = (g) => g): CloudClient {
   return {
     reservedIps: guard(createReservedIps(transport)),
     workers: guard(createWorkers(transport)),
@@ -34,6 +33,11 @@ export function createCloudClient(options: CloudClientOptions): ClosableCloudCli
     sshKeys: guard(createSshKeys(transport)),
     plans: guard(createPlans(transport)),
     account: guard(createAccount(transport)),
-    close: () => transport.close(),
   };
+}
+
+export function createCloudClient(options: CloudClientOptions): ClosableCloudClient {
+  const transport = createTransport(options);
+  const client = assembleClient(transport, (group) => guardGroup(group, options.token));
+  return { ...client, close: () => transport.close() };
 }

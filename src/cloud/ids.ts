@@ -36,7 +36,9 @@ export const isIpAddress = (v: string): boolean => !/[%[\]\s]/.test(v) && isIP(v
 function shown(value: unknown): string {
   if (typeof value === 'number') return `“${String(value)}”`;
   if (typeof value !== 'string') return `a value of type ${value === null ? 'null' : typeof value}`;
-  const escaped = JSON.stringify(value).slice(1, -1);
+  // Curly quotes inside become straight ones, so the quoted part can always be told apart
+  // (views/input-message.ts shows it as an inert value).
+  const escaped = JSON.stringify(value).slice(1, -1).replace(/[“”]/g, '"');
   return `“${escaped.length > 40 ? `${escaped.slice(0, 39)}…` : escaped}”`;
 }
 

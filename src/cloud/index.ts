@@ -38,6 +38,9 @@ export {
 } from './ids.js';
 export type { IpAddress, PathSegment, PositiveInt, ServerId, ServerUuid, Uuid, Validated } from './ids.js';
 export { MAX_PAGES, collectList, fetchPage, iteratePages } from './paginate.js';
+export { ENDPOINTS, buildRequest, splitTemplate } from './endpoints.js';
+export type { BodyOf, BuiltRequest, Endpoint, EndpointName, ParamsOf } from './endpoints.js';
+export { UnrecordableCallError, recordRequest } from './recorder.js';
 export type { PageFetcher } from './paginate.js';
 export * from './schemas.js';
 export * from './requests.js';

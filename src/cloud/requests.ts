@@ -78,7 +78,6 @@ export const AddRuleBody = z.object({
 });
 export type AddRuleBody = z.infer<typeof AddRuleBody>;
 
-/** POST /security-groups/{id}/servers/attach */
-export interface AttachServerBody {
-  server_uuid: string;
-}
+/** POST /security-groups/{id}/servers/attach — the uuid is checked by ids.ts `serverUuid`. */
+export const AttachServerBody = z.object({ server_uuid: z.string().min(1) });
+export type AttachServerBody = z.infer<typeof AttachServerBody>;

@@ -1,5 +1,6 @@
 /** Account invoices and usage ("Endpoints › Account"). */
 import type { CloudClient } from '../cloud-client.js';
+import { buildRequest } from '../endpoints.js';
 import { readData } from '../envelope.js';
 import type { Transport } from '../http.js';
 import { positiveInt } from '../ids.js';
@@ -10,13 +11,14 @@ export function createAccount(t: Transport): CloudClient['account'] {
   return {
     async invoices(query) {
       const page = query?.page === undefined ? undefined : positiveInt(query.page, 'page number');
-      return fetchPage(t, '/account/invoices', Invoice, { page }, query?.signal);
+      return fetchPage(t, buildRequest('account.invoices', {}).path, Invoice, { page }, query?.signal);
     },
     async *allInvoices(opts) {
-      yield* iteratePages((page) => fetchPage(t, '/account/invoices', Invoice, { page }, opts?.signal), 'GET /account/invoices');
+      const p = buildRequest('account.invoices', {}).path;
+      yield* iteratePages((page) => fetchPage(t, p, Invoice, { page }, opts?.signal), `GET ${p}`);
     },
     async usage(opts) {
-      const res = await t.send({ method: 'GET', path: '/account/usage', signal: opts?.signal });
+      const res = await t.send({ ...buildRequest('account.usage', {}), signal: opts?.signal });
       return readData(res, AccountUsage);
     },
   };

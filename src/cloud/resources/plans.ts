@@ -1,5 +1,6 @@
 /** Plans ("Endpoints › Plans and locations"): paginated, optionally by location. */
 import type { CloudClient, PlanQuery } from '../cloud-client.js';
+import { buildRequest } from '../endpoints.js';
 import type { Transport } from '../http.js';
 import { positiveInt } from '../ids.js';
 import { fetchPage, iteratePages } from '../paginate.js';
@@ -13,12 +14,13 @@ export function createPlans(t: Transport): CloudClient['plans'] {
     async list(query) {
       const location_id = locationOf(query);
       const page = query?.page === undefined ? undefined : positiveInt(query.page, 'page number');
-      return fetchPage(t, '/plans', Plan, { location_id, page }, query?.signal);
+      return fetchPage(t, buildRequest('plans.list', {}).path, Plan, { location_id, page }, query?.signal);
     },
     async *all(query) {
       const location_id = locationOf(query);
-      const label = `GET /plans${location_id === undefined ? '' : `?location_id=${location_id}`}`;
-      yield* iteratePages((page) => fetchPage(t, '/plans', Plan, { location_id, page }, query?.signal), label);
+      const p = buildRequest('plans.list', {}).path;
+      const label = `GET ${p}${location_id === undefined ? '' : `?location_id=${location_id}`}`;
+      yield* iteratePages((page) => fetchPage(t, p, Plan, { location_id, page }, query?.signal), label);
     },
   };
 }

@@ -1,11 +1,11 @@
 /** Workers ("Endpoints › Workers"; locations, templates and status are "Referenced operations"). */
 import { z } from 'zod';
 import type { CloudClient } from '../cloud-client.js';
+import { buildRequest } from '../endpoints.js';
 import { readData } from '../envelope.js';
 import type { Transport } from '../http.js';
-import { path, uuid } from '../ids.js';
+import { uuid } from '../ids.js';
 import { collectList } from '../paginate.js';
-import type { DeployWorkerBody } from '../requests.js';
 import { DeployRequirements, Worker, WorkerLocation, WorkerTemplate } from '../schemas.js';
 
 /**
@@ -25,18 +25,18 @@ const workerStatusOf = (worker: string) =>
 export function createWorkers(t: Transport): CloudClient['workers'] {
   return {
     async requirements(opts) {
-      const res = await t.send({ method: 'GET', path: '/workers/deploy-requirements', signal: opts?.signal });
+      const res = await t.send({ ...buildRequest('workers.requirements', {}), signal: opts?.signal });
       return readData(res, DeployRequirements);
     },
-    async deploy(body: DeployWorkerBody, opts) {
-      const res = await t.send({ method: 'POST', path: '/workers', body, signal: opts?.signal });
+    async deploy(body, opts) {
+      const res = await t.send({ ...buildRequest('workers.deploy', {}, body), signal: opts?.signal });
       return readData(res, Worker);
     },
-    locations: (opts) => collectList(t, '/workers/locations', WorkerLocation, opts?.signal),
-    templates: (opts) => collectList(t, '/workers/templates', WorkerTemplate, opts?.signal),
+    locations: (opts) => collectList(t, buildRequest('workers.locations', {}).path, WorkerLocation, opts?.signal),
+    templates: (opts) => collectList(t, buildRequest('workers.templates', {}).path, WorkerTemplate, opts?.signal),
     async status(worker, opts) {
       const id = uuid(worker);
-      const res = await t.send({ method: 'GET', path: path`/workers/${id}/status`, signal: opts?.signal });
+      const res = await t.send({ ...buildRequest('workers.status', { worker: id }), signal: opts?.signal });
       return readData(res, workerStatusOf(id));
     },
   };
