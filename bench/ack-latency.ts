@@ -1,5 +1,5 @@
 /**
- * Ack latency under load: the real bot (createBot, HTTP receiver, port 0) and a bare Bolt app
+ * Ack latency under load: the real bot (createRuntime, HTTP receiver, port 0) and a bare Bolt app
  * that only acks (same HTTPReceiver setup) run in this process; Slack's side — the load
  * generator, the fake Web API, the response_url endpoints — and the sandbox cloud answering
  * after 1 s run in a child process (bench/lib/ack-world.ts).
@@ -29,13 +29,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
-import { Agent } from 'undici';
-import { createCloudClient } from '../src/cloud/client.js';
-import { systemClock } from '../src/clock.js';
-import { boltLogger, createLogger } from '../src/log.js';
-import { catalog } from '../src/operations/index.js';
-import { createBot } from '../src/slack/app.js';
-import { createSealer, createSqliteStore } from '../src/store/index.js';
+import { boltLogger } from '../src/log.js';
+import { createRuntime } from '../src/runtime.js';
 import { ALICE, BOB, BOT_TOKEN, SIGNING_SECRET } from '../test/rig/workspace.js';
 import { createAckWorld, type AckWorld, type AnswerCounts, type RoundResult } from './lib/ack-world.js';
 import { runAsSection, sibling } from './lib/section.js';
@@ -131,30 +126,19 @@ export async function runAckLatency(layout: AckLayout): Promise<AckLatencyResult
   const started = performance.now();
   const world = layout === 'same' ? await createAckWorld() : await startWorldProcess();
   let logLines = 0;
-  const logger = createLogger({ level: 'info', sink: () => void logLines++, secrets: [world.cloudToken, BOT_TOKEN, SIGNING_SECRET] });
 
-  // ── the real bot, wired as src/main.ts wires it (one pool for both cloud clients)
-  const pool = new Agent({ connect: { timeout: 5000 }, headersTimeout: 20_000, bodyTimeout: 20_000 });
-  const clientOptions = { baseUrl: world.cloudBaseUrl, token: world.cloudToken, clock: systemClock, dispatcher: pool };
-  const cloud = createCloudClient(clientOptions);
-  const watchCloud = createCloudClient({ ...clientOptions, userAgent: 'cloudbot/0.1 (watcher)' });
+  // ── the real bot, wired as src/main.ts wires it (src/runtime.ts: one pool for both cloud clients)
   const dir = mkdtempSync(join(tmpdir(), 'cloudbot-bench-ack-'));
-  const store = createSqliteStore({ path: join(dir, 'cloudbot.db'), clock: systemClock });
-  const bot = createBot({
+  const bot = createRuntime({
     slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: world.slackUrl },
-    cloud,
-    watchCloud,
-    clock: systemClock,
-    logger,
-    catalog,
-    operations: store.operations,
-    watches: store.watches,
-    sealer: createSealer([BOT_TOKEN, world.cloudToken]),
+    cloud: { baseUrl: world.cloudBaseUrl, token: world.cloudToken },
+    databasePath: join(dir, 'cloudbot.db'),
     access: {
       config: { admins: [ALICE.id], operators: [BOB.id], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined },
     },
-    audit: { store: store.audit },
+    log: { level: 'info', sink: () => void logLines++ },
   });
+  const logger = bot.logger;
   const { port: botPort } = await bot.start();
   const botUrl = `http://127.0.0.1:${botPort}/slack/events`;
 
@@ -179,7 +163,7 @@ export async function runAckLatency(layout: AckLayout): Promise<AckLatencyResult
     await ack();
   });
   await bare.init();
-  // Loopback only (createBot binds port 0 as the e2e rig does; both are reached on 127.0.0.1).
+  // Loopback only (the runtime binds port 0 as the e2e rig does; both are reached on 127.0.0.1).
   const bareServer = (await bare.start({ port: 0, host: '127.0.0.1' })) as unknown as Server;
   const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/slack/events`;
 
@@ -278,12 +262,8 @@ export async function runAckLatency(layout: AckLayout): Promise<AckLatencyResult
     };
   } finally {
     clearInterval(sampler);
-    await bot.stop();
+    await bot.stop(); // closes its pool and store too
     await bare.stop();
-    await cloud.close();
-    await watchCloud.close();
-    await pool.close();
-    await store.close();
     await world.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -158,7 +158,7 @@ async function main(): Promise<void> {
       const f = r[app];
       return [
         layoutName[r.layout],
-        app === 'bare' ? 'bare Bolt app (ack only)' : 'cloudbot (createBot)',
+        app === 'bare' ? 'bare Bolt app (ack only)' : 'cloudbot (createRuntime)',
         fmt(f.p50),
         fmt(f.p95),
         fmt(f.p99),

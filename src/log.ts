@@ -72,16 +72,6 @@ export function createLogger(opts: LoggerOptions = {}, base: Record<string, unkn
   };
 }
 
-/** String values under password-, secret- or token-like keys, to register with `addSecret`. */
-export function secretsIn(value: unknown, out: string[] = [], depth = 0): string[] {
-  if (depth > 4 || value === null || typeof value !== 'object') return out;
-  for (const [k, v] of Object.entries(value)) {
-    if (typeof v === 'string' && /password|secret|token/i.test(k)) out.push(v);
-    else secretsIn(v, out, depth + 1);
-  }
-  return out;
-}
-
 function errorReplacer(_key: string, value: unknown): unknown {
   if (value instanceof Error) {
     const e = value as Error & { code?: unknown; status?: unknown };

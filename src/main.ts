@@ -1,17 +1,11 @@
 /**
- * Composition root: config → dependencies → mode (socket | http | shell) → start. Stops
+ * Entry point: config → mode (socket | http | shell) → the runtime (src/runtime.ts) → start. Stops
  * cleanly on SIGTERM and SIGINT (finish what is in flight, close connections). With no Slack
  * variables at all, `npm start` is the local shell against the built-in sandbox.
  */
-import { Agent } from 'undici';
-import { createCloudClient } from './cloud/client.js';
-import { systemClock } from './clock.js';
 import { ConfigError, isShellConfig, loadBotConfig, loadDotEnv, type ShellConfig } from './config.js';
-import { createLogger } from './log.js';
-import { catalog } from './operations/index.js';
-import { createBot } from './slack/app.js';
 import { PolicyFileError, readPolicyFile } from './access/policy-file.js';
-import { createSealer, createSqliteStore } from './store/index.js';
+import { createRuntime } from './runtime.js';
 import { startShell } from './shell/start-shell.js';
 
 async function main(): Promise<void> {
@@ -28,15 +22,6 @@ async function main(): Promise<void> {
   }
   if (isShellConfig(config)) return runShell(config);
   const { slack, cloud: cloudConfig } = config;
-  const logger = createLogger({
-    level: config.logLevel,
-    secrets: [slack.botToken, slack.appToken, slack.signingSecret, cloudConfig.token],
-  });
-  // One connection pool for both clients; the watcher's requests name themselves in the provider's logs.
-  const pool = new Agent({ connect: { timeout: 5000 }, headersTimeout: 20_000, bodyTimeout: 20_000 });
-  const clientOptions = { baseUrl: cloudConfig.baseUrl, token: cloudConfig.token, clock: systemClock, dispatcher: pool };
-  const cloud = createCloudClient(clientOptions);
-  const watchCloud = createCloudClient({ ...clientOptions, userAgent: 'cloudbot/0.1 (watcher)' });
   let policy;
   try {
     policy = config.access.policyFile ? readPolicyFile(config.access.policyFile) : undefined;
@@ -47,30 +32,17 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const store = createSqliteStore({ path: config.databasePath, clock: systemClock });
-  // Sealed secrets live minutes (a pending reinstall's password); the key comes from the bot's
-  // own credentials, so a copied database file alone does not open them.
-  const sealer = createSealer([slack.botToken, cloudConfig.token]);
-  const bot = createBot({
+  const runtime = createRuntime({
     slack,
-    cloud,
-    watchCloud,
-    clock: systemClock,
-    logger,
-    catalog,
-    operations: store.operations,
-    watches: store.watches,
-    sealer,
-    watch: config.watch,
+    cloud: cloudConfig,
+    databasePath: config.databasePath,
     access: { config: config.access, ...(policy ? { policy } : {}) },
-    audit: { store: store.audit, ...(config.auditChannel ? { channel: config.auditChannel } : {}) },
+    auditChannel: config.auditChannel,
+    watch: config.watch,
+    log: { level: config.logLevel },
   });
-  if (bot.access.unconfigured) {
-    logger.warn(
-      'No roles are configured, so everyone is a viewer (reads only). Grant more with CLOUD_ADMINS and CLOUD_OPERATORS (Slack user or user group ids), or ACCESS_POLICY for per-channel roles.',
-    );
-  }
-  const { port } = await bot.start();
+  const { logger } = runtime;
+  const { port } = await runtime.start();
   logger.info(
     slack.mode === 'http' ? `cloudbot listening for Slack on :${port}/slack/events` : 'cloudbot connected to Slack in Socket Mode',
     { mode: slack.mode, cloud: new URL(cloudConfig.baseUrl).host },
@@ -84,9 +56,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
-      await bot.stop(); // finishes the watch poll in flight
-      await pool.close();
-      await store.close();
+      await runtime.stop(); // finishes the watch poll in flight, then closes the pool and the store
     } finally {
       clearTimeout(force);
       process.exit(0);

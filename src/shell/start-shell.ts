@@ -1,19 +1,13 @@
 /**
  * Composition for the local shell: the cloud (the built-in sandbox, in-process on loopback
  * with demo-friendly lifecycles, unless CLOUD_API_BASE_URL names one), the local Web API,
- * the shell receiver, the store, and the very same bot `createBot` builds for Slack. One line
+ * the shell receiver, and the very same runtime src/main.ts runs for Slack (src/runtime.ts). One line
  * at start says where it runs; Ctrl-D ends it and closes everything it opened.
  */
 import type { Readable, Writable } from 'node:stream';
-import { Agent } from 'undici';
-import { createCloudClient } from '../cloud/client.js';
-import { systemClock } from '../clock.js';
 import type { AccessConfig, ShellConfig } from '../config.js';
-import { createLogger } from '../log.js';
-import { catalog } from '../operations/index.js';
+import { createRuntime } from '../runtime.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
-import { createBot } from '../slack/app.js';
-import { createSealer, createSqliteStore } from '../store/index.js';
 import { SHELL_BOT_TOKEN, SHELL_CHANNEL, SHELL_USER } from './identity.js';
 import { startLocalSlack, type LocalSlack } from './local-slack.js';
 import { createShell } from './shell.js';
@@ -93,31 +87,25 @@ export async function startShell(opts: StartShellOptions): Promise<RunningShell>
     const receiver = new ShellReceiver((error) => print(`! ${error instanceof Error ? error.message : String(error)}`));
     const shell = createShell({ input: opts.input, output: opts.output, terminal, receiver, slack: local });
     print = shell.print;
-    const logger = createLogger({ level: config.logLevel, secrets: [cloudTarget.token], sink: (line) => shell.print(logLineText(line)) });
-
-    const pool = new Agent({ connect: { timeout: 5000 }, headersTimeout: 20_000, bodyTimeout: 20_000 });
-    closers.push(() => pool.close());
-    const clientOptions = { baseUrl: cloudTarget.baseUrl, token: cloudTarget.token, clock: systemClock, dispatcher: pool };
-    const store = createSqliteStore({ path: config.databasePath, clock: systemClock });
-    closers.push(() => store.close());
-
-    const bot = createBot({
-      slack: { mode: 'shell', botToken: SHELL_BOT_TOKEN, appToken: undefined, signingSecret: undefined, port: 0, apiUrl: local.apiUrl },
-      receiver,
-      cloud: createCloudClient(clientOptions),
-      watchCloud: createCloudClient({ ...clientOptions, userAgent: 'cloudbot/0.1 (watcher)' }),
-      clock: systemClock,
-      logger,
-      catalog,
-      operations: store.operations,
-      watches: store.watches,
-      sealer: createSealer([SHELL_BOT_TOKEN, cloudTarget.token]),
-      watch: { ...config.watch, ...opts.watch },
-      access: { config: SHELL_ACCESS },
-      audit: { store: store.audit, ...(config.auditChannel ? { channel: config.auditChannel } : {}) },
-    });
-    await bot.start();
-    closers.push(() => bot.stop()); // first to close: the watcher finishes its poll in flight
+    const runtime = createRuntime(
+      {
+        slack: { mode: 'shell', botToken: SHELL_BOT_TOKEN, appToken: undefined, signingSecret: undefined, port: 0, apiUrl: local.apiUrl },
+        cloud: cloudTarget,
+        databasePath: config.databasePath,
+        access: { config: SHELL_ACCESS },
+        auditChannel: config.auditChannel,
+        watch: { ...config.watch, ...opts.watch },
+        log: { level: config.logLevel, sink: (line) => shell.print(logLineText(line)) },
+      },
+      { receiver },
+    );
+    try {
+      await runtime.start();
+    } catch (e) {
+      await runtime.stop();
+      throw e;
+    }
+    closers.push(() => runtime.stop()); // first to close: the watcher finishes its poll in flight
 
     const where = sandbox ? `sandbox cloud at ${cloudTarget.baseUrl}` : `cloud at ${cloudTarget.baseUrl}`;
     const banner = `cloudbot shell — ${where} (not Slack). Type /cloud help; Ctrl-D quits. To connect to Slack, see README › Connect to Slack.`;

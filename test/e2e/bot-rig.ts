@@ -10,11 +10,9 @@ import { join } from 'node:path';
 import { webApi } from '@slack/bolt';
 import { createCloudClient, type ClosableCloudClient } from '../../src/cloud/client.js';
 import { systemClock, type Clock } from '../../src/clock.js';
-import { createLogger } from '../../src/log.js';
-import { catalog } from '../../src/operations/index.js';
-import { createBot, type Bot } from '../../src/slack/app.js';
+import { createRuntime, WATCHER_USER_AGENT, type Runtime } from '../../src/runtime.js';
 import { createSandbox } from '../../src/sandbox/index.js';
-import { createSealer, createSqliteStore, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { createFakeSlack, type FakeMessage, type FakeSlack } from '../rig/fake-slack.js';
 import { blockActionsPayload, viewSubmissionPayload, type BlockActionsInput, type SlashCommandInput } from '../rig/payloads.js';
@@ -27,7 +25,8 @@ import type { AccessConfig } from '../../src/config.js';
 import type { PolicyFile } from '../../src/access/policy-file.js';
 
 export const CLOUD_TOKEN = 'cloud-token-e2e-0123456789';
-export const WATCHER_AGENT = 'cloudbot-e2e (watcher)';
+/** The watcher's own User-Agent (the production one), so a command's requests can be told apart. */
+export const WATCHER_AGENT = WATCHER_USER_AGENT;
 /** The rig's default roles: Alice admin, Bob operator, Carol (on no list) a viewer. */
 export const DEFAULT_ACCESS: AccessConfig = {
   admins: [ALICE.id],
@@ -38,8 +37,23 @@ export const DEFAULT_ACCESS: AccessConfig = {
   approval: undefined,
 };
 
+/** Real time, plus a jump a test can make (a confirmation's lifetime passes without waiting it out). */
+export interface JumpClock extends Clock {
+  jump(ms: number): void;
+}
+
+export function createJumpClock(): JumpClock {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    sleep: (ms, signal) => systemClock.sleep(ms, signal),
+    jump: (ms) => void (offset += ms),
+  };
+}
+
 export interface BotRigOptions {
   sandbox?: SandboxOptions;
+  /** Default: a JumpClock (`rig.clock`). */
   clock?: Clock;
   slowNoticeMs?: number;
   confirmTtlMs?: number;
@@ -71,9 +85,13 @@ export interface BotRig {
   send: SlackSender;
   eventsUrl: string;
   logLines: string[];
+  /** A client of the rig's own, for tests that change the cloud behind the bot's back. */
   cloud: ClosableCloudClient;
-  bot: Bot;
+  /** The bot as src/main.ts runs it (src/runtime.ts), over the rig's Slack and cloud. */
+  bot: Runtime;
   store: Store;
+  /** The bot's clock: the rig's JumpClock unless a clock was given. */
+  clock: Clock & Partial<Pick<JumpClock, 'jump'>>;
   databasePath: string;
   /** Stops the bot and starts a new instance on the same database file (a restart). */
   restartBot(): Promise<void>;
@@ -100,52 +118,36 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
   const slack = await createFakeSlack(options.extraChannels ? { channels: [...DEFAULT_CHANNELS, ...options.extraChannels] } : {});
   const responses = await createResponseUrls();
   const logLines: string[] = [];
-  const logger = createLogger({ level: 'debug', sink: (l) => logLines.push(l), secrets: [CLOUD_TOKEN, BOT_TOKEN, SIGNING_SECRET] });
-  const clock = options.clock ?? systemClock;
-  const cloud = createCloudClient({
-    baseUrl: cloudServer.baseUrl,
-    token: CLOUD_TOKEN,
-    clock,
-    retry: { budgetMs: 1500, baseDelayMs: 50, maxDelayMs: 200, ...options.cloudRetry },
-  });
-  // The watcher's requests carry their own User-Agent, so a command's requests can be told apart.
-  const watchCloud = createCloudClient({
-    baseUrl: cloudServer.baseUrl,
-    token: CLOUD_TOKEN,
-    clock,
-    userAgent: WATCHER_AGENT,
-    retry: { budgetMs: 1500, baseDelayMs: 50, maxDelayMs: 200 },
-  });
+  const clock = options.clock ?? createJumpClock();
+  const cloud = createCloudClient({ baseUrl: cloudServer.baseUrl, token: CLOUD_TOKEN });
   const dir = mkdtempSync(join(tmpdir(), 'cloudbot-e2e-'));
   const databasePath = join(dir, 'cloudbot.db');
-  // A bot instance: its own store connection and HTTP port, over the same database file, as a
-  // restarted process would have.
+  // A bot instance: its own store connection, pool and HTTP port, over the same database file,
+  // as a restarted process would have.
   const startInstance = async () => {
-    const store = createSqliteStore({ path: databasePath, clock });
-    const bot = createBot({
-      operations: store.operations,
-      watches: store.watches,
-      audit: { store: store.audit, ...(options.auditChannel ? { channel: options.auditChannel } : {}) },
-      access: {
-        config: { ...DEFAULT_ACCESS, ...options.access },
-        ...(options.policy ? { policy: options.policy } : {}),
-        ...(options.groupCacheMs !== undefined ? { cacheMs: options.groupCacheMs } : {}),
+    const bot = createRuntime(
+      {
+        slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: slack.url },
+        cloud: { baseUrl: cloudServer.baseUrl, token: CLOUD_TOKEN },
+        databasePath,
+        access: { config: { ...DEFAULT_ACCESS, ...options.access }, ...(options.policy ? { policy: options.policy } : {}) },
+        auditChannel: options.auditChannel,
+        ...(options.watch ? { watch: options.watch } : {}),
+        log: { level: 'debug', sink: (l) => logLines.push(l) },
       },
-      ...(options.watch ? { watch: options.watch } : {}),
-      sealer: createSealer([BOT_TOKEN, CLOUD_TOKEN]),
-      ...(options.confirmTtlMs ? { confirmTtlMs: options.confirmTtlMs } : {}),
-      slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: slack.url },
-      cloud,
-      watchCloud,
-      clock,
-      logger,
-      catalog,
-      slowNoticeMs: options.slowNoticeMs ?? 1000,
-      slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy,
-    });
+      {
+        clock,
+        cloudRetry: { budgetMs: 1500, baseDelayMs: 50, maxDelayMs: 200, ...options.cloudRetry },
+        slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy,
+        slowNoticeMs: options.slowNoticeMs ?? 1000,
+        ...(options.confirmTtlMs ? { confirmTtlMs: options.confirmTtlMs } : {}),
+        ...(options.groupCacheMs !== undefined ? { groupCacheMs: options.groupCacheMs } : {}),
+        ...(options.watch?.concurrency ? { watchConcurrency: options.watch.concurrency } : {}),
+      },
+    );
     const { port } = await bot.start();
     const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
-    return { store, bot, eventsUrl, send: createSlackSender(eventsUrl) };
+    return { store: bot.store, bot, eventsUrl, send: createSlackSender(eventsUrl) };
   };
   let instance = await startInstance();
 
@@ -179,10 +181,10 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
     get store() {
       return instance.store;
     },
+    clock,
     databasePath,
     async restartBot() {
-      await instance.bot.stop();
-      await instance.store.close();
+      await instance.bot.stop(); // closes its store connection too
       instance = await startInstance();
     },
     async command(text, input = {}, sendOptions) {
@@ -221,11 +223,9 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
     async close() {
       await instance.bot.stop();
       await cloud.close();
-      await watchCloud.close();
       await cloudServer.close();
       await slack.close();
       await responses.close();
-      await instance.store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -25,7 +25,7 @@ describe('a confirmed change', () => {
     const ack = await rig.sendCommand('ssh-key delete 11');
     expect(ack.status).toBe(200);
     const msg = await rig.statusMessage();
-    expect(text(msg)).toMatch(/Delete SSH key 11 \(.+\)\* — awaiting confirmation/);
+    expect(text(msg)).toMatch(/Delete SSH key `11` \(.+\)\* — awaiting confirmation/);
     expect(text(msg)).toContain(`Requested by <@${ALICE.id}>`);
     expect(buttons(msg)).toEqual(['"action_id":"op_confirm"', '"action_id":"op_cancel"']);
     expect(rig.mutations(from)).toEqual([]); // only the precheck's GET /ssh-keys so far
@@ -73,7 +73,7 @@ describe('a confirmed change', () => {
     const before = Date.now();
     await rig.sendCommand('ssh-key delete 13');
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
-    await new Promise((r) => setTimeout(r, 1700)); // the rig's confirmations live 1.5 s
+    rig.clock.jump!(1700); // the rig's confirmations live 1.5 s: the bot's clock moves past that at once
     await rig.click(msg, 'op_confirm', ALICE.id);
     await waitFor(() => ephemeralTo(ALICE.id).some((t) => t.includes('This request has expired; nothing was done')), { timeoutMs: 5000 });
     const expired = await waitFor(() => (text(latest(msg)).includes('expired') ? latest(msg) : undefined), { timeoutMs: 5000 });

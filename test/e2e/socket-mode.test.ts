@@ -5,13 +5,8 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { webApi } from '@slack/bolt';
-import { createCloudClient, type ClosableCloudClient } from '../../src/cloud/client.js';
-import { systemClock } from '../../src/clock.js';
-import { createLogger } from '../../src/log.js';
-import { catalog } from '../../src/operations/index.js';
-import { createBot, type Bot } from '../../src/slack/app.js';
+import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { createSandbox, type ListeningSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createSealer, createSqliteStore } from '../../src/store/index.js';
 import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
 import { createFakeSocket, type FakeSocket } from '../rig/fake-socket.js';
 import { slashCommandFields } from '../rig/payloads.js';
@@ -25,8 +20,7 @@ let cloudServer: ListeningSandbox;
 let slack: FakeSlack;
 let socket: FakeSocket;
 let responses: ResponseUrls;
-let cloud: ClosableCloudClient;
-let bot: Bot;
+let bot: Runtime;
 
 beforeAll(async () => {
   sandbox = createSandbox({ token: 'socket-mode-cloud-token' });
@@ -34,21 +28,16 @@ beforeAll(async () => {
   slack = await createFakeSlack();
   socket = await createFakeSocket({ slack });
   responses = await createResponseUrls();
-  cloud = createCloudClient({ baseUrl: cloudServer.baseUrl, token: sandbox.token, clock: systemClock });
-  bot = createBot({
-    slack: { mode: 'socket', botToken: BOT_TOKEN, appToken: APP_TOKEN, signingSecret: undefined, port: 0, apiUrl: slack.url },
-    cloud,
-    clock: systemClock,
-    logger: createLogger({ sink: () => {} }),
-    catalog,
-    ...(() => {
-      const store = createSqliteStore({ path: ':memory:' });
-      return { operations: store.operations, watches: store.watches, audit: { store: store.audit } };
-    })(),
-    sealer: createSealer([BOT_TOKEN]),
-    access: { config: { admins: [], operators: [], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined } },
-    slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy,
-  });
+  bot = createRuntime(
+    {
+      slack: { mode: 'socket', botToken: BOT_TOKEN, appToken: APP_TOKEN, signingSecret: undefined, port: 0, apiUrl: slack.url },
+      cloud: { baseUrl: cloudServer.baseUrl, token: sandbox.token },
+      databasePath: ':memory:',
+      access: { config: { admins: [], operators: [], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined } },
+      log: { sink: () => {} },
+    },
+    { slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy },
+  );
   await bot.start();
   await socket.waitForConnection();
 });
@@ -56,7 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await bot.stop();
   await socket.close();
-  await cloud.close();
   await cloudServer.close();
   await slack.close();
   await responses.close();

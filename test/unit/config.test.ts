@@ -28,11 +28,16 @@ describe('loadCloudConfig', () => {
   });
 
   it('never echoes a value back', () => {
+    let err: unknown;
     try {
       loadCloudConfig({ CLOUD_API_BASE_URL: 'ftp://secret-host.example/v2', CLOUD_API_TOKEN: '' });
     } catch (e) {
-      expect(String(e)).not.toContain('secret-host');
+      err = e;
     }
+    // It must refuse (a test that passes when nothing throws proves nothing), naming the variable only.
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).message).toMatch(/CLOUD_API_BASE_URL/);
+    expect(String(err)).not.toContain('secret-host');
   });
 });
 
