@@ -145,6 +145,9 @@ export interface WorkerState {
   updatedAt: number;
   /** Background build in progress; null once settled. */
   build: { startedAt: number; buildMs: number; fails: boolean } | null;
+  /** Test hooks (hostile-output tests): an fqdn and a suspension reason the cloud reports as given. */
+  fqdnOverride?: string;
+  suspensionReason?: string;
 }
 
 export interface BackupState {

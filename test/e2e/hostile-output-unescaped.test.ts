@@ -1,0 +1,45 @@
+/**
+ * The hostile-output test can fail: the same tours as hostile-output.test.ts, with escaping
+ * switched off in the safe mrkdwn layer (`val` and `escapeEntities` made identity functions,
+ * as a careless refactor would), must produce live mentions, foreign links, outside text as
+ * live formatting and bidi controls in what the bot sends to Slack.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { HOSTILE_FRAGMENTS, HOSTILE_MARKER } from '../rig/hostile-strings.js';
+import { cloudTour, findingsSince, outputMark, seedHostile, startHostileRig, typedTour } from './hostile-scenario.js';
+import type { BotRig } from './bot-rig.js';
+import type { Finding } from '../rig/mrkdwn-abuse-checker.js';
+
+vi.mock('../../src/views/mrkdwn.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/views/mrkdwn.js')>();
+  return {
+    ...real,
+    val: (value: string | number | null | undefined) => (value == null ? '—' : String(value)),
+    escapeEntities: (text: string) => text,
+  };
+});
+
+// One value per fragment the issue names, each behind the marker.
+const VALUES = HOSTILE_FRAGMENTS.map((f) => `${HOSTILE_MARKER} ${f} x`);
+const rulesOf = (found: Finding[]) => [...new Set(found.map((f) => f.rule))].sort();
+
+let rig: BotRig;
+beforeAll(async () => {
+  rig = await startHostileRig();
+});
+afterAll(() => rig.close());
+
+describe('with escaping switched off', () => {
+  it('hostile cloud data reaches Slack live, and the checker says so', async () => {
+    seedHostile(rig.sandbox.state, VALUES);
+    const mark = outputMark(rig);
+    await cloudTour(rig, (i) => VALUES[i % VALUES.length]!);
+    expect(rulesOf(findingsSince(rig, mark))).toEqual(expect.arrayContaining(['bidi', 'channel', 'link', 'mention', 'outside-code', 'special-mention']));
+  }, 60_000);
+
+  it('hostile typed arguments are echoed live, and the checker says so', async () => {
+    const mark = outputMark(rig);
+    await typedTour(rig, `${HOSTILE_MARKER}<!channel> <@U1> <#C1> <http://x|y>\u202e`);
+    expect(rulesOf(findingsSince(rig, mark))).toEqual(expect.arrayContaining(['bidi', 'channel', 'link', 'mention', 'outside-code', 'special-mention']));
+  }, 60_000);
+});

@@ -1,0 +1,63 @@
+/**
+ * Chat output cannot be abused: hostile strings in every cloud-controlled field and every
+ * typed argument never reach Slack as a live mention, a foreign link, live formatting, a
+ * broken-out line or a bidi control (rules in test/rig/mrkdwn-abuse-checker.ts). Its twin,
+ * hostile-output-unescaped.test.ts, runs the same tour with escaping switched off and must
+ * find violations, so this file cannot pass vacuously.
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hostileLong, hostileSet, hostileTyped } from '../rig/hostile-strings.js';
+import {
+  ALL_OPS, assertBriefly, cloudTour, findingsSince, opsOf, outputMark, reach, seedHostile, startHostileRig, stuck, summarize, TYPED_OPS, typedTour,
+} from './hostile-scenario.js';
+import type { BotRig } from './bot-rig.js';
+
+const RUNS = 3;
+/** Hostile text was shown at least once in each of these kinds of output. */
+const shown = (...kinds: string[]) => Object.fromEntries(kinds.map((k) => [k, expect.any(Number)]));
+let rig: BotRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+describe('hostile chat output', () => {
+  it('hostile cloud data, cloud errors and watches: nothing live reaches Slack', async () => {
+    await assertBriefly(
+      // Eleven values of any length and one of 5,000 characters, spread over the fields.
+      fc.asyncProperty(fc.tuple(hostileSet(11), hostileLong).map(([some, long]) => [...some, long]), async (values) => {
+        rig = await startHostileRig();
+        seedHostile(rig.sandbox.state, values);
+        const mark = outputMark(rig);
+        const outcomes = await cloudTour(rig, (i) => values[i % values.length]!);
+        const done = outcomes.filter((o) => /done/.test(o.how)).length;
+        expect({ stuck: stuck(outcomes), findings: summarize(findingsSince(rig, mark)), blockKit: [...rig.slack.violations, ...rig.responses.violations] }).toEqual({ stuck: [], findings: [], blockKit: [] });
+        // The tour really went through: every operation ran, changes were confirmed and ended.
+        expect(opsOf(outcomes)).toEqual(ALL_OPS);
+        expect(done).toBeGreaterThan(8);
+        expect(reach(rig, mark)).toMatchObject(shown('response_url', 'modal', 'channel post', 'status edit', 'thread reply', 'final broadcast'));
+        await rig.close();
+        rig = undefined;
+      }),
+      { numRuns: RUNS, endOnFailure: true },
+    );
+  }, 60_000);
+
+  it('hostile typed arguments and ids: refusals and accepted values echo nothing live', async () => {
+    await assertBriefly(
+      fc.asyncProperty(hostileTyped, hostileLong.map((s) => s.replace(/["“”]/g, '')), async (t, long) => {
+        rig = await startHostileRig();
+        const mark = outputMark(rig);
+        const outcomes = await typedTour(rig, t, long);
+        expect({ stuck: stuck(outcomes), findings: summarize(findingsSince(rig, mark)), blockKit: [...rig.slack.violations, ...rig.responses.violations] }).toEqual({ stuck: [], findings: [], blockKit: [] });
+        expect(opsOf(outcomes)).toEqual(expect.arrayContaining(TYPED_OPS));
+        expect(outcomes.filter((o) => o.how === 'answered').length).toBeGreaterThan(20);
+        expect(reach(rig, mark)).toMatchObject(shown('response_url', 'channel post', 'status edit', 'audit channel'));
+        await rig.close();
+        rig = undefined;
+      }),
+      { numRuns: RUNS, endOnFailure: true },
+    );
+  }, 60_000);
+});
