@@ -3,7 +3,7 @@
  * entries worth a post) AUDIT_CHANNEL. No sink may hold up or break the operation being
  * audited: `record` never throws, and the channel post runs in the background, in order.
  */
-import { MASK } from '../confirm/status-message.js';
+import { MASK, SECRET_KEY } from '../access/secrets.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { Tier } from '../operations/types.js';
@@ -38,7 +38,6 @@ export interface AuditorService extends Auditor {
 /** Unsaved entry as every sink sees it: all fields present, `id` null until the store gives one. */
 type Normalized = Omit<AuditEntry, 'id'> & { id: number | null };
 
-const SECRET_KEY = /password|passwd|secret|token|private_?key|credential/i;
 const MAX_STRING = 1000;
 const MAX_DETAIL = 500;
 const MAX_DEPTH = 6;

@@ -10,7 +10,8 @@
 import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
-import { secretsIn, type Logger } from '../log.js';
+import type { Logger } from '../log.js';
+import { maskedArgs, maskedRequest, rememberSecrets, rememberSecretsIn, splitSecrets } from '../access/secrets.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import type { Catalog } from '../operations/catalog.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
@@ -21,7 +22,9 @@ import { NOT_REACHABLE, SlackApiError, type SlackApi } from '../chat/slack-api.j
 import { buildCloudError } from '../views/error-views.js';
 import { buildDryRun } from '../views/status-views.js';
 import { buildNotInChannel, buildClickAnswer } from '../views/change-notices.js';
-import { maskedArgs, maskedRequest, refreshStatus, renderStatus, splitSecrets } from './status-message.js';
+import { buildCloudRefusal, onlyRequesterMay, OWN_REQUEST_NEEDS_APPROVAL, typedMismatch, UNKNOWN_REQUEST } from '../views/click-views.js';
+import type { Mrkdwn } from '../views/mrkdwn.js';
+import { refreshStatus, renderStatus } from './status-message.js';
 import { expireDue, recoverInterrupted, retrySync, type FlowContext } from './upkeep.js';
 import type { AuditOutcome, Auditor } from '../audit/types.js';
 
@@ -43,7 +46,7 @@ export interface ChangeFlowDeps {
    * Whether this person may confirm, cancel or retry: undefined when allowed, else what to
    * tell them. Access control replaces the default (the requester only).
    */
-  authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry') => Promise<string | undefined>;
+  authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry') => Promise<Mrkdwn | undefined>;
   /** Whether an operation needs a second admin's approval instead of the requester's Confirm. */
   needsApproval?: (op: AnyOperation) => boolean;
 }
@@ -69,7 +72,8 @@ export type StartOutcome =
   /** The cloud rejected fields (VALIDATION_ERROR) before anything changed: show them on the form. */
   | { kind: 'invalid'; fieldErrors: Record<string, string> };
 
-export type ClickOutcome = { kind: 'tell'; text: string } | { kind: 'type-to-confirm'; expected: string; what: string } | { kind: 'done' };
+/** `tell`: a private answer to the clicker, made by a view. */
+export type ClickOutcome = { kind: 'tell'; text: Mrkdwn } | { kind: 'type-to-confirm'; expected: string; what: Mrkdwn } | { kind: 'done' };
 
 export interface ChangeFlow {
   start(req: ChangeRequest): Promise<StartOutcome>;
@@ -88,8 +92,8 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   const needsApproval = deps.needsApproval ?? (() => false);
   const authorize =
     deps.authorize ??
-    (async (r: OperationRecord, _op: AnyOperation, u: string, action: string) =>
-      r.requestedBy === u ? undefined : `Only <@${r.requestedBy}> can ${action} this request.`);
+    (async (r: OperationRecord, _op: AnyOperation, u: string, action: 'confirm' | 'cancel' | 'retry') =>
+      r.requestedBy === u ? undefined : onlyRequesterMay(r.requestedBy, action));
   /** One audit entry for a record's move; arguments are stored without secrets already. */
   const audit = (op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string) =>
     deps.auditor?.record({
@@ -116,12 +120,12 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     if (!running.ok) return running.record ?? record;
     await refresh(op, running.record, deps.clock.now());
     const secrets = running.record.sealedSecrets ? deps.sealer.open(running.record.sealedSecrets) : {};
-    for (const s of Object.values(secrets)) deps.logger.addSecret(s);
+    rememberSecrets(deps.logger, Object.values(secrets));
     const args = { ...running.record.args, ...secrets };
     try {
       const result: unknown = await op.run({ cloud: deps.cloud, clock: deps.clock }, args);
       // A password the cloud generated must be masked before any log line can carry it.
-      for (const s of secretsIn(result)) deps.logger.addSecret(s);
+      rememberSecretsIn(deps.logger, result);
       const summary = op.change!.summarize(result as never, args as never);
       const done = await deps.store.transition(record.id, {
         from: ['running'],
@@ -194,7 +198,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
               errorCode: 'REFUSED_BEFORE_ASKING',
               detail: pre.refuse.replace(/[`*_]/g, '').slice(0, 300),
             });
-            return { kind: 'tell', reply: buildCloudRefusal(op, pre.refuse) };
+            return { kind: 'tell', reply: buildCloudRefusal(`/cloud ${op.resource} ${op.verb}`, pre.refuse) };
           }
           facts = pre.facts ?? {};
         } catch (e) {
@@ -253,11 +257,11 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     async confirm(recordId, userId, typed) {
       const record = await deps.store.get(recordId);
       const op = record && opOf(record);
-      if (!record || !op?.change) return { kind: 'tell', text: 'This request is no longer known to the bot.' };
+      if (!record || !op?.change) return { kind: 'tell', text: UNKNOWN_REQUEST };
       if (record.status !== 'pending') return claimAnswer(recordId, userId, record, 'wrong_status');
       const approval = needsApproval(op);
       if (approval && userId === record.requestedBy) {
-        return { kind: 'tell', text: 'You asked for this, so another admin must approve it (two-person approval). Nothing was done.' };
+        return { kind: 'tell', text: OWN_REQUEST_NEEDS_APPROVAL };
       }
       const refused = await authorize(record, op, userId, 'confirm');
       if (refused) return { kind: 'tell', text: refused };
@@ -265,7 +269,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       if (expected && typed === undefined) {
         return { kind: 'type-to-confirm', expected, what: op.change.describe(record.args as never, record.facts).title };
       }
-      if (expected && typed?.trim() !== expected) return { kind: 'tell', text: `That is not \`${expected}\`. Nothing was done; the request still waits.` };
+      if (expected && typed?.trim() !== expected) return { kind: 'tell', text: typedMismatch(expected) };
       const now = deps.clock.now();
       const claimed = await deps.store.transition(recordId, {
         from: ['pending'],
@@ -288,7 +292,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     async cancel(recordId, userId) {
       const record = await deps.store.get(recordId);
       const op = record && opOf(record);
-      if (!record || !op?.change) return { kind: 'tell', text: 'This request is no longer known to the bot.' };
+      if (!record || !op?.change) return { kind: 'tell', text: UNKNOWN_REQUEST };
       // The requester may always withdraw their own request; others need the operation's role.
       const refused = record.requestedBy === userId ? undefined : await authorize(record, op, userId, 'cancel');
       if (refused) return { kind: 'tell', text: refused };
@@ -311,11 +315,4 @@ function validationFields(record: OperationRecord): Record<string, string> {
   return Object.fromEntries(
     Object.entries(details).map(([k, v]) => [k, Array.isArray(v) ? v.map(String).join(' ') : String(v)]),
   );
-}
-
-function buildCloudRefusal(op: AnyOperation, reason: string): Reply {
-  return {
-    text: reason,
-    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:no_entry: *\`/cloud ${op.resource} ${op.verb}\` was not sent.* ${reason}` } }],
-  };
 }

@@ -6,6 +6,8 @@
 import { isCloudApiError } from '../cloud/errors.js';
 import type { AuditOutcome } from '../audit/types.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
+import { NOTHING_TO_SYNC, RETRY_RUNNING, RETRY_TAKEN, syncedAnswer, syncedSummary, syncFailedAgain } from '../views/click-views.js';
+import type { Mrkdwn } from '../views/mrkdwn.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { OperationRecord } from '../store/types.js';
 import type { ChangeFlowDeps, ClickOutcome } from './change-flow.js';
@@ -14,7 +16,7 @@ import type { ChangeFlowDeps, ClickOutcome } from './change-flow.js';
 export interface FlowContext {
   deps: ChangeFlowDeps;
   opOf(r: OperationRecord): AnyOperation | undefined;
-  authorize(r: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry'): Promise<string | undefined>;
+  authorize(r: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry'): Promise<Mrkdwn | undefined>;
   audit(op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string): Promise<void>;
   refresh(op: AnyOperation, r: OperationRecord, now: number): Promise<void>;
 }
@@ -28,13 +30,13 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
   const record = await deps.store.get(recordId);
   const op = record && ctx.opOf(record);
   const group = op?.change?.syncGroup?.(record!.args as never);
-  if (!record || !op || group === undefined) return { kind: 'tell', text: 'There is nothing to sync for this request.' };
-  if (record.status === 'running') return { kind: 'tell', text: 'A retry is already running.' };
-  if (record.errorCode !== 'HYPERVISOR_SYNC_FAILED') return { kind: 'tell', text: 'There is nothing to sync for this request.' };
+  if (!record || !op || group === undefined) return { kind: 'tell', text: NOTHING_TO_SYNC };
+  if (record.status === 'running') return { kind: 'tell', text: RETRY_RUNNING };
+  if (record.errorCode !== 'HYPERVISOR_SYNC_FAILED') return { kind: 'tell', text: NOTHING_TO_SYNC };
   const refused = await ctx.authorize(record, op, userId, 'retry');
   if (refused) return { kind: 'tell', text: refused };
   const claimed = await deps.store.transition(recordId, { from: ['failed'], to: 'running', now: deps.clock.now() });
-  if (!claimed.ok) return { kind: 'tell', text: 'Someone else is retrying this already.' };
+  if (!claimed.ok) return { kind: 'tell', text: RETRY_TAKEN };
   await ctx.refresh(op, claimed.record, deps.clock.now());
   try {
     await deps.cloud.securityGroups.deploy(group);
@@ -43,13 +45,13 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
       from: ['running'],
       to: 'succeeded',
       now,
-      patch: { errorCode: null, errorMessage: null, result: { text: `Saved, and synced to every node after a retry by <@${userId}>.` } },
+      patch: { errorCode: null, errorMessage: null, result: { text: syncedSummary(userId) } },
     });
     if (synced.ok) {
       await ctx.refresh(op, synced.record, now);
       await ctx.audit(op, synced.record, 'succeeded', `retry sync by ${userId}: POST /security-groups/${group}/deploy`);
     }
-    return { kind: 'tell', text: `:white_check_mark: Security group ${group} is synced to every node now.` };
+    return { kind: 'tell', text: syncedAnswer(group) };
   } catch (e) {
     const code = isCloudApiError(e) ? e.code : 'INTERNAL';
     const now = deps.clock.now();
@@ -62,7 +64,7 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
     if (back.ok) await ctx.refresh(op, back.record, now);
     if (!isCloudApiError(e)) throw e;
     const t = describeCloudError(e, { mutation: true });
-    return { kind: 'tell', text: `The sync failed again: ${t.summary} ${t.nextStep}` };
+    return { kind: 'tell', text: syncFailedAgain(t) };
   }
 }
 

@@ -23,6 +23,8 @@ export interface Catalog {
   resolveResource(word: string): string | undefined;
   /** Every word that names a resource (names and aliases), for "did you mean". */
   resourceWords(): string[];
+  /** The usage line of an operation (views get it here, as they may not import this module). */
+  usage(op: AnyOperation): string;
 }
 
 /** Resources whose default verb is left out of usage lines. */
@@ -47,6 +49,7 @@ export function createCatalog(resources: ResourceInfo[], operations: AnyOperatio
     forResource: (resource) => operations.filter((o) => o.resource === resource),
     resolveResource: (word) => words.get(word.toLowerCase()),
     resourceWords: () => [...words.keys()],
+    usage: usageLine,
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { ArgSpec, ArgSpecs, ArgsOf, ChangeSpec, Operation, Reply, Tier } from './types.js';
+import { buildChangeResult } from '../views/click-views.js';
 
 export interface OperationDeclaration<S extends ArgSpecs, R> {
   id: `${string}.${string}`;
@@ -48,8 +49,7 @@ export function defineOperation<const S extends ArgSpecs, R>(decl: OperationDecl
 
 /** A change's result as a plain reply (the shell and tests read this; Slack shows the status message). */
 function changeReply<A, R>(change: ChangeSpec<A, R> | undefined, result: R, args: A): Reply {
-  const text = change ? change.summarize(result, args).text : 'Done.';
-  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+  return buildChangeResult(change?.summarize(result, args).text);
 }
 
 export const positional = <S extends z.ZodType>(placeholder: string, schema: S, description: string): ArgSpec<S> => ({

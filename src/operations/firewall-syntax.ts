@@ -24,7 +24,8 @@ export const PORT_SPEC_MAX = 50;
 
 /** Quotes user input inside a message: escaped (no raw newlines in Slack), at most ~40 chars. */
 export function quote(value: string): string {
-  const escaped = JSON.stringify(value).slice(1, -1);
+  // Curly quotes inside become straight ones, so the quoted part can always be told apart.
+  const escaped = JSON.stringify(value).slice(1, -1).replace(/[“”]/g, '"');
   return `“${escaped.length > 40 ? `${escaped.slice(0, 39)}…` : escaped}”`;
 }
 

@@ -9,6 +9,9 @@ import { isOptional } from './define.js';
 import { nearest } from './suggest.js';
 import { TokenizeError, tokenize, type Token } from './tokenize.js';
 import type { AnyOperation, ArgSpec } from './types.js';
+import { join, md, val, type Mrkdwn } from '../views/mrkdwn.js';
+import { words } from '../views/words.js';
+import { inputMessage } from '../views/input-message.js';
 
 export type ParsedCommand =
   | { kind: 'run'; op: AnyOperation; args: Record<string, unknown>; flagsGiven: boolean; dryRun: boolean }
@@ -16,7 +19,7 @@ export type ParsedCommand =
   | { kind: 'problem'; problem: CommandProblem };
 
 export interface CommandProblem {
-  message: string;
+  message: Mrkdwn;
   /** Operations whose usage to show (the nearest command, or every verb of a resource). */
   usage: AnyOperation[];
   /** A corrected command line to suggest, e.g. `/cloud server status 101`. */
@@ -30,11 +33,11 @@ export function parseCommand(text: string, catalog: Catalog): ParsedCommand {
   try {
     tokens = tokenize(text);
   } catch (e) {
-    if (e instanceof TokenizeError) return problem(e.message, []);
+    if (e instanceof TokenizeError) return problem(md`A quote opened at ${val(e.opening)} is never closed.`, []);
     throw e;
   }
-  const words = tokens.map((t) => t.value);
-  const [first, second] = words;
+  const typed = tokens.map((t) => t.value);
+  const [first, second] = typed;
   if (first === undefined || /^(help|-h|--help|\?)$/i.test(first)) {
     return { kind: 'help', ...(second ? { resource: second } : {}) };
   }
@@ -43,7 +46,7 @@ export function parseCommand(text: string, catalog: Catalog): ParsedCommand {
   if (!resource) {
     const guess = nearest(first, catalog.resourceWords());
     const resolved = guess ? catalog.resolveResource(guess) : undefined;
-    return problem(`I don't know \`${first}\`.`, resolved ? catalog.forResource(resolved) : [], guess && [guess, ...words.slice(1)]);
+    return problem(md`I don't know ${val(first)}.`, resolved ? catalog.forResource(resolved) : [], guess && [guess, ...typed.slice(1)]);
   }
   const ops = catalog.forResource(resource);
   const defaultVerb = catalog.resources.find((r) => r.name === resource)?.defaultVerb;
@@ -57,9 +60,9 @@ export function parseCommand(text: string, catalog: Catalog): ParsedCommand {
     const guess = nearest(second, ops.map((o) => o.verb));
     const guessed = guess ? catalog.find(resource, guess) : undefined;
     return problem(
-      `\`${resource}\` has no \`${second}\`.`,
+      md`${val(resource)} has no ${val(second)}.`,
       guessed ? [guessed] : ops,
-      guess && [resource, guess, ...words.slice(2)],
+      guess && [resource, guess, ...typed.slice(2)],
     );
   }
   return parseArgs(op, tokens.slice(2));
@@ -86,17 +89,17 @@ function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
       const spec = flags.get(name);
       if (!spec) {
         const guess = nearest(name, [...flags.keys()]);
-        return problem(`\`${usageName(op)}\` has no flag \`--${name}\`.${guess ? '' : flagList(flags)}`, [op], undefined, guess && `--${guess}`);
+        return problem(md`${val(usageName(op))} has no flag ${val(`--${name}`)}.${guess ? md`` : flagList(flags)}`, [op], undefined, guess && `--${guess}`);
       }
-      if (name in raw) return problem(`\`--${name}\` is given twice.`, [op]);
+      if (name in raw) return problem(md`${val(`--${name}`)} is given twice.`, [op]);
       if (spec.kind === 'switch') {
-        if (eq >= 0) return problem(`\`--${name}\` takes no value.`, [op]);
+        if (eq >= 0) return problem(md`${val(`--${name}`)} takes no value.`, [op]);
         raw[name] = true;
       } else if (eq >= 0) {
         raw[name] = value.slice(eq + 1);
       } else {
         const next = tokens[i + 1];
-        if (!next || (!next.quoted && next.value.startsWith('--'))) return problem(`\`--${name}\` needs a value (${spec.placeholder}).`, [op]);
+        if (!next || (!next.quoted && next.value.startsWith('--'))) return problem(md`${val(`--${name}`)} needs a value (${words(spec.placeholder)}).`, [op]);
         raw[name] = next.value;
         i++;
       }
@@ -110,16 +113,16 @@ function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
     raw[name] = spec.kind === 'rest' ? loose.splice(0).join(' ') : loose.shift();
   }
   if (loose.length > 0) {
-    return problem(`Too many arguments: \`${loose.join(' ')}\` is not expected here.`, [op]);
+    return problem(md`Too many arguments: ${val(loose.join(' '))} is not expected here.`, [op]);
   }
 
   const missing = specs.filter(([name, spec]) => raw[name] === undefined && !isOptional(spec)).map(([n]) => n);
   if (missing.length > 0) {
-    const shown = (n: string) => (op.args[n]!.kind === 'flag' ? `\`--${n}\`` : `<${op.args[n]!.placeholder}>`);
+    const shown = (n: string) => (op.args[n]!.kind === 'flag' ? val(`--${n}`) : words(`<${op.args[n]!.placeholder}>`));
     return {
       kind: 'problem',
       problem: {
-        message: `\`${usageName(op)}\` needs ${missing.map(shown).join(' and ')}.`,
+        message: md`${val(usageName(op))} needs ${join(missing.map(shown), md` and `)}.`,
         usage: [op],
         missing: { op, given: raw, names: missing },
       },
@@ -131,8 +134,9 @@ function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
     const first = parsed.error.issues[0]!;
     const name = String(first.path[0] ?? '');
     const spec = op.args[name] as ArgSpec | undefined;
-    const label = !spec ? 'Input' : spec.kind === 'flag' ? `\`--${name}\`` : `<${spec.placeholder}>`;
-    return problem(`${label}: ${first.message}`, [op]);
+    const label = !spec ? md`Input` : spec.kind === 'flag' ? val(`--${name}`) : words(`<${spec.placeholder}>`);
+    // The schemas' messages are our words; where they quote the input it becomes a value.
+    return problem(md`${label}: ${inputMessage(first.message)}`, [op]);
   }
   const flagsGiven = Object.keys(raw).some((n) => flags.has(n));
   return { kind: 'run', op, args: parsed.data as Record<string, unknown>, flagsGiven, dryRun };
@@ -142,11 +146,11 @@ function usageName(op: AnyOperation): string {
   return `/cloud ${op.resource} ${op.verb}`;
 }
 
-function flagList(flags: Map<string, ArgSpec>): string {
-  return flags.size ? ` Its flags: ${[...flags.keys()].map((f) => `\`--${f}\``).join(', ')}.` : ' It takes no flags.';
+function flagList(flags: Map<string, ArgSpec>): Mrkdwn {
+  return flags.size ? md` Its flags: ${join([...flags.keys()].map((f) => val(`--${f}`)), ', ')}.` : md` It takes no flags.`;
 }
 
-function problem(message: string, usage: AnyOperation[], corrected?: string[] | string, flagGuess?: string): ParsedCommand {
+function problem(message: Mrkdwn, usage: AnyOperation[], corrected?: string[] | string, flagGuess?: string): ParsedCommand {
   const p: CommandProblem = { message, usage };
   if (Array.isArray(corrected)) p.didYouMean = `/cloud ${corrected.join(' ')}`;
   else if (typeof corrected === 'string' && corrected) p.didYouMean = corrected;

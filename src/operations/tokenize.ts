@@ -11,7 +11,14 @@ export function unescapeSlack(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
-export class TokenizeError extends Error {}
+export class TokenizeError extends Error {
+  constructor(
+    /** The words where the unclosed quote opens (the person's own text). */
+    readonly opening: string,
+  ) {
+    super(`A quote opened at “${opening}” is never closed.`);
+  }
+}
 
 export interface Token {
   value: string;
@@ -32,7 +39,7 @@ export function tokenize(input: string): Token[] {
       const close = QUOTES[text[i]!];
       if (close) {
         const end = text.indexOf(close, i + 1);
-        if (end < 0) throw new TokenizeError(`A quote opened at “${text.slice(i, i + 12)}” is never closed.`);
+        if (end < 0) throw new TokenizeError(text.slice(i, i + 12));
         word += text.slice(i + 1, end);
         quoted = true;
         i = end + 1;

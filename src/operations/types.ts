@@ -101,7 +101,10 @@ export interface Operation<S extends ArgSpecs = ArgSpecs, R = unknown> {
   watchable?(args: ArgsOf<S>): WatchTarget;
 }
 
-/** The request a change sends, as shown by `--dry-run` and in the status message. */
+/**
+ * The request a change sends, as shown by `--dry-run`, in the status message and the audit
+ * trail: read from the entry's own `run` (change-request.ts), never written by hand.
+ */
 export interface CloudRequest {
   method: 'POST' | 'PATCH' | 'DELETE';
   path: string;
@@ -156,8 +159,6 @@ export interface ChangeSpec<A, R> {
   describe(args: A, facts: Record<string, unknown>): { title: Mrkdwn; lines: Mrkdwn[] };
   /** Text the confirmer must type (a reinstall wipes the disk: its hostname). */
   typeToConfirm?(args: A, facts: Record<string, unknown>): string | undefined;
-  /** The request the client will send for these arguments (secrets left in: the caller masks). */
-  request(args: A): CloudRequest;
   /** Cross-field validation after the per-argument schemas. */
   check?(args: A): CheckResult<A>;
   /** What the channel may see of the result: no secrets. Stored with the record. */

@@ -6,6 +6,7 @@
  */
 import { createInterface, clearLine, cursorTo, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { terminalSafe } from './mrkdwn-text.js';
 
 export class LineReader {
   private readonly rl: Interface;
@@ -70,13 +71,14 @@ export class LineReader {
 
   showPrompt(prompt: string): void {
     if (!this.terminal || this.ended || this.queue.length) return;
-    this.rl.setPrompt(prompt);
+    this.rl.setPrompt(terminalSafe(prompt));
     this.rl.prompt(true);
     this.prompting = true;
   }
 
-  /** Writes text on its own lines, keeping a shown prompt (and what was typed) below it. */
-  print(text: string): void {
+  /** Writes text on its own lines, keeping a shown prompt (and what was typed) below it. No control but our styles gets through. */
+  print(raw: string): void {
+    const text = terminalSafe(raw);
     if (this.terminal && this.prompting) {
       clearLine(this.output, 0);
       cursorTo(this.output, 0);

@@ -1,7 +1,9 @@
 /**
  * Slack's mrkdwn as a terminal reads it (pure): `*bold*`, `_italic_`, `~strike~` lose their
- * markers (or become ANSI styles), inline code keeps its backticks, `<@U…>`/`<#C…>`/links
- * become words, known emoji codes become a symbol, and Slack's three escapes are undone.
+ * markers (or become ANSI styles), inline code keeps its backticks (a value reads as `value`,
+ * or in colour on a terminal), `<@U…>`/`<#C…>`/links become words, known emoji codes become a
+ * symbol, and Slack's three escapes are undone. No control character in what is rendered
+ * reaches the terminal: only the styles added here do.
  */
 
 export interface TextContext {
@@ -54,6 +56,27 @@ export function style(kind: keyof typeof STYLE, text: string, ansi: boolean | un
   return ansi ? `${STYLE[kind][0]}${text}${STYLE[kind][1]}` : text;
 }
 
+// C0/C1 controls (ESC starts terminal commands: clear the screen, move the cursor, retitle the
+// window) and bidirectional controls (a line reading backwards) become a visible U+FFFD.
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** Exactly the escapes `STYLE` writes (any other ESC sequence came from outside). */
+// eslint-disable-next-line no-control-regex
+const OUR_STYLE = /(\x1b\[(?:1|22|3|23|9|29|36|39|2)m)/;
+
+/** Outside text made safe to print: line breaks kept (a CR as one, a tab as a space), every other control visible. */
+export function controlFree(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(CONTROLS, '\ufffd');
+}
+
+/** For the output sink: like `controlFree`, but the ANSI styles (SGR) this module adds stay. */
+export function terminalSafe(text: string): string {
+  return text
+    .split(OUR_STYLE)
+    .map((part, i) => (i % 2 === 1 ? part : controlFree(part)))
+    .join('');
+}
+
 export function unescapeEntities(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
@@ -81,15 +104,17 @@ function angle(inner: string, ctx: TextContext): string {
   const url = unescapeEntities(target);
   const text = label === undefined ? undefined : unescapeEntities(label);
   if (url.startsWith('mailto:')) return text ?? url.slice('mailto:'.length);
-  // `<https://host|host>` reads as the address alone.
-  return text === undefined || text === url || text === url.replace(/^https?:\/\//, '') ? url : `${text} (${url})`;
+  // `<https://host/|host>` (as `link()` writes a host) reads as the address alone.
+  const bare = url.replace(/^https?:\/\//, '');
+  return text === undefined || text === url || text === bare || `${text}/` === bare ? url : `${text} (${url})`;
 }
 
 /** mrkdwn → terminal text. */
 export function mrkdwnToText(source: string, ctx: TextContext): string {
   const kept: string[] = [];
+  // Controls go first: the source then holds no NUL, so the placeholders below are only ours.
   const keep = (s: string) => `\u0000${kept.push(s) - 1}\u0000`;
-  let text = source.replace(/```([\s\S]*?)```/g, (_m, body: string) => {
+  let text = controlFree(source).replace(/```([\s\S]*?)```/g, (_m, body: string) => {
     const lines = unescapeEntities(body.replace(/^\n|\n$/g, '')).split('\n');
     return keep(`\n${lines.map((l) => `  ${style('code', l, ctx.ansi)}`).join('\n')}\n`);
   });
@@ -113,5 +138,5 @@ export function mrkdwnToText(source: string, ctx: TextContext): string {
 
 /** A plain_text object's text (Slack turns emoji codes into emoji there too). */
 export function plainToText(source: string): string {
-  return emoji(source);
+  return emoji(controlFree(source));
 }

@@ -12,8 +12,8 @@ import type { Logger } from '../log.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import type { AnyOperation, ModalOption, Reply } from '../operations/types.js';
 import type { SlackApi } from '../chat/slack-api.js';
-import { buildChangeModal, buildLoadingModal, buildModalMessage } from '../views/modal-views.js';
-import { esc, section } from '../views/blocks.js';
+import { buildChangeModal, buildChoicesUnreadable, buildLoadingModal } from '../views/modal-views.js';
+import { buildFieldErrors, FORM_VALUES_TOO_LONG } from '../views/click-views.js';
 
 export interface ChangeCommandDeps {
   flow: ChangeFlow;
@@ -47,7 +47,7 @@ export function formCovers(op: AnyOperation, names: string[]): boolean {
 export async function openChangeForm(deps: ChangeCommandDeps, op: AnyOperation, given: Record<string, unknown>, inv: Invocation, notes?: Record<string, string>): Promise<Reply | undefined> {
   const spec = op.change!.modal!;
   const metadata = JSON.stringify({ op: op.id, channel: inv.channelId, given, ...(notes ? { notes } : {}) } satisfies ModalMetadata);
-  if (metadata.length > 3000) return textReply('The values given are too long for a form; give them as flags instead.');
+  if (metadata.length > 3000) return FORM_VALUES_TOO_LONG;
   const opened = await deps.slack.openView(inv.triggerId, buildLoadingModal(spec.title, metadata));
   const options: Record<string, ModalOption[]> = {};
   try {
@@ -57,12 +57,12 @@ export async function openChangeForm(deps: ChangeCommandDeps, op: AnyOperation, 
   } catch (e) {
     if (!isCloudApiError(e)) throw e;
     const t = describeCloudError(e);
-    await deps.slack.updateView(opened.id, buildModalMessage(spec.title, `:warning: Could not read the choices from the cloud. ${esc(t.summary)} ${esc(t.nextStep)}`));
+    await deps.slack.updateView(opened.id, buildChoicesUnreadable(spec.title, t.summary, t.nextStep));
     return undefined;
   }
   const initial = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : typeof v === 'boolean' ? v : String(v)]));
   const described = op.change!.describe(given as never, {});
-  const view = buildChangeModal({ spec, options, initial, intro: esc(described.title), privateMetadata: metadata, ...(notes ? { fieldNotes: notes } : {}) });
+  const view = buildChangeModal({ spec, options, initial, intro: described.title, privateMetadata: metadata, ...(notes ? { fieldNotes: notes } : {}) });
   await deps.slack.updateView(opened.id, view, opened.hash);
   return undefined;
 }
@@ -73,11 +73,7 @@ export function outcomeReply(outcome: StartOutcome): Reply | undefined {
     case 'tell':
       return outcome.reply;
     case 'invalid':
-      return textReply(
-        `:warning: The cloud rejected the input:\n${Object.entries(outcome.fieldErrors)
-          .map(([f, m]) => `• \`${esc(f)}\`: ${esc(m)}`)
-          .join('\n')}`,
-      );
+      return buildFieldErrors(outcome.fieldErrors, 'cloud');
     case 'duplicate':
     case 'posted':
       return undefined; // the status message in the channel says it all
@@ -93,8 +89,7 @@ export async function runChangeCommand(
 ): Promise<void> {
   const checked = op.change!.check?.(args as never);
   if (checked && !checked.ok) {
-    const lines = Object.entries(checked.fieldErrors).map(([f, m]) => `• \`${esc(f)}\`: ${esc(m)}`);
-    await respond({ response_type: 'ephemeral', ...textReply(`:grey_question: Some inputs are not valid, so nothing was sent:\n${lines.join('\n')}`) });
+    await respond({ response_type: 'ephemeral', ...buildFieldErrors(checked.fieldErrors, 'check') });
     return;
   }
   const finalArgs = checked?.ok ? (checked.args as Record<string, unknown>) : args;
@@ -109,8 +104,4 @@ export async function runChangeCommand(
   });
   const reply = outcomeReply(outcome);
   if (reply) await respond({ response_type: 'ephemeral', ...reply });
-}
-
-export function textReply(mrkdwn: string): Reply {
-  return { text: mrkdwn.replace(/[*_`]/g, '').slice(0, 300), blocks: [section(mrkdwn)] };
 }

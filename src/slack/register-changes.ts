@@ -14,13 +14,16 @@ import type { OperationStore } from '../store/types.js';
 import { outcomeReply, type ModalMetadata } from './change-commands.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import {
+  buildFormGone,
   buildModalFromReply,
-  buildModalMessage,
   buildTypeToConfirmModal,
   CHANGE_MODAL_CALLBACK,
   readModalValues,
   TYPE_TO_CONFIRM_CALLBACK,
+  typedMismatchError,
 } from '../views/modal-views.js';
+import { buildNote } from '../views/click-views.js';
+import type { Reply } from '../operations/types.js';
 import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from '../views/status-views.js';
 import { guard, type GuardDeps } from './guard.js';
 import { buildModalFromReply as modalFrom } from '../views/modal-views.js';
@@ -36,10 +39,10 @@ export interface ChangeHandlerDeps extends GuardDeps {
 }
 
 export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
-  const tell = async (channel: string | undefined, user: string, text: string) => {
+  const tell = async (channel: string | undefined, user: string, reply: Reply) => {
     if (!channel) return;
     try {
-      await deps.slack.postEphemeral({ channel, user, text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+      await deps.slack.postEphemeral({ channel, user, text: reply.text, blocks: reply.blocks });
     } catch (e) {
       deps.logger.warn('could not answer a click', { error: e });
     }
@@ -49,7 +52,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
     app.action<BlockButtonAction>(actionId, async ({ ack, action, body }) => {
       await ack();
       const outcome = await act(action.value ?? '', body.user.id);
-      if (outcome.kind === 'tell') await tell(body.channel?.id, body.user.id, outcome.text);
+      if (outcome.kind === 'tell') await tell(body.channel?.id, body.user.id, buildNote(outcome.text));
       if (outcome.kind === 'type-to-confirm') {
         await deps.slack.openView(body.trigger_id, buildTypeToConfirmModal(outcome.what, outcome.expected, action.value ?? ''));
       }
@@ -66,12 +69,12 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
     const op = record ? deps.catalog.byId(record.opId) : undefined;
     const expected = record && op?.change?.typeToConfirm?.(record.args as never, record.facts);
     if (expected && typed.trim() !== expected) {
-      await ack({ response_action: 'errors', errors: { typed: `Type ${expected} exactly; nothing was done.` } });
+      await ack({ response_action: 'errors', errors: { typed: typedMismatchError(expected) } });
       return;
     }
     await ack();
     const outcome = await deps.flow.confirm(recordId, body.user.id, typed);
-    if (outcome.kind === 'tell' && record) await tell(record.channelId, body.user.id, outcome.text);
+    if (outcome.kind === 'tell' && record) await tell(record.channelId, body.user.id, buildNote(outcome.text));
   });
 
   app.view(CHANGE_MODAL_CALLBACK, async ({ ack, body, view }) => {
@@ -79,7 +82,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
     const op = deps.catalog.byId(meta.op);
     const spec = op?.change?.modal;
     if (!op || !spec) {
-      await ack({ response_action: 'update', view: buildModalMessage('cloudbot', 'This form is out of date. Run the command again.') });
+      await ack({ response_action: 'update', view: buildFormGone() });
       return;
     }
     // The form was opened by someone allowed; check again at submission, as roles can change.
@@ -114,7 +117,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
       await ack();
       const outcome = await started;
       const reply = outcomeReply(outcome);
-      if (reply) await tell(meta.channel, body.user.id, reply.text);
+      if (reply) await tell(meta.channel, body.user.id, reply);
       return;
     }
     await ack(formAnswer(first, fieldNames, op, spec.title));

@@ -9,7 +9,7 @@ import { buildProblem } from '../views/error-views.js';
 import { buildHelp } from '../views/help-views.js';
 import { startWatchByHand, type WatchCommandDeps } from './watch-commands.js';
 import { guard, type GuardDeps } from './guard.js';
-import { maskedArgs } from '../confirm/status-message.js';
+import { maskedArgs } from '../access/secrets.js';
 
 export interface CommandDeps extends RunDeps, AnswerDeps, ChangeCommandDeps, GuardDeps {
   catalog: Catalog;
@@ -41,7 +41,7 @@ export function registerCommand(app: App, deps: CommandDeps): void {
         if (reply) await respond({ response_type: 'ephemeral', ...reply });
         return;
       }
-      return answerEphemeral(deps, respond, SLASH_COMMAND, Promise.resolve(buildProblem(parsed.problem)));
+      return answerEphemeral(deps, respond, SLASH_COMMAND, Promise.resolve(buildProblem(parsed.problem, deps.catalog.usage)));
     }
     const { op, args } = parsed;
     const refused = await guard(deps, op, actor.userId, actor.channelId, maskedArgs(op, args));

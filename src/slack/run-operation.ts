@@ -8,11 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
-import { secretsIn, type Logger } from '../log.js';
+import type { Logger } from '../log.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import type { AnyOperation, Reply, WatchControl } from '../operations/types.js';
 import type { Auditor } from '../audit/types.js';
-import { maskedArgs } from '../confirm/status-message.js';
+import { maskedArgs, rememberSecretsIn } from '../access/secrets.js';
 import { buildCloudError, buildInternalError } from '../views/error-views.js';
 
 export interface RunDeps {
@@ -74,7 +74,7 @@ export async function runOperation(
       },
       args,
     );
-    if (op.secret) for (const s of secretsIn(result)) deps.logger.addSecret(s);
+    if (op.secret) rememberSecretsIn(deps.logger, result);
     const reply = op.render(result, args, { now: deps.clock.now() });
     log.info('operation succeeded', { ms: deps.clock.now() - started });
     await audit('succeeded', null);

@@ -9,9 +9,15 @@ import type { AnyOperation, Reply } from '../operations/types.js';
 import { KINDS } from '../watch/kinds.js';
 import type { Watcher } from '../watch/watcher.js';
 import { NOT_REACHABLE, SlackApiError, type SlackApi } from '../chat/slack-api.js';
-import { code, context, section } from '../views/blocks.js';
 import { buildNotInChannel } from '../views/change-notices.js';
-import { ACTION_KEEP_WATCHING } from '../views/watch-views.js';
+import {
+  ACTION_KEEP_WATCHING,
+  buildNotStopped,
+  buildNothingToWatch,
+  buildWatchingAgain,
+  buildWatchStarted,
+  buildWatchStarting,
+} from '../views/watch-views.js';
 import { guard, type GuardDeps } from './guard.js';
 
 export interface WatchCommandDeps extends Partial<GuardDeps> {
@@ -31,24 +37,18 @@ export async function startWatchByHand(
   // Nothing to follow if it is already over: say so rather than announce an instant "done".
   const now = await KINDS[target.kind].observe(deps.cloud, target.resource);
   if (now.outcome) {
-    return { text: 'Nothing to watch', blocks: [context(`Nothing to watch: this ${target.kind} is not building or installing.`)] };
+    return buildNothingToWatch(target.kind);
   }
   let posted: { channel: string; ts: string };
   try {
-    posted = await deps.slack.postMessage({
-      channel: actor.channelId,
-      text: `Watching ${target.kind} ${target.resource}`,
-      blocks: [section(`:eyes: Watching ${target.kind} ${code(target.resource)} for <@${actor.userId}>: updates in the thread.`)],
-    });
+    const starting = buildWatchStarting(target.kind, target.resource, actor.userId);
+    posted = await deps.slack.postMessage({ channel: actor.channelId, text: starting.text, blocks: starting.blocks });
   } catch (e) {
     if (e instanceof SlackApiError && NOT_REACHABLE.has(e.code)) return buildNotInChannel(e.code);
     throw e;
   }
   const w = await deps.watcher.watch({ ...target, channelId: posted.channel, threadTs: posted.ts, requestedBy: actor.userId });
-  return {
-    text: `Watching (watch ${w.id})`,
-    blocks: [context(`:eyes: Watching in the channel as ${code(w.id)}; stop with \`/cloud watch cancel ${w.id}\`.`)],
-  };
+  return buildWatchStarted(w.id);
 }
 
 export function registerWatchActions(app: App, deps: WatchCommandDeps): void {
@@ -65,14 +65,11 @@ export function registerWatchActions(app: App, deps: WatchCommandDeps): void {
     const resumed = await deps.watcher.keepWatching(action.value ?? '');
     try {
       if (resumed?.threadTs) {
-        await deps.slack.postMessage({
-          channel: resumed.channelId,
-          thread_ts: resumed.threadTs,
-          text: 'Watching again',
-          blocks: [section(`:eyes: Watching again, for <@${body.user.id}>.`)],
-        });
+        const again = buildWatchingAgain(body.user.id);
+        await deps.slack.postMessage({ channel: resumed.channelId, thread_ts: resumed.threadTs, text: again.text, blocks: again.blocks });
       } else {
-        await deps.slack.postEphemeral({ channel, user: body.user.id, text: 'This watch is not stopped any more.', blocks: [section('This watch is not stopped any more.')] });
+        const note = buildNotStopped();
+        await deps.slack.postEphemeral({ channel, user: body.user.id, text: note.text, blocks: note.blocks });
       }
     } catch (e) {
       deps.logger.warn('could not answer Keep watching', { error: e });

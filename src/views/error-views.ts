@@ -1,42 +1,50 @@
 /** How failures look: a cloud refusal, a command Slack could not parse, a slow cloud. */
-import { usageLine } from '../operations/catalog.js';
+import type { AnyOperation } from '../operations/types.js';
 import type { ErrorText } from './cloud-error-text.js';
 import type { CommandProblem } from '../operations/parse-command.js';
-import type { Block, Reply } from '../operations/types.js';
-import { code, context, esc, lineSections, section } from './blocks.js';
+import type { Block, Reply } from './types.js';
+import { context, lineSections, section } from './blocks.js';
+import { join, md, val, type Mrkdwn } from './mrkdwn.js';
+import { words } from './words.js';
 
+/** `what` is the command as the bot names it (`/cloud server status`), shown as code. */
 export function buildCloudError(what: string, e: ErrorText): Reply {
-  const blocks: Block[] = [section(`:warning: *${esc(what)} failed.* ${esc(e.summary)}`)];
+  const blocks: Block[] = [section(md`:warning: *${val(what)} failed.* ${e.summary}`)];
   if (e.fields) {
-    const lines = Object.entries(e.fields).map(([field, msgs]) => `• ${code(field)}: ${msgs.map(esc).join('; ')}`);
+    const lines = Object.entries(e.fields).map(([field, msgs]) => md`• ${val(field)}: ${join(msgs.map((m) => val(m)), '; ')}`);
     blocks.push(...lineSections(lines, 10));
   }
-  blocks.push(context(`${esc(e.nextStep)} (code ${code(e.code)})`));
-  return { text: `${what} failed: ${e.summary}`, blocks };
+  blocks.push(context(md`${e.nextStep} (code ${val(e.code)})`));
+  return { text: md`${val(what)} failed: ${e.summary}`, blocks };
 }
 
-export function buildProblem(p: CommandProblem): Reply {
-  const lines = [`:grey_question: ${esc(p.message)}`];
-  if (p.didYouMean) lines.push(`Did you mean ${code(p.didYouMean)}?`);
-  const blocks: Block[] = [section(lines.join('\n'))];
+/**
+ * The parser's message quotes what was typed (with backticks of its own), so it is shown
+ * whole as one value, its backticks dropped. `usage` gives an operation's usage line.
+ */
+export function buildProblem(p: CommandProblem, usage: (op: AnyOperation) => string): Reply {
+  const message = p.message;
+  const lines = [md`:grey_question: ${message}`];
+  if (p.didYouMean) lines.push(md`Did you mean ${val(p.didYouMean)}?`);
+  const blocks: Block[] = [section(join(lines, '\n'))];
   if (p.usage.length) {
-    const usage = p.usage.slice(0, 12).map((op) => `${code(usageLine(op))} — ${esc(op.summary)}`);
-    blocks.push(...lineSections(usage, 4));
+    const usages = p.usage.slice(0, 12).map((op) => md`${val(usage(op))} — ${words(op.summary)}`);
+    blocks.push(...lineSections(usages, 4));
   }
-  blocks.push(context('`/cloud help` lists every command.'));
-  return { text: p.message, blocks };
+  blocks.push(context(md`\`/cloud help\` lists every command.`));
+  return { text: message, blocks };
 }
 
 export function buildSlowNotice(what: string): Reply {
   return {
-    text: `${what}: the cloud is slow to answer`,
-    blocks: [context(`:hourglass_flowing_sand: ${esc(what)}: the cloud is slow to answer. I will update this message when it does.`)],
+    text: md`${val(what)}: the cloud is slow to answer`,
+    blocks: [context(md`:hourglass_flowing_sand: ${val(what)}: the cloud is slow to answer. I will update this message when it does.`)],
   };
 }
 
 export function buildInternalError(what: string, ref: string): Reply {
   return {
-    text: `${what} failed unexpectedly`,
-    blocks: [section(`:boom: *${esc(what)} failed unexpectedly* inside the bot. An admin can find it in the log under reference ${code(ref)}.`)],
+    text: md`${val(what)} failed unexpectedly`,
+    blocks: [section(md`:boom: *${val(what)} failed unexpectedly* inside the bot. An admin can find it in the log under reference ${val(ref)}.`)],
   };
 }

@@ -5,7 +5,10 @@
  */
 import type { types } from '@slack/bolt';
 import type { ModalField, ModalOption, ModalSpec } from '../operations/types.js';
-import { context, cut, esc, section } from './blocks.js';
+import type { Block } from './types.js';
+import { context, section } from './blocks.js';
+import { md, plain as oneLine, val, type Mrkdwn } from './mrkdwn.js';
+import { words } from './words.js';
 
 export const CHANGE_MODAL_CALLBACK = 'cloud_change';
 export const TYPE_TO_CONFIRM_CALLBACK = 'cloud_type_confirm';
@@ -13,10 +16,12 @@ const MAX_OPTIONS = 100;
 
 export type ModalView = types.ModalView;
 
-const plain = (text: string, max = 75): types.PlainTextElement => ({ type: 'plain_text', text: cut(text, max), emoji: true });
+/** A plain_text object: never parsed as mrkdwn, kept to one line and Slack's length. */
+const plain = (text: string, max = 75): types.PlainTextElement => ({ type: 'plain_text', text: oneLine(text, max), emoji: true });
 
+/** Option texts come from the cloud (names of keys, templates…): plain text only. */
 function option(o: ModalOption): types.PlainTextOption {
-  return { text: plain(o.text, 75), value: cut(o.value, 150) };
+  return { text: plain(o.text, 75), value: o.value.slice(0, 150) };
 }
 
 function element(f: ModalField, options: ModalOption[], initial: unknown): types.InputBlock['element'] {
@@ -70,21 +75,21 @@ export interface ModalInput {
   options: Record<string, ModalOption[]>;
   /** Values to prefill, by argument name (what the command already gave). */
   initial: Record<string, unknown>;
-  /** A line above the fields (which server, what happens). */
-  intro?: string;
-  /** Errors the cloud reported for fields, shown under them when the form is opened again. */
+  /** A line above the fields (which server, what happens): the change's description. */
+  intro?: Mrkdwn;
+  /** Errors the cloud reported for fields (its raw words), shown under them when the form is opened again. */
   fieldNotes?: Record<string, string>;
   privateMetadata: string;
 }
 
 export function buildChangeModal(m: ModalInput): ModalView {
-  const blocks: types.KnownBlock[] = [];
+  const blocks: (Block | types.InputBlock)[] = [];
   if (m.intro) blocks.push(section(m.intro));
   for (const f of m.spec.fields) {
     // A select with nothing to choose from cannot be submitted; say why instead.
     const opts = m.options[f.name] ?? (Array.isArray(f.options) ? f.options : []);
     if ((f.kind === 'select' || f.kind === 'multi_select') && opts.length === 0) {
-      if (!f.optional) blocks.push(section(`*${esc(f.label)}*: the cloud offers no choices right now.`));
+      if (!f.optional) blocks.push(section(md`*${words(f.label)}*: the cloud offers no choices right now.`));
       continue;
     }
     blocks.push({
@@ -96,7 +101,7 @@ export function buildChangeModal(m: ModalInput): ModalView {
       element: element(f, opts, m.initial[f.name]),
     });
     const note = m.fieldNotes?.[f.name];
-    if (note) blocks.push(context(`:warning: ${esc(note)}`));
+    if (note) blocks.push(context(md`:warning: ${val(note)}`));
   }
   return {
     type: 'modal',
@@ -117,22 +122,37 @@ export function buildLoadingModal(title: string, privateMetadata: string): Modal
     title: plain(title, 24),
     close: plain('Cancel', 24),
     private_metadata: privateMetadata,
-    blocks: [section(':hourglass_flowing_sand: Reading the choices from the cloud…')],
+    blocks: [section(md`:hourglass_flowing_sand: Reading the choices from the cloud…`)],
   };
 }
 
 /** A message shown inside the form in place of its fields (a refusal, an invitation hint). */
-export function buildModalFromReply(title: string, blocks: types.KnownBlock[]): ModalView {
+export function buildModalFromReply(title: string, blocks: Block[]): ModalView {
   const shown = blocks.filter((b) => b.type === 'section' || b.type === 'context' || b.type === 'header' || b.type === 'divider');
   return { type: 'modal', title: plain(title, 24), close: plain('Close', 24), blocks: shown.slice(0, 100) };
 }
 
-export function buildModalMessage(title: string, text: string): ModalView {
+export function buildModalMessage(title: string, text: Mrkdwn): ModalView {
   return { type: 'modal', title: plain(title, 24), close: plain('Close', 24), blocks: [section(text)] };
 }
 
+/** A form that only says something (the form is out of date, the choices could not be read). */
+export function buildFormGone(): ModalView {
+  return buildModalMessage('cloudbot', md`This form is out of date. Run the command again.`);
+}
+
+/** The choices of a form could not be read from the cloud. */
+export function buildChoicesUnreadable(title: string, summary: Mrkdwn, nextStep: Mrkdwn): ModalView {
+  return buildModalMessage(title, md`:warning: Could not read the choices from the cloud. ${summary} ${nextStep}`);
+}
+
+/** The `response_action: errors` text when the typed hostname does not match (plain text: Slack shows it as is). */
+export function typedMismatchError(expected: string): string {
+  return oneLine(`Type ${expected} exactly; nothing was done.`, 150);
+}
+
 /** A reinstall wipes the disk: the confirmer types the hostname first. */
-export function buildTypeToConfirmModal(what: string, expected: string, recordId: string): ModalView {
+export function buildTypeToConfirmModal(what: Mrkdwn, expected: string, recordId: string): ModalView {
   return {
     type: 'modal',
     callback_id: TYPE_TO_CONFIRM_CALLBACK,
@@ -141,7 +161,7 @@ export function buildTypeToConfirmModal(what: string, expected: string, recordId
     close: plain('Back', 24),
     private_metadata: recordId,
     blocks: [
-      section(`:warning: ${esc(what)}. This cannot be undone.`),
+      section(md`:warning: ${what}. This cannot be undone.`),
       {
         type: 'input',
         block_id: 'typed',

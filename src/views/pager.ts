@@ -3,8 +3,10 @@
  * arguments with the page changed; the click handler validates them again like typed input.
  */
 import type { PageMeta } from '../cloud/schemas.js';
-import type { Block } from '../operations/types.js';
+import type { Block } from './types.js';
 import { actions, button, context } from './blocks.js';
+import { md } from './mrkdwn.js';
+import { words } from './words.js';
 
 export const PAGE_ACTION_PREV = 'cloud_page_prev';
 export const PAGE_ACTION_NEXT = 'cloud_page_next';
@@ -14,10 +16,11 @@ export interface PageButtonValue {
   args: Record<string, unknown>;
 }
 
+/** `noun` is the bot's own word for the items ("backups"). */
 export function buildPager(opId: string, args: Record<string, unknown>, pageArg: string, meta: PageMeta, noun: string): Block[] {
   const { current_page: page, last_page: last } = meta;
-  const total = meta.total != null ? ` · ${meta.total} ${noun}` : '';
-  const blocks: Block[] = [context(`Page ${page} of ${Math.max(last, 1)}${total}`)];
+  const total = meta.total != null ? md` · ${meta.total} ${words(noun)}` : md``;
+  const blocks: Block[] = [context(md`Page ${page} of ${Math.max(last, 1)}${total}`)];
   const buttons = [];
   const value = (p: number) => JSON.stringify({ op: opId, args: { ...args, [pageArg]: p } } satisfies PageButtonValue);
   if (page > 1) buttons.push(button({ text: '← Previous', actionId: PAGE_ACTION_PREV, value: value(Math.min(page - 1, last)) }));

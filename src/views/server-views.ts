@@ -1,72 +1,81 @@
 /** Views of servers: live status, credentials (requester only), addresses. */
 import type { ServerCredentials, ServerIp, ServerStatus } from '../cloud/schemas.js';
-import type { Block, Reply, ViewContext } from '../operations/types.js';
-import { code, context, esc, fields, header, lineSections, section } from './blocks.js';
-import { ago, orDash } from './format.js';
+import type { ViewContext } from '../operations/types.js';
+import type { Block, Reply } from './types.js';
+import { context, fields, header, lineSections, section } from './blocks.js';
+import { ago } from './format.js';
+import { join, md, trusted, val, type Mrkdwn } from './mrkdwn.js';
 
-const BUSY = new Set(['installing', 'reinstalling', 'restoring']);
+const BUSY: ReadonlySet<string> = new Set(['installing', 'reinstalling', 'restoring']);
+const POWER: ReadonlySet<string> = new Set(['running', 'stopped']);
 
-function powerIcon(state: string | null | undefined): string {
-  if (state === 'running') return ':large_green_circle: running';
-  if (state === 'stopped') return ':red_circle: stopped';
-  return orDash(state && esc(state));
+/** A state the spec names, as our own word; anything else the cloud says is shown as a value. */
+const word = (v: string | null | undefined, known: ReadonlySet<string>): Mrkdwn => (v != null && known.has(v) ? trusted(v) : val(v));
+
+function powerText(state: string | null | undefined): Mrkdwn {
+  if (state === 'running') return md`:large_green_circle: running`;
+  if (state === 'stopped') return md`:red_circle: stopped`;
+  return val(state);
 }
 
 export function buildServerStatus(server: string, s: ServerStatus, view: ViewContext): Reply {
   const app = s.server_status ?? null;
   const task = s.power_task;
-  const pairs: [string, string][] = [
-    ['Power', powerIcon(s.state)],
-    ['Application status', app ? (BUSY.has(app) ? `:hourglass_flowing_sand: ${esc(app)}` : esc(app)) : 'normal'],
+  const pairs: [Mrkdwn, Mrkdwn][] = [
+    [md`Power`, powerText(s.state)],
+    [md`Application status`, app ? (BUSY.has(app) ? md`:hourglass_flowing_sand: ${word(app, BUSY)}` : val(app)) : md`normal`],
   ];
   if (task && (task.action || task.status)) {
-    const what = [task.action, task.status ?? task.state].filter(Boolean).map((v) => esc(String(v))).join(' · ');
-    pairs.push(['Power task', `${what}${task.updated_at ? ` (${ago(task.updated_at, view.now)})` : ''}`]);
-    if (task.message) pairs.push(['Task message', esc(task.message)]);
+    const what = join(
+      [task.action, task.status ?? task.state].filter((v) => v != null && v !== '').map((v) => val(String(v))),
+      ' · ',
+    );
+    pairs.push([md`Power task`, md`${what}${task.updated_at ? md` (${ago(task.updated_at, view.now)})` : md``}`]);
+    if (task.message) pairs.push([md`Task message`, val(task.message)]);
   }
   const blocks: Block[] = [header(`Server ${server}`), fields(pairs)];
-  if (app && BUSY.has(app)) blocks.push(context('The server is busy: reinstall and backups wait until it is done. Credentials are ready once it finishes.'));
-  return { text: `Server ${server}: ${s.state ?? 'unknown'}${app ? `, ${app}` : ''}`, blocks };
+  if (app && BUSY.has(app)) blocks.push(context(md`The server is busy: reinstall and backups wait until it is done. Credentials are ready once it finishes.`));
+  return { text: md`Server ${val(server)}: ${s.state ? word(s.state, POWER) : md`unknown`}${app ? md`, ${word(app, BUSY)}` : md``}`, blocks };
 }
 
 /** Secret: the caller sends this to the requester only, ephemerally, and never logs it. */
 export function buildCredentials(server: string, c: ServerCredentials): Reply {
   if (c.password_status !== 'ready' || !c.root_password) {
     return {
-      text: `The root password of server ${server} is still being generated.`,
+      text: md`The root password of server ${val(server)} is still being generated.`,
       blocks: [
         section(
-          `:hourglass_flowing_sand: The root password of server ${code(server)} is still being generated (status ${code(c.password_status)}): the server is installing. Ask again once \`/cloud server status ${esc(server)}\` shows it is done.`,
+          md`:hourglass_flowing_sand: The root password of server ${val(server)} is still being generated (status ${val(c.password_status)}): the server is installing. Ask again once ${val(`/cloud server status ${server}`)} shows it is done.`,
         ),
       ],
     };
   }
   return {
-    text: `Credentials of server ${server} (only you can see this)`,
+    text: md`Credentials of server ${val(server)} (only you can see this)`,
     blocks: [
       header(`Credentials of server ${server}`),
       fields([
-        ['Username', code(orDash(c.username))],
-        ['Root password', code(c.root_password)],
-        ['IPv4', c.ipv4 ? code(c.ipv4) : '—'],
-        ['IPv6', c.ipv6 ? code(c.ipv6) : '—'],
+        [md`Username`, val(c.username)],
+        [md`Root password`, val(c.root_password)],
+        [md`IPv4`, val(c.ipv4)],
+        [md`IPv6`, val(c.ipv6)],
       ]),
-      context(':lock: Only you can see this message, and the bot keeps no copy. Store the password in your password manager.'),
+      context(md`:lock: Only you can see this message, and the bot keeps no copy. Store the password in your password manager.`),
     ],
   };
 }
 
 export function buildServerIps(server: string, ips: ServerIp[]): Reply {
-  if (ips.length === 0) return { text: `Server ${server} has no addresses.`, blocks: [section(`Server ${code(server)} has no addresses.`)] };
+  if (ips.length === 0) return { text: md`Server ${val(server)} has no addresses.`, blocks: [section(md`Server ${val(server)} has no addresses.`)] };
   const lines = ips.map((ip) => {
-    const parts = [`${code(`${ip.address}${ip.cidr != null ? `/${ip.cidr}` : ''}`)} ${ip.type === 'ipv6' ? 'IPv6' : 'IPv4'}`];
-    if (ip.gateway) parts.push(`gateway ${esc(ip.gateway)}`);
-    if (ip.rdns) parts.push(`rDNS ${esc(ip.rdns)}`);
-    if (ip.reserved) parts.push(':pushpin: reserved');
-    return '• ' + parts.join(' · ');
+    const parts: Mrkdwn[] = [md`${val(`${ip.address}${ip.cidr != null ? `/${ip.cidr}` : ''}`)} ${ip.type === 'ipv6' ? md`IPv6` : md`IPv4`}`];
+    if (ip.gateway) parts.push(md`gateway ${val(ip.gateway)}`);
+    if (ip.rdns) parts.push(md`rDNS ${val(ip.rdns)}`);
+    if (ip.reserved) parts.push(md`:pushpin: reserved`);
+    return md`• ${join(parts, ' · ')}`;
   });
   return {
-    text: `Server ${server} has ${ips.length} address${ips.length === 1 ? '' : 'es'}`,
+    text: md`Server ${val(server)} has ${ips.length} address${ips.length === 1 ? md`` : md`es`}`,
     blocks: [header(`Addresses of server ${server}`), ...lineSections(lines, 48)],
   };
 }

@@ -4,40 +4,43 @@
  * only while a click can still do something.
  */
 import type { ErrorText } from './cloud-error-text.js';
-import type { Block, CloudRequest, Reply } from '../operations/types.js';
+import type { CloudRequest } from '../operations/types.js';
 import type { OperationRecord } from '../store/types.js';
-import { actions, button, code, context, esc, fields, section } from './blocks.js';
-import { elapsed, orDash } from './format.js';
+import type { Block, Reply } from './types.js';
+import { actions, button, context, fields, section } from './blocks.js';
+import { codeBlock, join, md, mention, trusted, val, type Mrkdwn } from './mrkdwn.js';
+import { elapsed } from './format.js';
+import { words } from './words.js';
 
 export const ACTION_CONFIRM = 'op_confirm';
 export const ACTION_CANCEL = 'op_cancel';
 export const ACTION_RETRY_SYNC = 'op_retry_sync';
 
-const ICON: Record<OperationRecord['status'], string> = {
-  pending: ':warning:',
-  confirmed: ':hourglass_flowing_sand:',
-  running: ':hourglass_flowing_sand:',
-  succeeded: ':white_check_mark:',
-  failed: ':x:',
-  cancelled: ':no_entry_sign:',
-  expired: ':alarm_clock:',
+const ICON: Record<OperationRecord['status'], Mrkdwn> = {
+  pending: md`:warning:`,
+  confirmed: md`:hourglass_flowing_sand:`,
+  running: md`:hourglass_flowing_sand:`,
+  succeeded: md`:white_check_mark:`,
+  failed: md`:x:`,
+  cancelled: md`:no_entry_sign:`,
+  expired: md`:alarm_clock:`,
 };
 
-const STATE: Record<OperationRecord['status'], string> = {
-  pending: 'awaiting confirmation',
-  confirmed: 'confirmed',
-  running: 'running',
-  succeeded: 'done',
-  failed: 'failed',
-  cancelled: 'cancelled',
-  expired: 'expired — nothing was done',
+const STATE: Record<OperationRecord['status'], Mrkdwn> = {
+  pending: md`awaiting confirmation`,
+  confirmed: md`confirmed`,
+  running: md`running`,
+  succeeded: md`done`,
+  failed: md`failed`,
+  cancelled: md`cancelled`,
+  expired: md`expired — nothing was done`,
 };
 
 export interface StatusInput {
   record: OperationRecord;
   /** From the catalog entry's `describe`. */
-  title: string;
-  lines: string[];
+  title: Mrkdwn;
+  lines: Mrkdwn[];
   /** The request as sent (secrets masked). */
   request: CloudRequest;
   /** Whether a click is needed before anything is sent. */
@@ -53,48 +56,51 @@ export interface StatusInput {
   now: number;
 }
 
-const user = (id: string | null) => (id ? `<@${id}>` : 'someone');
-
-export function requestLine(r: CloudRequest): string {
-  return code(`${r.method} ${r.path}`);
+export function requestLine(r: CloudRequest): Mrkdwn {
+  return val(`${r.method} ${r.path}`);
 }
+
+/** A result detail: numbers as they are, anything else (from the cloud) as a value. */
+const detail = (v: unknown): Mrkdwn => (typeof v === 'number' ? md`${v}` : val(String(v)));
 
 export function buildStatusMessage(s: StatusInput): Reply {
   const { record: r } = s;
   // A change that needs no confirmation is "starting" until it runs, never "awaiting confirmation".
   const starting = r.status === 'pending' && !s.needsConfirm;
-  const icon = starting ? ':hourglass_flowing_sand:' : ICON[r.status];
-  const state = starting ? 'starting' : r.status === 'pending' && s.approval ? 'awaiting approval by a second admin' : STATE[r.status];
-  const blocks: Block[] = [section(`${icon} *${esc(s.title)}* — ${state}`)];
+  const icon = starting ? md`:hourglass_flowing_sand:` : ICON[r.status];
+  const state = starting ? md`starting` : r.status === 'pending' && s.approval ? md`awaiting approval by a second admin` : STATE[r.status];
+  const blocks: Block[] = [section(md`${icon} *${s.title}* — ${state}`)];
   if ((r.status === 'pending' && !starting) || r.status === 'expired' || r.status === 'cancelled') {
-    if (s.lines.length) blocks.push(section(s.lines.map((l) => `• ${l}`).join('\n')));
+    if (s.lines.length) blocks.push(section(join(s.lines.map((l) => md`• ${l}`), '\n')));
   }
   if (r.status === 'succeeded' && r.result) {
-    const summary = typeof r.result.text === 'string' ? r.result.text : '';
+    // The summary was made by a view when the change succeeded, and stored with the record.
+    const summary = typeof r.result.text === 'string' ? trusted(r.result.text) : undefined;
     if (summary) blocks.push(section(summary));
-    const details = r.result.details as Record<string, string | number> | undefined;
-    if (details && Object.keys(details).length) blocks.push(fields(Object.entries(details).map(([k, v]) => [esc(k), esc(String(v))])));
+    const details = r.result.details as Record<string, unknown> | undefined;
+    if (details && Object.keys(details).length) blocks.push(fields(Object.entries(details).map(([k, v]) => [words(k), detail(v)])));
   }
   if (r.status === 'failed') {
     const e = s.error;
-    blocks.push(section(e ? `${esc(e.summary)}\n_${esc(e.nextStep)}_ (code ${code(e.code)})` : esc(orDash(r.errorMessage))));
-    if (e?.fields) blocks.push(section(Object.entries(e.fields).map(([f, m]) => `• ${code(f)}: ${m.map(esc).join('; ')}`).join('\n')));
+    // The stored error message is the cloud's (or the bot's) raw text.
+    blocks.push(section(e ? md`${e.summary}\n_${e.nextStep}_ (code ${val(e.code)})` : val(r.errorMessage)));
+    if (e?.fields) blocks.push(section(join(Object.entries(e.fields).map(([f, m]) => md`• ${val(f)}: ${join(m.map((x) => val(x)), '; ')}`), '\n')));
   }
 
-  const who = [`Requested by ${user(r.requestedBy)}`];
-  if (r.approvedBy) who.push(`approved by ${user(r.approvedBy)}`);
-  else if (r.confirmedBy && s.needsConfirm) who.push(`confirmed by ${user(r.confirmedBy)}`);
-  if (r.status === 'cancelled') who.push(`cancelled by ${user(typeof r.result?.cancelledBy === 'string' ? r.result.cancelledBy : null)}`);
-  if (r.status === 'pending' && !starting) who.push(`expires in ${elapsed(s.now, r.expiresAt)}`);
+  const who = [md`Requested by ${mention(r.requestedBy)}`];
+  if (r.approvedBy) who.push(md`approved by ${mention(r.approvedBy)}`);
+  else if (r.confirmedBy && s.needsConfirm) who.push(md`confirmed by ${mention(r.confirmedBy)}`);
+  if (r.status === 'cancelled') who.push(md`cancelled by ${mention(typeof r.result?.cancelledBy === 'string' ? r.result.cancelledBy : null)}`);
+  if (r.status === 'pending' && !starting) who.push(md`expires in ${words(elapsed(s.now, r.expiresAt))}`);
   if (r.finishedAt && (r.status === 'succeeded' || r.status === 'failed')) {
-    who.push(`took ${elapsed(r.confirmedAt ?? r.createdAt, r.finishedAt)}`);
+    who.push(md`took ${words(elapsed(r.confirmedAt ?? r.createdAt, r.finishedAt))}`);
   }
-  if (r.status !== 'pending' && r.status !== 'cancelled' && r.status !== 'expired') who.push(`sent ${requestLine(s.request)}`);
-  blocks.push(context(who.join(' · ')));
+  if (r.status !== 'pending' && r.status !== 'cancelled' && r.status !== 'expired') who.push(md`sent ${requestLine(s.request)}`);
+  blocks.push(context(join(who, ' · ')));
 
   if (r.status === 'pending' && s.needsConfirm) {
-    if (s.approval) blocks.push(context(`Needs a second admin: <@${r.requestedBy}> cannot approve their own request.`));
-    if (s.typeToConfirm) blocks.push(context(`Confirming asks you to type ${code(s.typeToConfirm)}.`));
+    if (s.approval) blocks.push(context(md`Needs a second admin: ${mention(r.requestedBy)} cannot approve their own request.`));
+    if (s.typeToConfirm) blocks.push(context(md`Confirming asks you to type ${val(s.typeToConfirm)}.`));
     blocks.push(
       actions(`op:${r.id}`, [
         button({ text: s.approval ? 'Approve' : 'Confirm', actionId: ACTION_CONFIRM, value: r.id, style: 'danger' }),
@@ -105,17 +111,18 @@ export function buildStatusMessage(s: StatusInput): Reply {
   if (r.status === 'failed' && s.retrySync) {
     blocks.push(actions(`op:${r.id}`, [button({ text: 'Retry sync', actionId: ACTION_RETRY_SYNC, value: r.id, style: 'primary' })]));
   }
-  return { text: `${s.title}: ${state}`, blocks };
+  // The notification text is parsed for mentions too: built like the blocks, never raw.
+  return { text: md`${s.title}: ${state}`, blocks };
 }
 
 /** The request as `--dry-run` shows it; secrets are already masked by the caller. */
-export function buildDryRun(title: string, r: CloudRequest): Reply {
-  const body = r.body && Object.keys(r.body).length ? `\n\`\`\`${esc(JSON.stringify(r.body, null, 2))}\`\`\`` : '';
+export function buildDryRun(title: Mrkdwn, r: CloudRequest): Reply {
+  const body = r.body && Object.keys(r.body).length ? md`\n${codeBlock(JSON.stringify(r.body, null, 2))}` : md``;
   return {
-    text: `Dry run: ${title}`,
+    text: md`Dry run: ${title}`,
     blocks: [
-      section(`:test_tube: *Dry run — nothing was sent.* ${esc(title)} would send:\n${requestLine(r)}${body}`),
-      context('Run the same command without `--dry-run` to do it.'),
+      section(md`:test_tube: *Dry run — nothing was sent.* ${title} would send:\n${requestLine(r)}${body}`),
+      context(md`Run the same command without \`--dry-run\` to do it.`),
     ],
   };
 }

@@ -1,70 +1,97 @@
 /** Views of workers: deploy requirements, locations, templates, status. */
 import type { DeployRequirements, Worker, WorkerLocation, WorkerTemplate } from '../cloud/schemas.js';
-import type { Block, Reply, ViewContext } from '../operations/types.js';
-import { code, context, esc, fields, header, lineSections, section } from './blocks.js';
-import { ago, money, orDash } from './format.js';
+import type { ViewContext } from '../operations/types.js';
+import type { Block, Reply } from './types.js';
+import { context, fields, header, lineSections, section } from './blocks.js';
+import { ago, money } from './format.js';
+import { codeBlock, hostLink, join, md, val, type Mrkdwn } from './mrkdwn.js';
+
+/** A worker location as people name it (plain text: option text, headers). */
+export function workerLocationName(l: WorkerLocation): string {
+  return [l.short_code, l.name ?? l.description].filter(Boolean).join(' — ') || `Location ${l.id}`;
+}
+
+/** The same name in mrkdwn, as one value. */
+export function workerLocationLabel(l: WorkerLocation): Mrkdwn {
+  return l.short_code || l.name || l.description ? val(workerLocationName(l)) : md`Location ${l.id}`;
+}
 
 export function buildRequirements(r: DeployRequirements): Reply {
   const ok = r.sufficient && r.workers_used < r.workers_allowed;
-  const limits = r.limits ? [r.limits.cpu != null ? `${r.limits.cpu} CPU` : null, r.limits.memory_mb != null ? `${r.limits.memory_mb} MB RAM` : null, r.limits.disk_mb != null ? `${r.limits.disk_mb} MB disk` : null].filter(Boolean).join(' · ') : '';
+  const l = r.limits;
+  const limits: Mrkdwn[] = l
+    ? [l.cpu != null ? md`${l.cpu} CPU` : null, l.memory_mb != null ? md`${l.memory_mb} MB RAM` : null, l.disk_mb != null ? md`${l.disk_mb} MB disk` : null].filter(
+        (x): x is Mrkdwn => x !== null,
+      )
+    : [];
   return {
-    text: ok ? 'A worker can be deployed now.' : 'A worker cannot be deployed now.',
+    text: ok ? md`A worker can be deployed now.` : md`A worker cannot be deployed now.`,
     blocks: [
       header('Worker deploy requirements'),
       fields([
-        ['Balance', `${money(r.credit)} ${r.sufficient ? ':white_check_mark:' : ':x:'}`],
-        ['Minimum to deploy', money(r.minimum_credit)],
-        ['Workers', `${r.workers_used} of ${r.workers_allowed} ${r.workers_used < r.workers_allowed ? ':white_check_mark:' : ':x: limit reached'}`],
-        ['New worker limits', limits || '—'],
+        [md`Balance`, md`${money(r.credit)} ${r.sufficient ? md`:white_check_mark:` : md`:x:`}`],
+        [md`Minimum to deploy`, money(r.minimum_credit)],
+        [md`Workers`, md`${r.workers_used} of ${r.workers_allowed} ${r.workers_used < r.workers_allowed ? md`:white_check_mark:` : md`:x: limit reached`}`],
+        [md`New worker limits`, limits.length ? join(limits, ' · ') : md`—`],
       ]),
-      context(ok ? 'Deploying charges the first hour against the balance.' : 'Top up the balance or free a worker slot before deploying.'),
+      context(ok ? md`Deploying charges the first hour against the balance.` : md`Top up the balance or free a worker slot before deploying.`),
     ],
   };
 }
 
 export function buildLocations(locations: WorkerLocation[]): Reply {
-  if (locations.length === 0) return { text: 'No worker locations.', blocks: [section('The cloud lists no worker locations.')] };
+  if (locations.length === 0) return { text: md`No worker locations.`, blocks: [section(md`The cloud lists no worker locations.`)] };
   const lines = locations.map((l) => {
-    const name = [l.short_code, l.name ?? l.description].filter(Boolean).map((v) => esc(String(v))).join(' — ');
-    return `• ${code(l.id)} ${name}${l.out_of_stock ? ' · :no_entry: out of stock' : ''}`;
+    return md`• ${val(l.id)} ${workerLocationLabel(l)}${l.out_of_stock ? md` · :no_entry: out of stock` : md``}`;
   });
-  return { text: `${locations.length} worker locations`, blocks: [header('Worker locations'), ...lineSections(lines, 48)] };
+  return { text: md`${locations.length} worker locations`, blocks: [header('Worker locations'), ...lineSections(lines, 48)] };
 }
 
 export function buildTemplates(templates: WorkerTemplate[]): Reply {
-  if (templates.length === 0) return { text: 'No worker templates.', blocks: [section('The cloud lists no worker templates.')] };
+  if (templates.length === 0) return { text: md`No worker templates.`, blocks: [section(md`The cloud lists no worker templates.`)] };
   const lines = templates.map(
-    (t) => `• ${code(t.id)} *${esc(t.name)}*${t.type ? ` (${esc(t.type)})` : ''}${t.description ? ` — ${esc(t.description)}` : ''}`,
+    (t) => md`• ${val(t.id)} ${val(t.name)}${t.type ? md` (${val(t.type)})` : md``}${t.description ? md` — ${val(t.description)}` : md``}`,
   );
   return {
-    text: `${templates.length} worker templates`,
+    text: md`${templates.length} worker templates`,
     blocks: [
       header('Worker templates'),
       ...lineSections(lines, 47),
-      context('Deploy one with `--source template` (or `database`) and the template id as the repository.'),
+      context(md`Deploy one with \`--source template\` (or \`database\`) and the template id as the repository.`),
     ],
   };
 }
 
-const STATUS_ICON: Record<string, string> = {
-  active: ':large_green_circle:',
-  pending: ':hourglass_flowing_sand:',
-  failed: ':x:',
-  suspended: ':double_vertical_bar:',
+/** Known statuses in our own words; any other is shown as the value the cloud gave. */
+const STATUS: Record<string, Mrkdwn> = {
+  active: md`:large_green_circle: active`,
+  pending: md`:hourglass_flowing_sand: pending`,
+  failed: md`:x: failed`,
+  suspended: md`:double_vertical_bar: suspended`,
 };
 
+export function workerStatusText(status: string | null | undefined): Mrkdwn {
+  return status != null && Object.hasOwn(STATUS, status) ? STATUS[status]! : val(status);
+}
+
+const withAgo = (what: string | null | undefined, at: string | null | undefined, now: number): Mrkdwn =>
+  md`${val(what)}${at ? md` (${ago(at, now)})` : md``}`;
+
 export function buildWorkerStatus(w: Worker, view: ViewContext): Reply {
-  const pairs: [string, string][] = [
-    ['Status', `${STATUS_ICON[w.status] ?? ''} ${esc(w.status)}`.trim()],
-    ['Last deployment', `${orDash(w.last_deployment_status && esc(w.last_deployment_status))}${w.last_deployment_at ? ` (${ago(w.last_deployment_at, view.now)})` : ''}`],
-    ['Runtime', `${orDash(w.runtime_status && esc(w.runtime_status))}${w.runtime_status_at ? ` (${ago(w.runtime_status_at, view.now)})` : ''}`],
-    ['Address', w.fqdn ? `<https://${esc(w.fqdn)}|${esc(w.fqdn)}>` : '—'],
+  const pairs: [Mrkdwn, Mrkdwn][] = [
+    [md`Status`, workerStatusText(w.status)],
+    [md`Last deployment`, withAgo(w.last_deployment_status, w.last_deployment_at, view.now)],
+    [md`Runtime`, withAgo(w.runtime_status, w.runtime_status_at, view.now)],
+    [md`Address`, hostLink(w.fqdn)],
   ];
-  if (w.git_repository) pairs.push(['Source', `${esc(w.git_source ?? 'git')}: ${code(w.git_repository)}${w.git_branch ? ` @ ${code(w.git_branch)}` : ''}`]);
-  if (w.location) pairs.push(['Location', esc(w.location.short_code ?? w.location.name ?? String(w.location.id))]);
-  if (w.suspended_at) pairs.push(['Suspended', `${ago(w.suspended_at, view.now)}${w.suspension_reason ? `: ${esc(w.suspension_reason)}` : ''}`]);
-  const blocks: Block[] = [header(`Worker ${w.name ?? w.uuid}`), fields(pairs)];
-  if (w.last_error) blocks.push(section(`:warning: *Last error*\n\`\`\`${esc(w.last_error).replace(/```/g, "'''")}\`\`\``));
-  blocks.push(context(`uuid ${code(w.uuid)}`));
-  return { text: `Worker ${w.name ?? w.uuid}: ${w.status}`, blocks };
+  if (w.git_repository) {
+    pairs.push([md`Source`, md`${val(w.git_source ?? 'git')}: ${val(w.git_repository)}${w.git_branch ? md` @ ${val(w.git_branch)}` : md``}`]);
+  }
+  if (w.location) pairs.push([md`Location`, val(w.location.short_code ?? w.location.name ?? String(w.location.id))]);
+  if (w.suspended_at) pairs.push([md`Suspended`, md`${ago(w.suspended_at, view.now)}${w.suspension_reason ? md`: ${val(w.suspension_reason)}` : md``}`]);
+  const name = w.name ?? w.uuid;
+  const blocks: Block[] = [header(`Worker ${name}`), fields(pairs)];
+  if (w.last_error) blocks.push(section(md`:warning: *Last error*\n${codeBlock(w.last_error)}`));
+  blocks.push(context(md`uuid ${val(w.uuid)}`));
+  return { text: md`Worker ${val(name)}: ${val(w.status)}`, blocks };
 }

@@ -15,6 +15,7 @@ import type { WatchKind, WatchRecord, WatchStore } from '../store/watch-store.js
 import type { SlackApi } from '../chat/slack-api.js';
 import type { Reply } from '../operations/types.js';
 import { buildCancelledReply, buildDeadlineReply, buildFinalReply, buildGoneReply, buildProgressReply } from '../views/watch-views.js';
+import { buildRootPasswordReply } from '../views/secret-views.js';
 import { KINDS, sameState, type Observation, type WatchState } from './kinds.js';
 import { createLimiter, type Limiter } from './limit.js';
 
@@ -102,11 +103,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
         await deps.slack.postEphemeral({
           channel: w.channelId,
           user: w.requestedBy,
-          text: `New root password of server ${w.resource} (only you can see this)`,
-          blocks: [
-            { type: 'section', text: { type: 'mrkdwn', text: `:key: Server \`${w.resource}\` is ready. Its root password: \`${obs.secret}\`` } },
-            { type: 'context', elements: [{ type: 'mrkdwn', text: 'Only you can see this, and it will not be shown again. The bot keeps no copy.' }] },
-          ],
+          ...buildRootPasswordReply(w.resource, obs.secret),
         });
       } catch (e) {
         deps.logger.warn('could not send the new root password privately', { watch: w.id, error: e });

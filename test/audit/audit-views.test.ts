@@ -26,8 +26,10 @@ describe('buildAuditLine', () => {
         args: { server: 'srv-123', image: 'ubuntu-24.04', port: 22, force: true, ssh_keys: ['k1', 'k2'] },
         outcome: 'failed',
         errorCode: 'SERVER_BUSY',
-        confirmedBy: 'U_BOB',
-        approvedBy: 'U_CAROL',
+        userId: 'U0ALICE',
+        channelId: 'C0OPS',
+        confirmedBy: 'U0BOB',
+        approvedBy: 'U0CAROL',
         durationMs: 4200,
         operationId: 'op_ABCDEFGHIJKLMNOP',
         detail: 'the cloud said busy',
@@ -37,12 +39,12 @@ describe('buildAuditLine', () => {
     expect(r.blocks).toHaveLength(1);
     const line = textOf(r);
     expect(line).toBe(
-      ':x: <@U_ALICE> in <#C_OPS>: `/cloud server reinstall` server=`srv-123` image=`ubuntu-24.04` port=22 force=true ' +
-        'ssh_keys=`["k1","k2"]` _destroy_ — *failed* `SERVER_BUSY` · _the cloud said busy_ · confirmed by <@U_BOB> · ' +
-        'approved by <@U_CAROL> · 4.2 s · `op_ABCDEFGHIJKLMNOP`',
+      ':x: <@U0ALICE> in <#C0OPS>: `/cloud server reinstall` server=`srv-123` image=`ubuntu-24.04` port=22 force=true ' +
+        'ssh_keys=`["k1","k2"]` _destroy_ — *failed* `SERVER_BUSY` · `the cloud said busy` · confirmed by <@U0BOB> · ' +
+        'approved by <@U0CAROL> · 4.2 s · `op_ABCDEFGHIJKLMNOP`',
     );
     // The notification text pings nobody and carries no markup.
-    expect(r.text).toBe('Audit: U_ALICE /cloud server reinstall — failed (SERVER_BUSY)');
+    expect(r.text).toBe('Audit: `U0ALICE` `/cloud server reinstall` — failed (`SERVER_BUSY`)');
     expect(line).not.toContain('\n');
   });
 
@@ -62,7 +64,7 @@ describe('buildAuditLine', () => {
     expect(all).toContain('k&lt;&gt;=');
     for (const raw of ['<script>', '<b>', '<!channel>', '<!here>', '<@U_ROOT>', '<E&>']) expect(all).not.toContain(raw);
     // A backtick inside a value cannot end the inline code early.
-    expect(textOf(r)).toContain("note=`&lt;!channel&gt; 'tick'`");
+    expect(textOf(r)).toContain('note=`&lt;!channel&gt; ˋtickˋ`');
   });
 
   it('shows an odd user or channel id as code, never as markup; a DM and no channel in words', () => {
@@ -71,8 +73,9 @@ describe('buildAuditLine', () => {
     expect(textOf(odd)).toContain('`U1&gt;&lt;!channel`');
     expect(textOf(odd)).toContain('in `C1&gt;|x`');
     expect(JSON.stringify(odd)).not.toContain('<!channel');
-    expect(textOf(buildAuditLine(fullEntry({ channelId: 'D0123' })))).toContain('<@U_ALICE> in a DM:');
-    expect(textOf(buildAuditLine(fullEntry({ channelId: null })))).toContain('<@U_ALICE> outside a channel:');
+    // An id without Slack's shape (U_ALICE has an underscore) is a value too.
+    expect(textOf(buildAuditLine(fullEntry({ channelId: 'D0123' })))).toContain('`U_ALICE` in a DM:');
+    expect(textOf(buildAuditLine(fullEntry({ userId: 'U0ALICE', channelId: null })))).toContain('<@U0ALICE> outside a channel:');
   });
 
   it('keeps to one line and Slack limits whatever the args hold', () => {
@@ -94,7 +97,7 @@ describe('buildAuditLine', () => {
       valid(r);
     }
     const read = buildAuditLine(fullEntry({ opId: 'plan.list', tier: 'read', args: {}, outcome: 'refused', errorCode: 'ACCESS_DENIED', detail: 'needs role viewer' }));
-    expect(textOf(read)).toBe(':no_entry: <@U_ALICE> in <#C_OPS>: `/cloud plan list` — *refused* `ACCESS_DENIED` · _needs role viewer_');
+    expect(textOf(read)).toBe(':no_entry: `U_ALICE` in `C_OPS`: `/cloud plan list` — *refused* `ACCESS_DENIED` · `needs role viewer`');
   });
 
   it('formats durations and commands', () => {
@@ -117,16 +120,16 @@ describe('buildAuditList', () => {
     const r = buildAuditList([], T0);
     valid(r);
     expect(r).toEqual({ text: 'No audit entries yet.', blocks: [expect.objectContaining({ type: 'section' })] });
-    const mine = buildAuditList([], T0, { userId: 'U_ALICE' });
+    const mine = buildAuditList([], T0, { userId: 'U0ALICE' });
     valid(mine);
-    expect(textOf(mine)).toBe('No audit entries for <@U_ALICE> yet.');
+    expect(textOf(mine)).toBe('No audit entries for <@U0ALICE> yet.');
     expect(mine.text).not.toContain('<@');
   });
 
   it('lists entries newest first with a header, one line each, when and who', () => {
     const r = buildAuditList(
       [
-        fullEntry({ id: 2, at: T0 - 5 * 60_000, outcome: 'refused', errorCode: 'ACCESS_DENIED', tier: 'read', opId: 'server.status', args: { server: 'srv-1' } }),
+        fullEntry({ id: 2, at: T0 - 5 * 60_000, outcome: 'refused', errorCode: 'ACCESS_DENIED', tier: 'read', opId: 'server.status', args: { server: 'srv-1' }, userId: 'U0ALICE', channelId: 'C0OPS' }),
         fullEntry({ id: 1, at: T0 - 3 * 3_600_000, durationMs: 900, channelId: 'D1' }),
       ],
       T0,
@@ -134,8 +137,8 @@ describe('buildAuditList', () => {
     valid(r);
     expect(r.blocks[0]).toMatchObject({ type: 'header', text: { text: 'Audit trail' } });
     expect(entryLines(r)).toEqual([
-      ':no_entry: 5 minutes ago · <@U_ALICE> in <#C_OPS> · `/cloud server status` server=`srv-1` — *refused* `ACCESS_DENIED`',
-      ':white_check_mark: about 3 hours ago · <@U_ALICE> · `/cloud server reinstall` server=`srv-123` image=`ubuntu-24.04` _destroy_ — *succeeded* · 900 ms',
+      ':no_entry: 5 minutes ago · <@U0ALICE> in <#C0OPS> · `/cloud server status` server=`srv-1` — *refused* `ACCESS_DENIED`',
+      ':white_check_mark: about 3 hours ago · `U_ALICE` · `/cloud server reinstall` server=`srv-123` image=`ubuntu-24.04` _destroy_ — *succeeded* · 900 ms',
     ]);
     expect(r.text).toBe('Audit trail: 2 entries');
     expect(r.blocks.at(-1)).toMatchObject({ type: 'context' });

@@ -142,11 +142,11 @@ describe('posting to the audit channel', () => {
     expect(slack.posts.map((p) => p.channel)).toEqual(Array(5).fill(AUDIT));
     // In the order recorded.
     expect(slack.posts.map((p) => p.text)).toEqual([
-      'Audit: U_ALICE /cloud server status — refused (CHANNEL_NOT_ALLOWED)',
-      'Audit: U_ALICE /cloud server rename — requested',
-      'Audit: U_ALICE /cloud ip reserve — succeeded',
-      'Audit: U_ALICE /cloud server reinstall — cancelled',
-      'Audit: U_ALICE /cloud server credentials — succeeded',
+      'Audit: `U_ALICE` `/cloud server status` — refused (`CHANNEL_NOT_ALLOWED`)',
+      'Audit: `U_ALICE` `/cloud server rename` — requested',
+      'Audit: `U_ALICE` `/cloud ip reserve` — succeeded',
+      'Audit: `U_ALICE` `/cloud server reinstall` — cancelled',
+      'Audit: `U_ALICE` `/cloud server credentials` — succeeded',
     ]);
     for (const p of slack.posts) assertBlockKitValid({ text: p.text, blocks: p.blocks });
     // Everything stored and logged, posted or not.
@@ -163,9 +163,9 @@ describe('posting to the audit channel', () => {
     await a.record(newEntry({ opId: 'server.reinstall', tier: 'destroy' }));
     await a.flush();
     expect(slack.posts.map((p) => p.text)).toEqual([
-      'Audit: U_ALICE /cloud server status — succeeded',
-      'Audit: U_ALICE /cloud server rename — refused (ACCESS_DENIED)',
-      'Audit: U_ALICE /cloud server reinstall — succeeded',
+      'Audit: `U_ALICE` `/cloud server status` — succeeded',
+      'Audit: `U_ALICE` `/cloud server rename` — refused (`ACCESS_DENIED`)',
+      'Audit: `U_ALICE` `/cloud server reinstall` — succeeded',
     ]);
   });
 

@@ -38,8 +38,8 @@ describe('backup create', () => {
       { method: 'POST', path: '/v2/servers/101/backups', body: { name: 'before-upgrade', mode: 'snapshot', compression_type: 'zstd' } },
     ]);
     const made = rig.sandbox.state.backups[101]!.find((b) => b.name === 'before-upgrade')!;
-    expect(text(done)).toContain('Back up server 101 as “before-upgrade”');
-    expect(text(done)).toContain(`Backup *before-upgrade* (\`${made.uuid}\`) of server \`101\` is being taken`);
+    expect(text(done)).toContain('Back up server `101` as `before-upgrade`');
+    expect(text(done)).toContain(`Backup \`before-upgrade\` (\`${made.uuid}\`) of server \`101\` is being taken`);
     expect(text(done)).toContain('sent `POST /servers/101/backups`');
     expect(buttons(done)).toEqual([]);
   });
@@ -83,7 +83,7 @@ describe('backup create', () => {
     const before = Date.now();
     const r = await rig.command('backup create 103 --name first');
     expect(visibleText(r.final)).toContain('was not sent');
-    expect(visibleText(r.final)).toContain('Server `103` is installing right now, so it cannot be backed up');
+    expect(visibleText(r.final)).toContain('Server `103` is `installing` right now, so it cannot be backed up');
     expect(r.cloudRequests.map((q) => `${q.method} ${q.rawPath}`)).toEqual(['GET /v2/servers/103/status']);
     expect(rig.slack.messages.inChannel(OPS_CHANNEL.id).filter((m) => m.postedAt > before)).toEqual([]);
   });
@@ -95,7 +95,7 @@ describe('backup create', () => {
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
     const failed = await until(msg, '— failed');
     expect(sent(from)).toEqual([{ method: 'POST', path: '/v2/servers/102/backups', body: { mode: 'snapshot', compression_type: 'gzip' } }]);
-    expect(text(failed)).toContain('An account limit stops this: The plan allows 3 backups and the server has 3; delete one first.');
+    expect(text(failed)).toContain('An account limit stops this: `The plan allows 3 backups and the server has 3; delete one first.`');
     expect(text(failed)).toContain('`RESOURCE_LIMIT_EXCEEDED`');
     expect(buttons(failed)).toEqual([]);
     expect(rig.sandbox.state.backups[102]).toHaveLength(3);
@@ -129,7 +129,7 @@ describe('backup delete', () => {
   it('a locked backup is refused before anyone is asked; no DELETE', async () => {
     const before = Date.now();
     const r = await rig.command(`backup delete 101 ${LOCKED}`);
-    expect(visibleText(r.final)).toMatch(/Backup \*web-1-daily-[\d-]+\* of server `101` is locked, and locked backups cannot be deleted/);
+    expect(visibleText(r.final)).toMatch(/Backup `web-1-daily-[\d-]+` of server `101` is locked, and locked backups cannot be deleted/);
     // The locked one is the oldest: on page 2 of the list.
     expect(r.cloudRequests.map((q) => `${q.method} ${q.rawPath}?${new URLSearchParams(q.query).toString()}`)).toEqual([
       'GET /v2/servers/101/backups?page=1',
@@ -150,7 +150,7 @@ describe('backup delete', () => {
     const before = Date.now();
     await rig.sendCommand(`backup delete 101 ${target.uuid.toUpperCase()}`);
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
-    expect(text(msg)).toMatch(new RegExp(`Permanently delete backup “${target.name}” \\(\\d+(\\.\\d)? GB, taken \\d+ days ago\\) of server 101\\* — awaiting confirmation`));
+    expect(text(msg)).toMatch(new RegExp(`Permanently delete backup \`${target.name}\` \\(\\d+(\\.\\d)? GB, taken \\d+ days ago\\) of server \`101\`\\* — awaiting confirmation`));
     expect(text(msg)).toContain('gone for good');
     expect(buttons(msg)).toEqual(['"action_id":"op_confirm"', '"action_id":"op_cancel"']);
     expect(rig.mutations(from)).toEqual([]);

@@ -61,7 +61,7 @@ describe('ip reserve with flags', () => {
   it('shows price and headroom, sends one exact POST on Confirm, and shows the addresses and meta', async () => {
     const { from, msg } = await ask('ip reserve --location 1 --subnet sub-ams-1 --quantity 2');
     const asked = text(msg);
-    expect(asked).toContain('Reserve 2 IPv4 addresses from sub-ams-1 (185.10.20.0/24) in AMS* — awaiting confirmation');
+    expect(asked).toContain('Reserve 2 IPv4 addresses from `sub-ams-1` (`185.10.20.0/24`) in `AMS`* — awaiting confirmation');
     expect(asked).toContain('Billed 0.0065/h each while no server uses them (0.0130/h for 2)');
     expect(asked).toContain('IP limit: 4 of 8 used; 2 left after this');
     expect(rig.sandbox.requests.slice(from).map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /account/usage', 'GET /reserved-ips/subnets']);
@@ -71,16 +71,16 @@ describe('ip reserve with flags', () => {
     expect(posts(from)).toEqual(reserveBody(1, 'sub-ams-1', 2));
     const shown = text(done);
     expect(shown).toContain('Reserved 2 addresses from `sub-ams-1`: `185.10.20.2`, `185.10.20.3`');
-    expect(shown).toContain('*addresses*\n185.10.20.2, 185.10.20.3');
+    expect(shown).toContain('*addresses*\n`185.10.20.2, 185.10.20.3`');
     expect(shown).toContain('*reserved IPs held*\n5');
-    expect(shown).toContain('*IP limit*\n6 of 8 used');
-    expect(shown).toContain('*hourly price*\n0.0065/h each while unused');
+    expect(shown).toContain('*IP limit*\n`6 of 8 used`');
+    expect(shown).toContain('*hourly price*\n`0.0065/h each while unused`');
     expect(shown).toContain('sent `POST /reserved-ips`');
   });
 
   it('quantity defaults to 1 and says so in the singular', async () => {
     const { from, msg } = await ask('ip reserve --location 2 --subnet sub-fra-1');
-    expect(text(msg)).toContain('Reserve 1 IPv4 address from sub-fra-1 (45.80.12.0/24) in FRA');
+    expect(text(msg)).toContain('Reserve 1 IPv4 address from `sub-fra-1` (`45.80.12.0/24`) in `FRA`');
     expect(text(msg)).toContain('Billed 0.0070/h while no server uses it.');
     await rig.click(msg, 'op_cancel', ALICE.id);
     await until(msg, '— cancelled');
@@ -132,7 +132,7 @@ describe('ip reserve through the form', () => {
     expect(res.status).toBe(200);
     expect(res.text).toBe(''); // the form closes
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
-    expect(text(msg)).toContain('Reserve 3 IPv4 addresses from sub-ams-1 (185.10.20.0/24) in AMS');
+    expect(text(msg)).toContain('Reserve 3 IPv4 addresses from `sub-ams-1` (`185.10.20.0/24`) in `AMS`');
     expect(text(msg)).toContain('IP limit: 4 of 8 used; 1 left after this');
     await rig.click(msg, 'op_confirm', ALICE.id);
     await until(msg, '— done');
@@ -165,7 +165,7 @@ describe('ip reserve through the form', () => {
     );
     const answer = res.json as { response_action: string; view: { blocks: unknown[] } };
     expect(answer.response_action).toBe('update');
-    expect(visibleText({ blocks: answer.view.blocks })).toContain('Subnet `sub-fra-1` is in FRA (location 2), not in location 1');
+    expect(visibleText({ blocks: answer.view.blocks })).toContain('Subnet `sub-fra-1` is in `FRA` (location 2), not in location 1');
     expect(rig.mutations(from)).toEqual([]);
   });
 });
@@ -181,7 +181,7 @@ describe('refused before asking (numbers in the text, no POST)', () => {
 
   it('an exhausted subnet (sub-fra-2)', async () => {
     const shown = await refused('ip reserve --location 2 --subnet sub-fra-2');
-    expect(shown).toContain('Subnet `sub-fra-2` (45.80.13.0/29) has no free addresses left');
+    expect(shown).toContain('Subnet `sub-fra-2` (`45.80.13.0/29`) has no free addresses left');
   });
 
   it('fewer free addresses than asked: names the free count', async () => {
@@ -192,7 +192,7 @@ describe('refused before asking (numbers in the text, no POST)', () => {
 
   it('a subnet that is not in the location', async () => {
     const shown = await refused('ip reserve --location 1 --subnet sub-nyc-1');
-    expect(shown).toContain('Subnet `sub-nyc-1` is in NYC (location 3), not in location 1');
+    expect(shown).toContain('Subnet `sub-nyc-1` is in `NYC` (location 3), not in location 1');
     expect(shown).toContain('Location 1 has `sub-ams-1`, `sub-ams-2`');
   });
 

@@ -90,7 +90,7 @@ describe('the cloud down or slow', () => {
     expect(r.cloudRequests.length).toBeGreaterThan(1); // a read is retried…
     expect(r.cloudRequests.every((q) => q.method === 'GET')).toBe(true);
     const text = visibleText(r.final);
-    expect(text).toContain('/cloud server status failed');
+    expect(text).toContain('`/cloud server status` failed');
     expect(text).toMatch(/having trouble right now \(HTTP 503/); // …then explained
   });
 

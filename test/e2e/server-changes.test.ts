@@ -40,7 +40,7 @@ describe('server reinstall', () => {
     expect(submit.text).toBe(''); // closed: no errors
 
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
-    expect(text(msg)).toMatch(/Reinstall server 101 \(web-1\.example\.net\) with debian-12\* — awaiting confirmation/);
+    expect(text(msg)).toMatch(/Reinstall server `101` \(`web-1\.example\.net`\) with `debian-12`\* — awaiting confirmation/);
     expect(text(msg)).toContain('Everything on its disk is erased');
     expect(text(msg)).toContain('It gets the root password given in the form.'); // not 'generated'
     expect(text(msg)).toContain('Confirming asks you to type `web-1.example.net`');
@@ -90,7 +90,7 @@ describe('server reinstall', () => {
 
   it('a busy server is refused before asking; a short password is refused on the form', async () => {
     const r = await rig.command('server reinstall 103 --template debian-12');
-    expect(visibleText(r.final)).toMatch(/installing right now/);
+    expect(visibleText(r.final)).toMatch(/`installing` right now/);
     expect(r.cloudRequests.every((q) => q.method === 'GET')).toBe(true);
 
     await rig.sendCommand('server reinstall 104');
@@ -128,7 +128,7 @@ describe('server rename', () => {
     expect(rig.mutations(from).map((r) => ({ m: r.method, p: r.rawPath, b: r.body }))).toEqual([
       { m: 'PATCH', p: '/v2/servers/101/rename', b: { name: 'web-1 (frontend)' } },
     ]);
-    expect(text(done)).toContain('is now called *web-1 (frontend)*');
+    expect(text(done)).toContain('Server `101` is now called `web-1 (frontend)`.');
   });
 
   it('a name over 40 characters is refused before any request', async () => {

@@ -48,8 +48,8 @@ describe('sg add-rule', () => {
     const body = { type: 'inbound', action: 'ACCEPT', protocol: 'tcp', ...NO_ADDRESSES, source: '198.51.100.0/24', destination_port: '22,2222', comment: 'SSH from VPN', priority: 15 };
     expect(sent(from)).toEqual([{ method: 'POST', path: '/v2/security-groups/7/rules', body }]);
     const rule = rig.sandbox.state.securityGroups.find((g) => g.id === 7)!.rules.find((r) => r.comment === 'SSH from VPN')!;
-    expect(text(done)).toContain('Add rule to security group 7: inbound ACCEPT tcp from 198.51.100.0/24 to anywhere port 22,2222, priority 15 (“SSH from VPN”)');
-    expect(text(done)).toContain(`Rule \`#${rule.id}\` is in security group \`7\`: inbound ACCEPT tcp from 198.51.100.0/24 to anywhere port 22,2222, priority 15`);
+    expect(text(done)).toContain('Add rule to security group 7: inbound ACCEPT tcp from `198.51.100.0/24` to anywhere port `22,2222`, priority 15 (`SSH from VPN`)');
+    expect(text(done)).toContain(`Rule \`#${rule.id}\` is in security group \`7\`: inbound ACCEPT tcp from \`198.51.100.0/24\` to anywhere port \`22,2222\`, priority 15 (\`SSH from VPN\`).`);
     expect(buttons(done)).toEqual([]);
   });
 
@@ -166,8 +166,8 @@ describe('sg delete-rule', () => {
     const before = Date.now();
     await rig.sendCommand('sg delete-rule 7 72');
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
-    expect(text(msg)).toContain('Delete rule #72 from security group 7 (web-default)* — awaiting confirmation');
-    expect(text(msg)).toContain('The rule: inbound ACCEPT tcp from anywhere to anywhere port 80,443, priority 20 (“HTTP and HTTPS”).');
+    expect(text(msg)).toContain('Delete rule #72 from security group 7 (`web-default`)* — awaiting confirmation');
+    expect(text(msg)).toContain('The rule: inbound ACCEPT tcp from anywhere to anywhere port `80,443`, priority 20 (`HTTP and HTTPS`).');
     expect(rig.mutations(from)).toEqual([]);
     await rig.click(msg, 'op_confirm', ALICE.id);
     const done = await until(msg, '— done');

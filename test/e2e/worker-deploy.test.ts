@@ -64,7 +64,7 @@ describe('worker deploy with flags', () => {
         '--base-dir / --install "npm ci" --build "npm run build" --start "node server.js" --spa',
     );
     const asked = text(msg);
-    expect(asked).toContain('Deploy worker “api-1” in AMS — Amsterdam* — awaiting confirmation');
+    expect(asked).toContain('Deploy worker `api-1` in `AMS — Amsterdam`* — awaiting confirmation');
     expect(asked).toContain(`From the public repository \`${REPO}\`, branch \`main\`.`);
     expect(asked).toContain('First hour charged against the balance: minimum 5.00, balance 42.50.');
     expect(asked).toContain('Workers: 1 of 3 used; 1 left after this.');
@@ -81,9 +81,9 @@ describe('worker deploy with flags', () => {
     const w = rig.sandbox.state.workers.at(-1)!;
     const fqdn = `api-1-${w.uuid.slice(0, 8)}.workers.example.net`;
     const shown = text(done);
-    expect(shown).toContain(`Worker *api-1* is deployed (pending) at \`${fqdn}\``);
-    expect(shown).toContain(`*uuid*\n${w.uuid}`);
-    expect(shown).toContain(`*fqdn*\n${fqdn}`);
+    expect(shown).toContain(`Worker \`api-1\` is deployed (\`pending\`) at \`${fqdn}\``);
+    expect(shown).toContain(`*uuid*\n\`${w.uuid}\``);
+    expect(shown).toContain(`*fqdn*\n\`${fqdn}\``);
     expect(shown).toContain('sent `POST /workers`');
   });
 
@@ -139,8 +139,8 @@ describe('worker deploy through the form', () => {
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
-    expect(text(msg)).toContain('Deploy worker “shop” in FRA — Frankfurt');
-    expect(text(msg)).toContain('From template `tpl-nextjs` (Next.js).');
+    expect(text(msg)).toContain('Deploy worker `shop` in `FRA — Frankfurt`');
+    expect(text(msg)).toContain('From template `tpl-nextjs` (`Next.js`).');
     await rig.click(msg, 'op_confirm', ALICE.id);
     await until(msg, '— done');
     expect(posts(from)).toEqual([
@@ -214,13 +214,13 @@ describe('refused before asking (numbers in the text, no POST)', () => {
 
   it('an out-of-stock location (3), naming the ones with room', async () => {
     const shown = await refused(`worker deploy --name a --location 3 --repo ${REPO}`);
-    expect(shown).toContain('NYC — New York (location 3) is out of stock for workers right now. Locations with room: AMS — Amsterdam (`1`), FRA — Frankfurt (`2`).');
+    expect(shown).toContain('`NYC — New York` (location 3) is out of stock for workers right now. Locations with room: `AMS — Amsterdam` (`1`), `FRA — Frankfurt` (`2`).');
   });
 
   it('a location that takes no workers, and templates that do not fit', async () => {
     expect(await refused(`worker deploy --name a --location 4 --repo ${REPO}`)).toContain('Location `4` does not take workers.');
     expect(await refused('worker deploy --name a --location 1 --source template --template db-redis-7')).toContain(
-      '`db-redis-7` (Redis 7) is a database, not a template: use `--source database`.',
+      '`db-redis-7` (`Redis 7`) is a database, not a template: use `--source database`.',
     );
     expect(await refused('worker deploy --name a --location 1 --source template --template tpl-nope')).toContain('The cloud has no template `tpl-nope`.');
   });
@@ -271,6 +271,6 @@ describe('refused by the cloud after Confirm (one POST, the words on the message
       s.workerTemplates.splice(s.workerTemplates.findIndex((t) => t.id === 'tpl-astro'), 1);
     });
     expect(shown).toContain('The cloud rejected some of the input.');
-    expect(shown).toContain('`git_repository`: The git repository must be the id of a template');
+    expect(shown).toContain('`git_repository`: `The git repository must be the id of a template');
   });
 });

@@ -1,8 +1,12 @@
 /** Block Kit and mrkdwn as terminal text: pure functions, no shell around them. */
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { LineReader } from '../../src/shell/line-reader.js';
+import { terminalSafe } from '../../src/shell/mrkdwn-text.js';
 import { compactUpdate, messageLabel, mrkdwnToText, renderBlocks, renderEntry, type ButtonRef } from '../../src/shell/render-text.js';
 import { buildStatusMessage } from '../../src/views/status-views.js';
 import { actions, button, context, divider, fields, header, section } from '../../src/views/blocks.js';
+import { hostLink, md, val } from '../../src/views/mrkdwn.js';
 import type { OperationRecord } from '../../src/store/types.js';
 
 const ctx = { userId: 'UME', channels: { CSHELL: 'shell' } };
@@ -21,6 +25,7 @@ describe('mrkdwnToText', () => {
     expect(mrkdwnToText('<@UME> and <@UOTHER> in <#CSHELL> or <#CX|ops>; <!here>', ctx)).toBe('@you and @UOTHER in #shell or #ops; @here');
     expect(mrkdwnToText('see <https://example.com/a?b=1&amp;c=2|the docs>', ctx)).toBe('see the docs (https://example.com/a?b=1&c=2)');
     expect(mrkdwnToText('at <https://demo.example.net|demo.example.net> or <https://x.test>', ctx)).toBe('at https://demo.example.net or https://x.test');
+    expect(mrkdwnToText(hostLink('demo.example.net'), ctx)).toBe('https://demo.example.net/');
   });
 
   it('turns known emoji into symbols and leaves others (and IPv6) alone', () => {
@@ -43,7 +48,7 @@ describe('mrkdwnToText', () => {
 describe('renderBlocks', () => {
   it('shows headers, sections, fields, context and dividers', () => {
     const lines = renderBlocks(
-      [header('Account usage'), section('*Servers*: 4'), fields([['CPU', '9 of 32'], ['Disk', '380 GB']]), divider(), context('Requested by <@UME>', 'now')],
+      [header('Account usage'), section(md`*Servers*: 4`), fields([[md`CPU`, md`9 of 32`], [md`Disk`, md`380 GB`]]), divider(), context(md`Requested by <@UME>`, md`now`)],
       ctx,
       counter(),
     );
@@ -61,9 +66,9 @@ describe('renderBlocks', () => {
     const record = {
       id: 'op1', opId: 'worker.deploy', status: 'pending', requestedBy: 'UME', expiresAt: 600_000, createdAt: 0,
     } as unknown as OperationRecord;
-    const reply = buildStatusMessage({ record, title: 'Deploy worker “demo”', lines: ['From `repo`.'], request: { method: 'POST', path: '/workers' }, needsConfirm: true, now: 0 });
+    const reply = buildStatusMessage({ record, title: md`Deploy worker ${val('demo')}`, lines: [md`From ${val('repo')}.`], request: { method: 'POST', path: '/workers' }, needsConfirm: true, now: 0 });
     expect(renderBlocks(reply.blocks, ctx, counter())).toEqual([
-      '⚠ Deploy worker “demo” — awaiting confirmation',
+      '⚠ Deploy worker `demo` — awaiting confirmation',
       '• From `repo`.',
       'Requested by @you · expires in 10 minutes',
       '[1] Confirm  [2] Cancel',
@@ -72,7 +77,7 @@ describe('renderBlocks', () => {
 });
 
 describe('renderEntry', () => {
-  const blocks = [section(':arrows_counterclockwise: status pending')];
+  const blocks = [section(md`:arrows_counterclockwise: status pending`)];
   it('heads a channel message, an edit, an ephemeral reply and a thread reply', () => {
     expect(renderEntry({ heading: { kind: 'message', channel: 'shell' }, text: '', blocks }, ctx, counter())).toBe('cloudbot in #shell:\n  ↻ status pending');
     expect(renderEntry({ heading: { kind: 'message', channel: 'shell', updated: true }, text: '', blocks }, ctx, counter())).toBe('cloudbot in #shell (updated):\n  ↻ status pending');
@@ -95,5 +100,40 @@ describe('renderEntry', () => {
 describe('compactUpdate', () => {
   it('keeps the first line, shows changed lines and counts the rest', () => {
     expect(compactUpdate(['⚠ A — pending', 'x', 'y', '[1] Confirm'], ['✔ A — done', 'x', 'y', 'took 2 s'])).toEqual(['✔ A — done', 'took 2 s', '(2 more lines as before)']);
+  });
+});
+
+describe('values and controls on the terminal', () => {
+  it('shows a val() code span as the value, escapes undone, nothing inside it live', () => {
+    const m = md`Rename ${val('<!channel> *x* `y` &amp;')} and ${val('')} and ${val(null)}`;
+    expect(mrkdwnToText(m, ctx)).toBe('Rename `<!channel> *x* ˋyˋ &amp;` and (empty) and —');
+    expect(mrkdwnToText(m, { ...ctx, ansi: true })).toBe('Rename \x1b[36m<!channel> *x* ˋyˋ &amp;\x1b[39m and \x1b[3m(empty)\x1b[23m and —');
+  });
+
+  it('a value that was a line break and a forged line stays on its line', () => {
+    expect(mrkdwnToText(md`Server ${val('web\n:white_check_mark: *Approved*')} is up`, ctx)).toBe('Server `web :white_check_mark: *Approved*` is up');
+  });
+
+  it('turns control characters in what it renders into U+FFFD, keeping line breaks', () => {
+    expect(mrkdwnToText('a\x1b[2Jb\u202Ec\u0007d\r\ne\tf', ctx)).toBe('a\ufffd[2Jb\ufffdc\ufffdd\ne f');
+    expect(mrkdwnToText('a\x1b[2Jb', { ...ctx, ansi: true })).toBe('a\ufffd[2Jb');
+    expect(renderBlocks([header('x\x1b]0;pwned\x07y')], ctx, counter())).toEqual(['== x\ufffd]0;pwned\ufffdy ==']);
+  });
+
+  it('a NUL in the source cannot pull in another piece of the message', () => {
+    expect(mrkdwnToText('x\u00000\u0000 `c`', ctx)).toBe('x\ufffd0\ufffd `c`');
+  });
+
+  it('the output sink keeps only the styles the shell adds', () => {
+    expect(terminalSafe('\x1b[1mB\x1b[22m \x1b[8mhidden\x1b[0m \x1b]0;t\x07 \u202Eq\nnext')).toBe('\x1b[1mB\x1b[22m \ufffd[8mhidden\ufffd[0m \ufffd]0;t\ufffd \ufffdq\nnext');
+  });
+
+  it('the line reader prints through that sink', () => {
+    let out = '';
+    const output = new Writable({ write: (chunk, _enc, done) => ((out += String(chunk)), done()) });
+    const reader = new LineReader(new PassThrough(), output, false);
+    reader.print('ok \x1b[2J\x1b[H gone');
+    reader.close();
+    expect(out).toBe('ok \ufffd[2J\ufffd[H gone\n');
   });
 });

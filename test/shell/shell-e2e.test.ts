@@ -45,16 +45,16 @@ describe('the local shell', () => {
     h.type(`/cloud worker deploy --name demo --location 1 --repo ${REPO}`);
     const confirm = await h.waitFor(/\[(\d+)\] Confirm {2}\[(\d+)\] Cancel/, from);
     const asked = h.since(from);
-    expect(asked).toMatch(/^cloudbot in #shell:\n {2}⚠ Deploy worker “demo” in AMS — Amsterdam — awaiting confirmation/);
+    expect(asked).toMatch(/^cloudbot in #shell:\n {2}⚠ Deploy worker `demo` in `AMS — Amsterdam` — awaiting confirmation/);
     expect(asked).toContain(`From the public repository \`${REPO}\`.`);
     expect(asked).toContain('Requested by @you');
     expect(posts('/workers')).toHaveLength(0);
 
     h.type(confirm[1]!);
-    await h.waitFor(/cloudbot in #shell \(updated\):\n {2}✔ Deploy worker “demo” in AMS — Amsterdam — done/, from);
-    await h.waitFor(/↳ in the thread of “Deploy worker “demo”[^\n]*:\n {6}↻ status pending · deployment in_progress/, from);
-    await h.waitFor(/↳ in the thread of “Deploy worker “demo”[^\n]*\(also sent to the channel\):\n {6}✔ Worker demo is active at https:\/\/demo-[0-9a-f]+\.workers\.example\.net/, from);
-    await h.waitFor(/\(updated\):\n[^\n]*— done\n {2}👀 status active · deployment finished · runtime running/, from);
+    await h.waitFor(/cloudbot in #shell \(updated\):\n {2}✔ Deploy worker `demo` in `AMS — Amsterdam` — done/, from);
+    await h.waitFor(/↳ in the thread of “Deploy worker `demo`[^\n]*:\n {6}↻ `status pending · deployment in_progress`/, from);
+    await h.waitFor(/↳ in the thread of “Deploy worker `demo`[^\n]*\(also sent to the channel\):\n {6}✔ Worker `demo` is `active` at https:\/\/demo-[0-9a-f]+\.workers\.example\.net/, from);
+    await h.waitFor(/\(updated\):\n[^\n]*— done\n {2}👀 `status active · deployment finished · runtime running`/, from);
     expect(posts('/workers')).toHaveLength(1);
 
     // The Confirm button went away with the edit: pressing it again does nothing.
@@ -67,7 +67,7 @@ describe('the local shell', () => {
   it('reinstall: the form as prompts, a refused value asked again, the hostname typed, the password to the person only', async () => {
     const from = h.mark();
     h.type('/cloud server reinstall 104');
-    await h.waitFor(/┌ form: Reinstall server {2}\(\/cancel closes it\)\n│ Reinstall server 104\n│ Operating system template\n│ {3}e\.g\. ubuntu-24\.04/, from);
+    await h.waitFor(/┌ form: Reinstall server {2}\(\/cancel closes it\)\n│ Reinstall server `104`\n│ Operating system template\n│ {3}e\.g\. ubuntu-24\.04/, from);
     h.type('debian-12');
     await h.waitFor(/│ Root password \(optional\) \(Enter to skip\)/, from);
     h.type('short');
@@ -79,16 +79,16 @@ describe('the local shell', () => {
     expect(posts('/servers/104/reinstall')).toHaveLength(0);
     h.type('');
 
-    const confirm = await h.waitFor(/Reinstall server 104 \(staging-1\.example\.net\) with debian-12 — awaiting confirmation[\s\S]*\[(\d+)\] Confirm/, from);
+    const confirm = await h.waitFor(/Reinstall server `104` \(`staging-1\.example\.net`\) with `debian-12` — awaiting confirmation[\s\S]*\[(\d+)\] Confirm/, from);
     expect(h.since(from)).toContain('Confirming asks you to type `staging-1.example.net`.');
     h.type(confirm[1]!);
-    await h.waitFor(/┌ form: Confirm[^\n]*\n│ ⚠ Reinstall server 104[^\n]*\n│ Type staging-1\.example\.net to confirm/, from);
+    await h.waitFor(/┌ form: Confirm[^\n]*\n│ ⚠ Reinstall server `104`[^\n]*\n│ Type staging-1\.example\.net to confirm/, from);
     expect(posts('/servers/104/reinstall')).toHaveLength(0);
     h.type('staging-1.example.net');
 
-    await h.waitFor(/Reinstall server 104 \(staging-1\.example\.net\) with debian-12 — done/, from);
+    await h.waitFor(/Reinstall server `104` \(`staging-1\.example\.net`\) with `debian-12` — done/, from);
     await h.waitFor(/✔ Server `104` is reinstalled and its credentials are ready/, from);
-    const secret = await h.waitFor(/cloudbot \(only you\):\n {2}🔑 Server `104` is ready\. Its root password: `([^`]+)`/, from);
+    const secret = await h.waitFor(/cloudbot \(only you\):\n {2}🔑 New root password of server `104`: `([^`]+)`/, from);
     const server = h.shell.sandbox!.state.servers.find((s) => s.id === 104)!;
     expect(secret[1]).toBe(server.rootPassword);
     expect(posts('/servers/104/reinstall')).toHaveLength(1);

@@ -17,12 +17,11 @@ import { z } from 'zod';
 import { UuidSchema } from '../../cloud/ids.js';
 import { BACKUP_MODES, COMPRESSION_TYPES } from '../../cloud/requests.js';
 import type { CreateBackupBody } from '../../cloud/requests.js';
-import { code, esc } from '../../views/blocks.js';
-import { ago, bytes } from '../../views/format.js';
+import { backupName as backupNameText } from '../../views/backup-views.js';
+import { agoFromAge, bytes } from '../../views/format.js';
+import { join, md, val, type Mrkdwn } from '../../views/mrkdwn.js';
 import { serverArg } from '../args.js';
 import { defineOperation, flag, positional } from '../define.js';
-
-const enc = encodeURIComponent;
 
 /** Spec "Backups": mode default `snapshot`, compression_type default `zstd`. */
 export const DEFAULT_BACKUP_MODE = 'snapshot' satisfies (typeof BACKUP_MODES)[number];
@@ -82,24 +81,23 @@ export const backupCreate = defineOperation({
       const busy = status.server_status;
       if (busy && BUSY.has(busy)) {
         return {
-          refuse: `Server ${code(server)} is ${esc(busy)} right now, so it cannot be backed up; try again when \`/cloud server status ${esc(server)}\` shows it is done.`,
+          refuse: md`Server ${val(server)} is ${val(busy)} right now, so it cannot be backed up; try again when ${val(`/cloud server status ${server}`)} shows it is done.`,
         };
       }
       return {};
     },
     describe: (a) => ({
-      title: `Back up server ${a.server}${a.name ? ` as “${a.name}”` : ''}`,
+      title: md`Back up server ${val(a.server)}${a.name ? md` as ${val(a.name)}` : md``}`,
       lines: [
-        `Mode ${code(a.mode ?? DEFAULT_BACKUP_MODE)}, compression ${code(a.compression ?? DEFAULT_COMPRESSION)}.`,
-        'The backup counts against the plan’s backup limit.',
+        md`Mode ${val(a.mode ?? DEFAULT_BACKUP_MODE)}, compression ${val(a.compression ?? DEFAULT_COMPRESSION)}.`,
+        md`The backup counts against the plan’s backup limit.`,
       ],
     }),
-    request: (a) => ({ method: 'POST', path: `/servers/${enc(a.server)}/backups`, body: createBackupBody(a) }),
     bodyToArg: { compression_type: 'compression' },
     summarize: (b, { server }) => ({
-      text: `Backup *${esc(b.name || 'unnamed')}* (${code(b.uuid)}) of server ${code(server)} ${
-        b.is_successful ? 'is complete' : 'is being taken'
-      }. \`/cloud backup list ${esc(server)}\` shows its progress.`,
+      text: md`Backup ${backupNameText(b.name)} (${val(b.uuid)}) of server ${val(server)} ${
+        b.is_successful ? md`is complete` : md`is being taken`
+      }. ${val(`/cloud backup list ${server}`)} shows its progress.`,
     }),
     modal: {
       title: 'Back up server',
@@ -153,36 +151,38 @@ export const backupDelete = defineOperation({
           break;
         }
       }
-      const list = `\`/cloud backup list ${esc(server)}\``;
-      if (!found) return { refuse: `Server ${code(server)} has no backup ${code(backup)}. ${list} shows its backups and their uuids.` };
+      const list = val(`/cloud backup list ${server}`);
+      if (!found) return { refuse: md`Server ${val(server)} has no backup ${val(backup)}. ${list} shows its backups and their uuids.` };
       const name = found.name || backup;
       if (found.is_locked) {
         return {
-          refuse: `Backup *${esc(name)}* of server ${code(server)} is locked, and locked backups cannot be deleted. Unlock it in the provider’s panel first.`,
+          refuse: md`Backup ${val(name)} of server ${val(server)} is locked, and locked backups cannot be deleted. Unlock it in the provider’s panel first.`,
         };
       }
+      const createdMs = found.created_at ? Date.parse(found.created_at) : NaN;
       return {
         facts: {
           name,
           size: found.size ?? null,
           created: found.created_at ?? null,
-          taken: found.created_at ? ago(found.created_at, clock.now()) : null,
+          // An age in milliseconds, not words: the confirmation text is made from numbers and values only.
+          ageMs: Number.isNaN(createdMs) ? null : Math.max(0, clock.now() - createdMs),
         },
       };
     },
     describe: ({ server, backup }, facts) => {
-      const about = [typeof facts.size === 'number' ? bytes(facts.size) : undefined, typeof facts.taken === 'string' ? `taken ${facts.taken}` : undefined]
-        .filter(Boolean)
-        .join(', ');
+      const about = [
+        typeof facts.size === 'number' ? bytes(facts.size) : undefined,
+        typeof facts.ageMs === 'number' ? md`taken ${agoFromAge(facts.ageMs)}` : undefined,
+      ].filter((x): x is Mrkdwn => x !== undefined);
       return {
-        title: `Permanently delete backup “${typeof facts.name === 'string' ? facts.name : backup}”${about ? ` (${about})` : ''} of server ${server}`,
+        title: md`Permanently delete backup ${val(typeof facts.name === 'string' ? facts.name : backup)}${about.length ? md` (${join(about, ', ')})` : md``} of server ${val(server)}`,
         lines: [
-          `Backup ${code(backup)} is gone for good: the server can no longer be restored to that point.`,
-          'The server’s other backups are kept.',
+          md`Backup ${val(backup)} is gone for good: the server can no longer be restored to that point.`,
+          md`The server’s other backups are kept.`,
         ],
       };
     },
-    request: ({ server, backup }) => ({ method: 'DELETE', path: `/servers/${enc(server)}/backups/${enc(backup)}` }),
-    summarize: (_r, { server, backup }) => ({ text: `Backup ${code(backup)} of server ${code(server)} is deleted.` }),
+    summarize: (_r, { server, backup }) => ({ text: md`Backup ${val(backup)} of server ${val(server)} is deleted.` }),
   },
 });

@@ -9,8 +9,8 @@ import type { CloudClient, ReserveIpsResult } from '../../cloud/cloud-client.js'
 import { PositiveIntSchema } from '../../cloud/ids.js';
 import { ReserveIpsBody } from '../../cloud/requests.js';
 import type { Subnet } from '../../cloud/schemas.js';
-import { code, esc } from '../../views/blocks.js';
-import { money } from '../../views/format.js';
+import { money, plural } from '../../views/format.js';
+import { join, md, val, type Mrkdwn } from '../../views/mrkdwn.js';
 import { defineOperation, flag } from '../define.js';
 import type { ModalOption } from '../types.js';
 
@@ -36,9 +36,10 @@ const quantity = z
   .pipe(z.number().min(QUANTITY_MIN, { error: `must be ${QUANTITY_MIN} or more` }))
   .default(1);
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const subnetLocation = (s: Subnet) => s.location_id ?? s.location?.id ?? undefined;
 const whereOf = (s: Subnet) => s.location?.short_code ?? s.location?.description ?? (subnetLocation(s) !== undefined ? `location ${subnetLocation(s)}` : undefined);
+/** The cloud's name for a subnet's location (a value), or nothing. */
+const placeOf = (s: Subnet) => s.location?.short_code ?? s.location?.description ?? undefined;
 
 export interface ReserveFacts {
   cidr?: string | null;
@@ -75,9 +76,9 @@ const locationOptions = async ({ cloud }: { cloud: CloudClient }): Promise<Modal
   return [...seen.values()];
 };
 
-function addressesText(n: number, type: string | null | undefined): string {
-  const kind = type === 'ipv6' ? 'IPv6 ' : type === 'ipv4' ? 'IPv4 ' : 'IP ';
-  return `${n} ${kind}${n === 1 ? 'address' : 'addresses'}`;
+function addressesText(n: number, type: string | null | undefined): Mrkdwn {
+  const kind = type === 'ipv6' ? md`IPv6 ` : type === 'ipv4' ? md`IPv4 ` : md`IP `;
+  return md`${n} ${kind}${n === 1 ? md`address` : md`addresses`}`;
 }
 
 export const ipReserve = defineOperation({
@@ -97,22 +98,22 @@ export const ipReserve = defineOperation({
       // Both reads at once: a form submission waits for this precheck (2 s before the form closes).
       const [subnets, usage] = await Promise.all([cloud.reservedIps.subnets({ signal }), cloud.account.usage({ signal })]);
       const s = subnets.find((x) => x.id === subnet);
-      if (!s) return { refuse: `The cloud offers no subnet ${code(subnet)}. \`/cloud ip subnets\` lists the subnets and their locations.` };
+      if (!s) return { refuse: md`The cloud offers no subnet ${val(subnet)}. \`/cloud ip subnets\` lists the subnets and their locations.` };
       const at = subnetLocation(s);
       if (at !== undefined && at !== location) {
-        const here = subnets.filter((x) => subnetLocation(x) === location).map((x) => code(x.id));
-        return {
-          refuse:
-            `Subnet ${code(s.id)} is in ${esc(whereOf(s) ?? '')} (location ${at}), not in location ${location}. ` +
-            (here.length ? `Location ${location} has ${here.join(', ')}; or use \`--location ${at}\`.` : `Use \`--location ${at}\`, or pick a subnet of location ${location} from \`/cloud ip subnets\`.`),
-        };
+        const here = subnets.filter((x) => subnetLocation(x) === location).map((x) => val(x.id));
+        const atFlag = val(`--location ${at}`);
+        const next = here.length
+          ? md`Location ${location} has ${join(here, ', ')}; or use ${atFlag}.`
+          : md`Use ${atFlag}, or pick a subnet of location ${location} from \`/cloud ip subnets\`.`;
+        return { refuse: md`Subnet ${val(s.id)} is in ${placeOf(s) ? md`${val(placeOf(s))} (location ${at})` : md`location ${at}`}, not in location ${location}. ${next}` };
       }
       if (s.available != null && s.available < n) {
         return {
           refuse:
             s.available === 0
-              ? `Subnet ${code(s.id)}${s.subnet ? ` (${esc(s.subnet)})` : ''} has no free addresses left (the cloud would answer SUBNET_EXHAUSTED). Pick another subnet: \`/cloud ip subnets\`.`
-              : `Subnet ${code(s.id)}${s.subnet ? ` (${esc(s.subnet)})` : ''} has only ${s.available} free address${s.available === 1 ? '' : 'es'}; ${n} requested. Reserve fewer or pick another subnet: \`/cloud ip subnets\`.`,
+              ? md`Subnet ${val(s.id)}${s.subnet ? md` (${val(s.subnet)})` : md``} has no free addresses left (the cloud would answer SUBNET_EXHAUSTED). Pick another subnet: \`/cloud ip subnets\`.`
+              : md`Subnet ${val(s.id)}${s.subnet ? md` (${val(s.subnet)})` : md``} has only ${plural(s.available, md`free address`, md`free addresses`)}; ${n} requested. Reserve fewer or pick another subnet: \`/cloud ip subnets\`.`,
         };
       }
       const used = usage.ip_used ?? null;
@@ -121,14 +122,13 @@ export const ipReserve = defineOperation({
         const left = Math.max(0, limit - used);
         return {
           refuse:
-            `The account IP limit does not allow ${plural(n, 'more address', 'more addresses')}: ${used} of ${limit} addresses are used ` +
-            `(extra server addresses plus unused reserved IPs), so ${left} more can be reserved. Reserve fewer, release an unused reserved IP, or raise the account level.`,
+            md`The account IP limit does not allow ${plural(n, md`more address`, md`more addresses`)}: ${used} of ${limit} addresses are used (extra server addresses plus unused reserved IPs), so ${left} more can be reserved. Reserve fewer, release an unused reserved IP, or raise the account level.`,
         };
       }
       const facts: ReserveFacts = {
         cidr: s.subnet ?? null,
         type: s.type ?? null,
-        where: whereOf(s) ?? null,
+        where: placeOf(s) ?? null,
         free: s.available ?? null,
         hourlyPrice: s.hourly_price ?? null,
         ipUsed: used,
@@ -139,42 +139,37 @@ export const ipReserve = defineOperation({
     describe: (a, facts) => {
       const f = facts as ReserveFacts;
       const n = Number(a.quantity ?? 1) || 1;
-      if (!a.subnet) return { title: 'Reserve IP addresses (billed hourly while no server uses them)', lines: [] };
-      const from = `${a.subnet}${f.cidr ? ` (${f.cidr})` : ''}`;
-      const where = f.where ?? (a.location !== undefined ? `location ${String(a.location)}` : undefined);
-      const lines: string[] = [];
+      if (!a.subnet) return { title: md`Reserve IP addresses (billed hourly while no server uses them)`, lines: [] };
+      const from = md`${val(a.subnet)}${f.cidr ? md` (${val(f.cidr)})` : md``}`;
+      const where = f.where ? val(f.where) : typeof a.location === 'number' ? md`location ${a.location}` : a.location !== undefined ? md`location ${val(String(a.location))}` : undefined;
+      const lines: Mrkdwn[] = [];
       if (typeof f.hourlyPrice === 'number') {
         const each = money(f.hourlyPrice);
         lines.push(
           n === 1
-            ? `Billed ${each}/h while no server uses it.`
-            : `Billed ${each}/h each while no server uses them (${money(f.hourlyPrice * n)}/h for ${n}).`,
+            ? md`Billed ${each}/h while no server uses it.`
+            : md`Billed ${each}/h each while no server uses them (${money(f.hourlyPrice * n)}/h for ${n}).`,
         );
       } else {
-        lines.push(`Billed hourly while no server uses ${n === 1 ? 'it' : 'them'}; the cloud did not say the price.`);
+        lines.push(md`Billed hourly while no server uses ${n === 1 ? md`it` : md`them`}; the cloud did not say the price.`);
       }
-      lines.push('The balance must cover the first hour. Reserved addresses stay yours (and billed while unused) until released.');
+      lines.push(md`The balance must cover the first hour. Reserved addresses stay yours (and billed while unused) until released.`);
       if (typeof f.ipUsed === 'number' && typeof f.ipLimit === 'number') {
-        lines.push(`IP limit: ${f.ipUsed} of ${f.ipLimit} used; ${Math.max(0, f.ipLimit - f.ipUsed - n)} left after this.`);
+        lines.push(md`IP limit: ${f.ipUsed} of ${f.ipLimit} used; ${Math.max(0, f.ipLimit - f.ipUsed - n)} left after this.`);
       }
-      return { title: `Reserve ${addressesText(n, f.type)} from ${from}${where ? ` in ${where}` : ''}`, lines };
+      return { title: md`Reserve ${addressesText(n, f.type)} from ${from}${where ? md` in ${where}` : md``}`, lines };
     },
-    request: (a) => ({
-      method: 'POST',
-      path: '/reserved-ips',
-      body: { location_id: a.location, subnet_id: a.subnet, quantity: a.quantity },
-    }),
     bodyToArg: { location_id: 'location', subnet_id: 'subnet' },
     summarize: (r: ReserveIpsResult, a) => {
-      const shown = r.data.slice(0, 30).map((ip) => code(ip.address));
-      const more = r.data.length > shown.length ? ` and ${r.data.length - shown.length} more` : '';
+      const shown = r.data.slice(0, 30).map((ip) => val(ip.address));
+      const more = r.data.length > shown.length ? md` and ${r.data.length - shown.length} more` : md``;
       const details: Record<string, string | number> = { addresses: r.data.map((ip) => ip.address).join(', ') || '—' };
       if (r.meta.count != null) details['reserved IPs held'] = r.meta.count;
       if (r.meta.used != null && r.meta.limit != null) details['IP limit'] = `${r.meta.used} of ${r.meta.limit} used`;
       else if (r.meta.limit != null) details['IP limit'] = r.meta.limit;
       if (r.meta.hourly_price != null) details['hourly price'] = `${money(r.meta.hourly_price)}/h each while unused`;
       return {
-        text: `Reserved ${plural(r.data.length, 'address', 'addresses')} from ${code(a.subnet)}: ${shown.join(', ')}${more}. Billed hourly while no server uses them.`,
+        text: md`Reserved ${plural(r.data.length, md`address`, md`addresses`)} from ${val(a.subnet)}: ${join(shown, ', ')}${more}. Billed hourly while no server uses them.`,
         details,
       };
     },

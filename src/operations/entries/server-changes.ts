@@ -1,12 +1,11 @@
 /** Changes to a server: rename, reinstall (wipes the disk), remove an address. */
 import { z } from 'zod';
 import { RenameBody } from '../../cloud/requests.js';
-import { code, esc } from '../../views/blocks.js';
+import { buildRootPasswordReply } from '../../views/secret-views.js';
+import { join, md, val } from '../../views/mrkdwn.js';
 import { addressArg, serverArg } from '../args.js';
 import { defineOperation, flag, modalOnly, rest } from '../define.js';
 import type { ModalOption } from '../types.js';
-
-const enc = encodeURIComponent;
 
 export const serverRename = defineOperation({
   id: 'server.rename',
@@ -16,10 +15,9 @@ export const serverRename = defineOperation({
   run: ({ cloud }, { server, name }) => cloud.servers.rename(server, name),
   change: {
     confirm: false,
-    describe: ({ server, name }) => ({ title: `Rename server ${server} to “${name}”`, lines: [] }),
-    request: ({ server, name }) => ({ method: 'PATCH', path: `/servers/${enc(server)}/rename`, body: { name } }),
+    describe: ({ server, name }) => ({ title: md`Rename server ${val(server)} to ${val(name)}`, lines: [] }),
     summarize: (s, { server }) => ({
-      text: `Server ${code(server)} is now called *${esc(s.name ?? '')}*.`,
+      text: md`Server ${val(server)} is now called ${val(s.name ?? '')}.`,
       ...(s.hostname ? { details: { hostname: s.hostname } } : {}),
     }),
   },
@@ -70,7 +68,7 @@ export const serverReinstall = defineOperation({
       const status = await cloud.servers.status(server);
       const busy = status.server_status;
       if (busy === 'installing' || busy === 'reinstalling' || busy === 'restoring') {
-        return { refuse: `Server ${code(server)} is ${esc(busy)} right now; try again when \`/cloud server status ${esc(server)}\` shows it is done.` };
+        return { refuse: md`Server ${val(server)} is ${val(busy)} right now; try again when ${val(`/cloud server status ${server}`)} shows it is done.` };
       }
       // The API has no "get server"; the primary address's reverse DNS is its hostname in practice.
       const ips = await cloud.servers.ips(server);
@@ -78,41 +76,23 @@ export const serverReinstall = defineOperation({
       return { facts: { hostname: named?.rdns ?? null } };
     },
     describe: ({ server, template, password, 'ssh-keys': keys }, facts) => ({
-      title: `Reinstall server ${server}${facts.hostname ? ` (${String(facts.hostname)})` : ''}${template ? ` with ${template}` : ''}`,
+      title: md`Reinstall server ${val(server)}${facts.hostname ? md` (${val(String(facts.hostname))})` : md``}${template ? md` with ${val(template)}` : md``}`,
       lines: [
-        '*Everything on its disk is erased*: files, databases, configuration. This cannot be undone.',
+        md`*Everything on its disk is erased*: files, databases, configuration. This cannot be undone.`,
         password || (facts.givenSecrets as string[] | undefined)?.includes('password')
-          ? 'It gets the root password given in the form.'
-          : 'A new root password is generated and shown only to the requester.',
-        ...(keys?.length ? [`SSH keys ${keys.map((k) => code(k)).join(', ')} are installed.`] : []),
+          ? md`It gets the root password given in the form.`
+          : md`A new root password is generated and shown only to the requester.`,
+        ...(keys?.length ? [md`SSH keys ${join(keys.map((k) => val(k)), ', ')} are installed.`] : []),
       ],
     }),
     typeToConfirm: ({ server }, facts) => (typeof facts.hostname === 'string' && facts.hostname ? facts.hostname : server),
-    request: (a) => ({
-      method: 'POST',
-      path: `/servers/${enc(a.server)}/reinstall`,
-      body: {
-        template_slug: a.template,
-        ...(a.password ? { password: a.password } : {}),
-        ...(a['ssh-keys']?.length ? { ssh_key_ids: a['ssh-keys'] } : {}),
-      },
-    }),
     bodyToArg: { template_slug: 'template', ssh_key_ids: 'ssh-keys' },
     // Follow the install until credentials are ready; the new password then goes to the requester.
     watch: (_r, { server }) => ({ kind: 'server', resource: server }),
     summarize: (r, { server, template }) => ({
-      text: `Server ${code(server)} is ${esc(r.status)} with ${code(template)}. The root password was sent privately to the requester.`,
+      text: md`Server ${val(server)} is ${val(r.status)} with ${val(template)}. The root password was sent privately to the requester.`,
     }),
-    privateReply: (r, { server }) =>
-      r.password
-        ? {
-            text: `New root password of server ${server} (only you can see this)`,
-            blocks: [
-              { type: 'section', text: { type: 'mrkdwn', text: `:key: New root password of server ${code(server)}: ${code(r.password)}` } },
-              { type: 'context', elements: [{ type: 'mrkdwn', text: 'Only you can see this, and it will not be shown again. The bot keeps no copy.' }] },
-            ],
-          }
-        : undefined,
+    privateReply: (r, { server }) => (r.password ? buildRootPasswordReply(server, r.password) : undefined),
     modal: {
       title: 'Reinstall server',
       submit: 'Continue',
@@ -143,21 +123,20 @@ export const serverRemoveIp = defineOperation({
     async precheck({ cloud }, { server, address }) {
       const ips = await cloud.servers.ips(server);
       const ip = ips.find((i) => i.address === address);
-      if (!ip) return { refuse: `${code(address)} is not an address of server ${code(server)}. \`/cloud server ips ${esc(server)}\` lists them.` };
+      if (!ip) return { refuse: md`${val(address)} is not an address of server ${val(server)}. ${val(`/cloud server ips ${server}`)} lists them.` };
       // Credentials name the primary IPv4 and IPv6; only those two addresses are read from it.
       const { ipv4, ipv6 } = await cloud.servers.credentials(server);
       if (address === ipv4 || address === ipv6) {
-        return { refuse: `${code(address)} is the primary address of server ${code(server)} and cannot be removed.` };
+        return { refuse: md`${val(address)} is the primary address of server ${val(server)} and cannot be removed.` };
       }
       return { facts: { reserved: ip.reserved === true } };
     },
     describe: ({ server, address }, facts) => ({
-      title: `Remove ${address} from server ${server}`,
+      title: md`Remove ${val(address)} from server ${val(server)}`,
       lines: facts.reserved
-        ? ['It is a reserved IP: it is detached and stays reserved, billed hourly while no server uses it.']
-        : ['The address is released and may be given to someone else.', 'It counts toward the weekly limit on address removals.'],
+        ? [md`It is a reserved IP: it is detached and stays reserved, billed hourly while no server uses it.`]
+        : [md`The address is released and may be given to someone else.`, md`It counts toward the weekly limit on address removals.`],
     }),
-    request: ({ server, address }) => ({ method: 'DELETE', path: `/servers/${enc(server)}/ips/${enc(address)}` }),
-    summarize: (_r, { server, address }) => ({ text: `${code(address)} is no longer on server ${code(server)}.` }),
+    summarize: (_r, { server, address }) => ({ text: md`${val(address)} is no longer on server ${val(server)}.` }),
   },
 });

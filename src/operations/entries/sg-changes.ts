@@ -17,32 +17,20 @@ import { z } from 'zod';
 import { isServerUuid, PositiveIntSchema, serverUuid } from '../../cloud/ids.js';
 import { RULE_ACTIONS, RULE_TYPES } from '../../cloud/requests.js';
 import type { AddRuleBody } from '../../cloud/requests.js';
-import { code, esc } from '../../views/blocks.js';
+import { md, val } from '../../views/mrkdwn.js';
+import { ruleText, type RuleLike } from '../../views/sg-views.js';
 import { groupArg } from '../args.js';
 import { defineOperation, flag, positional } from '../define.js';
 import { FIREWALL_LIMITS, FIREWALL_PROTOCOLS, validateFirewallRule } from '../firewall-rule.js';
 import type { FirewallRuleField } from '../firewall-rule.js';
 
-/** A rule's fields as the person reads them, e.g. `inbound ACCEPT tcp from anywhere to anywhere port 443`. */
-export interface RuleLike {
-  type: string;
-  action: string;
-  protocol?: string | null;
-  source?: string | null;
-  destination?: string | null;
-  source_port?: string | null;
-  destination_port?: string | null;
-  comment?: string | null;
-  priority?: number | null;
+/** The fields of a rule kept in a change's facts, to describe it again from the record. */
+function ruleFacts(r: RuleLike): RuleLike {
+  const { type, action, protocol, source, destination, source_port, destination_port, comment, priority } = r;
+  return { type, action, protocol, source, destination, source_port, destination_port, comment, priority };
 }
 
-/** One plain line (not mrkdwn: callers escape it where it lands in mrkdwn). */
-export function describeRule(r: RuleLike): string {
-  const from = `from ${r.source ?? 'anywhere'}${r.source_port ? ` port ${r.source_port}` : ''}`;
-  const to = `to ${r.destination ?? 'anywhere'}${r.destination_port ? ` port ${r.destination_port}` : ''}`;
-  const comment = r.comment ? ` (“${r.comment}”)` : '';
-  return `${r.type} ${r.action} ${r.protocol ?? 'any'} ${from} ${to}, priority ${r.priority ?? 0}${comment}`;
-}
+const isRuleLike = (v: unknown): v is RuleLike => typeof v === 'object' && v !== null && 'type' in v && 'action' in v;
 
 // ── sg add-rule ─────────────────────────────────────────────────────────────────────────────
 
@@ -120,15 +108,14 @@ export const sgAddRule = defineOperation({
     describe: (a) => {
       const v = validateFirewallRule(rawRule(a));
       return {
-        title: v.ok ? `Add rule to security group ${a.id}: ${describeRule(v.body)}` : `Add a firewall rule to security group ${a.id}`,
-        lines: ['It is saved, then applied to the nodes of every server attached to the group.'],
+        title: v.ok ? md`Add rule to security group ${a.id}: ${ruleText(v.body)}` : md`Add a firewall rule to security group ${a.id}`,
+        lines: [md`It is saved, then applied to the nodes of every server attached to the group.`],
       };
     },
-    request: (a) => ({ method: 'POST', path: `/security-groups/${a.id}/rules`, body: { ...addRuleBody(a) } }),
     bodyToArg: BODY_TO_ARG as Record<string, string>,
     syncGroup: ({ id }) => id,
     summarize: (r, { id }) => ({
-      text: `Rule ${code(`#${r.id}`)} is in security group ${code(id)}: ${esc(describeRule(r))}.`,
+      text: md`Rule ${val(`#${r.id}`)} is in security group ${val(id)}: ${ruleText(r)}.`,
     }),
     modal: {
       title: 'Add firewall rule',
@@ -169,21 +156,20 @@ export const sgDeleteRule = defineOperation({
     async precheck({ cloud, signal }, { id, rule }) {
       const group = await cloud.securityGroups.get(id, { signal });
       const found = (group.rules ?? []).find((r) => r.id === rule);
-      if (!found) return { refuse: `Security group ${code(id)} has no rule ${code(`#${rule}`)}. \`/cloud sg show ${id}\` lists its rules.` };
-      return { facts: { rule: describeRule(found), group: group.name ?? null, servers: (group.servers ?? []).length } };
+      if (!found) return { refuse: md`Security group ${val(id)} has no rule ${val(`#${rule}`)}. ${val(`/cloud sg show ${id}`)} lists its rules.` };
+      return { facts: { rule: ruleFacts(found), group: group.name ?? null, servers: (group.servers ?? []).length } };
     },
     describe: ({ id, rule }, facts) => ({
-      title: `Delete rule #${rule} from security group ${id}${typeof facts.group === 'string' ? ` (${facts.group})` : ''}`,
+      title: md`Delete rule #${rule} from security group ${id}${typeof facts.group === 'string' ? md` (${val(facts.group)})` : md``}`,
       lines: [
-        ...(typeof facts.rule === 'string' ? [`The rule: ${esc(facts.rule)}.`] : []),
+        ...(isRuleLike(facts.rule) ? [md`The rule: ${ruleText(facts.rule)}.`] : []),
         typeof facts.servers === 'number'
-          ? `It stops applying to the ${facts.servers} attached server${facts.servers === 1 ? '' : 's'}; traffic it matched meets the next rules instead.`
-          : 'It stops applying to the attached servers; traffic it matched meets the next rules instead.',
+          ? md`It stops applying to the ${facts.servers} attached server${facts.servers === 1 ? md`` : md`s`}; traffic it matched meets the next rules instead.`
+          : md`It stops applying to the attached servers; traffic it matched meets the next rules instead.`,
       ],
     }),
-    request: ({ id, rule }) => ({ method: 'DELETE', path: `/security-groups/${id}/rules/${rule}` }),
     syncGroup: ({ id }) => id,
-    summarize: (_r, { id, rule }) => ({ text: `Rule ${code(`#${rule}`)} is deleted from security group ${code(id)}.` }),
+    summarize: (_r, { id, rule }) => ({ text: md`Rule ${val(`#${rule}`)} is deleted from security group ${val(id)}.` }),
   },
 });
 
@@ -215,14 +201,13 @@ export const sgAttach = defineOperation({
   change: {
     confirm: false,
     describe: ({ id, server }) => ({
-      title: `Attach server ${server} to security group ${id}`,
-      lines: ['The group’s rules are deployed to the server’s node.'],
+      title: md`Attach server ${val(server)} to security group ${id}`,
+      lines: [md`The group’s rules are deployed to the server’s node.`],
     }),
-    request: ({ id, server }) => ({ method: 'POST', path: `/security-groups/${id}/servers/attach`, body: { server_uuid: server } }),
     bodyToArg: { server_uuid: 'server' },
     syncGroup: ({ id }) => id,
     summarize: (r, { id, server }) => ({
-      text: `Server ${code(server)} is ${esc(r.status || 'attached')} to security group ${code(id)}; its rules apply to it now.`,
+      text: md`Server ${val(server)} is ${r.status && r.status !== 'attached' ? val(r.status) : md`attached`} to security group ${val(id)}; its rules apply to it now.`,
     }),
   },
 });
@@ -237,9 +222,8 @@ export const sgDeploy = defineOperation({
   run: ({ cloud, signal }, { id }) => cloud.securityGroups.deploy(id, { signal }),
   change: {
     confirm: false,
-    describe: ({ id }) => ({ title: `Deploy security group ${id}`, lines: ['The saved rules are applied again on every node of its attached servers.'] }),
-    request: ({ id }) => ({ method: 'POST', path: `/security-groups/${id}/deploy` }),
+    describe: ({ id }) => ({ title: md`Deploy security group ${id}`, lines: [md`The saved rules are applied again on every node of its attached servers.`] }),
     syncGroup: ({ id }) => id,
-    summarize: (_r, { id }) => ({ text: `Security group ${code(id)} is deployed: its saved rules apply on every node of its servers.` }),
+    summarize: (_r, { id }) => ({ text: md`Security group ${val(id)} is deployed: its saved rules apply on every node of its servers.` }),
   },
 });

@@ -1,6 +1,6 @@
 /** Removing an SSH key from the account. */
 import { PositiveIntSchema } from '../../cloud/ids.js';
-import { code } from '../../views/blocks.js';
+import { md, val } from '../../views/mrkdwn.js';
 import { defineOperation, positional } from '../define.js';
 
 export const sshKeyDelete = defineOperation({
@@ -13,14 +13,13 @@ export const sshKeyDelete = defineOperation({
     confirm: true,
     async precheck({ cloud }, { id }) {
       const key = (await cloud.sshKeys.list()).find((k) => k.id === id);
-      if (!key) return { refuse: `The account has no SSH key ${code(id)}. \`/cloud ssh-key list\` shows them.` };
+      if (!key) return { refuse: md`The account has no SSH key ${val(id)}. \`/cloud ssh-key list\` shows them.` };
       return { facts: { name: key.name ?? null } };
     },
     describe: ({ id }, facts) => ({
-      title: `Delete SSH key ${id}${facts.name ? ` (${String(facts.name)})` : ''}`,
-      lines: ['Servers already set up with it keep it; it can no longer be chosen for new installs.'],
+      title: md`Delete SSH key ${val(id)}${facts.name ? md` (${val(String(facts.name))})` : md``}`,
+      lines: [md`Servers already set up with it keep it; it can no longer be chosen for new installs.`],
     }),
-    request: ({ id }) => ({ method: 'DELETE', path: `/ssh-keys/${id}` }),
-    summarize: (_r, { id }) => ({ text: `SSH key ${code(id)} is deleted.` }),
+    summarize: (_r, { id }) => ({ text: md`SSH key ${val(id)} is deleted.` }),
   },
 });

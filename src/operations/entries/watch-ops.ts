@@ -1,8 +1,7 @@
 /** The bot's own watches: list them, stop one. They act on the bot, not on the cloud. */
 import { z } from 'zod';
 import { WATCH_ID_PATTERN } from '../../store/ids.js';
-import { code, section } from '../../views/blocks.js';
-import { buildWatchList } from '../../views/watch-views.js';
+import { buildWatchCancelAnswer, buildWatchList } from '../../views/watch-views.js';
 import { defineOperation, positional } from '../define.js';
 
 const watchId = z
@@ -33,8 +32,5 @@ export const watchCancel = defineOperation({
     if (!watches || !actor) throw new Error('watches are not available here');
     return { id, stopped: !!(await watches.cancel(id, actor.userId)) };
   },
-  render: ({ id, stopped }) => {
-    const text = stopped ? `Stopped watch ${code(id)}; its thread says so.` : `Watch ${code(id)} is not running (already finished, stopped, or unknown).`;
-    return { text: text.replace(/`/g, ''), blocks: [section(text)] };
-  },
+  render: ({ id, stopped }) => buildWatchCancelAnswer(id, stopped),
 });

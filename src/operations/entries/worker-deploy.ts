@@ -10,8 +10,9 @@ import type { CloudClient } from '../../cloud/cloud-client.js';
 import { PositiveIntSchema } from '../../cloud/ids.js';
 import { BUILD_PACKS, DeployWorkerBody, GIT_SOURCES } from '../../cloud/requests.js';
 import type { Worker, WorkerLocation } from '../../cloud/schemas.js';
-import { code, cut, esc } from '../../views/blocks.js';
 import { money } from '../../views/format.js';
+import { join, md, val, type Mrkdwn } from '../../views/mrkdwn.js';
+import { workerLocationLabel, workerLocationName } from '../../views/worker-views.js';
 import { defineOperation, flag, switchFlag } from '../define.js';
 import type { ModalOption } from '../types.js';
 
@@ -97,7 +98,8 @@ export function deployBody(a: DeployArgs): DeployWorkerBody {
   };
 }
 
-const locationName = (l: WorkerLocation) => [l.short_code, l.name ?? l.description].filter(Boolean).join(' — ') || `Location ${l.id}`;
+/** Plain text, for option text and the facts (shown as a value). */
+const locationName = (l: WorkerLocation) => workerLocationName(l);
 
 const locationOptions = async ({ cloud }: { cloud: CloudClient }): Promise<ModalOption[]> =>
   (await cloud.workers.locations()).map((l) => ({ value: String(l.id), text: `${locationName(l)}${l.out_of_stock ? ' · OUT OF STOCK' : ''}` }));
@@ -115,36 +117,41 @@ interface DeployFacts {
   limits?: { cpu?: number | null; memory_mb?: number | null; disk_mb?: number | null } | null;
 }
 
-function sourceLine(a: Partial<DeployArgs>, f: DeployFacts): string | undefined {
-  const branch = a.branch ? `, branch ${code(a.branch)}` : '';
+function sourceLine(a: Partial<DeployArgs>, f: DeployFacts): Mrkdwn | undefined {
+  const branch = a.branch ? md`, branch ${val(a.branch)}` : md``;
   switch (a.source ?? (a.repo ? 'public' : undefined)) {
     case 'public':
-      return a.repo ? `From the public repository ${code(a.repo)}${branch}.` : undefined;
+      return a.repo ? md`From the public repository ${val(a.repo)}${branch}.` : undefined;
     case 'hosted_git':
       return a.repo
-        ? `From the private repository ${code(a.repo)}${branch} on the git hosting account linked to the cloud account (linking happens only in the provider’s panel).`
+        ? md`From the private repository ${val(a.repo)}${branch} on the git hosting account linked to the cloud account (linking happens only in the provider’s panel).`
         : undefined;
     case 'template':
     case 'database':
-      return a.template ? `From ${a.source} ${code(a.template)}${f.templateName ? ` (${esc(f.templateName)})` : ''}.` : undefined;
+      return a.template
+        ? md`From ${a.source === 'template' ? md`template` : md`database`} ${val(a.template)}${f.templateName ? md` (${val(f.templateName)})` : md``}.`
+        : undefined;
     default:
       return undefined;
   }
 }
 
-function buildLine(a: Partial<DeployArgs>): string | undefined {
+function buildLine(a: Partial<DeployArgs>): Mrkdwn | undefined {
   const parts = [
-    a['build-pack'] && `build pack ${code(a['build-pack'])}`,
-    a.port && `port ${code(a.port)}`,
-    a['base-dir'] && `base ${code(a['base-dir'])}`,
-    a['publish-dir'] && `publishes ${code(a['publish-dir'])}`,
-    a.install && `install ${code(cut(a.install, 80))}`,
-    a.build && `build ${code(cut(a.build, 80))}`,
-    a.start && `start ${code(cut(a.start, 80))}`,
-    a.spa === true && 'single-page app',
-  ].filter(Boolean);
-  return parts.length ? `Build: ${parts.join(' · ')}.` : undefined;
+    a['build-pack'] && md`build pack ${val(a['build-pack'])}`,
+    a.port && md`port ${val(a.port)}`,
+    a['base-dir'] && md`base ${val(a['base-dir'])}`,
+    a['publish-dir'] && md`publishes ${val(a['publish-dir'])}`,
+    a.install && md`install ${val(a.install, 80)}`,
+    a.build && md`build ${val(a.build, 80)}`,
+    a.start && md`start ${val(a.start, 80)}`,
+    a.spa === true && md`single-page app`,
+  ].filter((p): p is Mrkdwn => !!p);
+  return parts.length ? md`Build: ${join(parts, ' · ')}.` : undefined;
 }
+
+/** "a template" / "a database": the source kind in our own words. */
+const kindOf = (source: string): Mrkdwn => (source === 'template' ? md`template` : source === 'database' ? md`database` : val(source));
 
 export const workerDeploy = defineOperation({
   id: 'worker.deploy',
@@ -185,26 +192,25 @@ export const workerDeploy = defineOperation({
       if (!req.sufficient) {
         return {
           refuse:
-            `The balance (${money(req.credit)}) is below the minimum of ${money(req.minimum_credit)} needed to deploy a worker: the first hour is charged against it. ` +
-            'Top up the balance in the provider’s panel, then try again.',
+            md`The balance (${money(req.credit)}) is below the minimum of ${money(req.minimum_credit)} needed to deploy a worker: the first hour is charged against it. Top up the balance in the provider’s panel, then try again.`,
         };
       }
       if (req.workers_used >= req.workers_allowed) {
         return {
-          refuse: `The account already has ${req.workers_used} of the ${req.workers_allowed} workers its level allows. Remove a worker in the panel or raise the account level.`,
+          refuse: md`The account already has ${req.workers_used} of the ${req.workers_allowed} workers its level allows. Remove a worker in the panel or raise the account level.`,
         };
       }
-      const inStock = locations.filter((l) => !l.out_of_stock).map((l) => `${esc(locationName(l))} (${code(l.id)})`);
-      const others = inStock.length ? ` Locations with room: ${inStock.join(', ')}.` : ' No location has room right now.';
+      const inStock = locations.filter((l) => !l.out_of_stock).map((l) => md`${workerLocationLabel(l)} (${val(l.id)})`);
+      const others = inStock.length ? md` Locations with room: ${join(inStock, ', ')}.` : md` No location has room right now.`;
       const loc = locations.find((l) => l.id === a.location);
-      if (!loc) return { refuse: `Location ${code(a.location)} does not take workers.${others}` };
-      if (loc.out_of_stock) return { refuse: `${esc(locationName(loc))} (location ${loc.id}) is out of stock for workers right now.${others}` };
+      if (!loc) return { refuse: md`Location ${val(a.location)} does not take workers.${others}` };
+      if (loc.out_of_stock) return { refuse: md`${workerLocationLabel(loc)} (location ${loc.id}) is out of stock for workers right now.${others}` };
       let templateName: string | null = null;
       if (!isGit(source)) {
         const t = templates.find((x) => x.id === a.template);
-        if (!t) return { refuse: `The cloud has no ${source} ${code(a.template ?? '')}. \`/cloud worker templates\` lists them.` };
+        if (!t) return { refuse: md`The cloud has no ${kindOf(source)} ${val(a.template ?? '')}. \`/cloud worker templates\` lists them.` };
         if (t.type && t.type !== source) {
-          return { refuse: `${code(t.id)} (${esc(t.name)}) is a ${esc(t.type)}, not a ${source}: use \`--source ${esc(t.type)}\`.` };
+          return { refuse: md`${val(t.id)} (${val(t.name)}) is a ${kindOf(t.type)}, not a ${kindOf(source)}: use ${val(`--source ${t.type}`)}.` };
         }
         templateName = t.name;
       }
@@ -221,23 +227,25 @@ export const workerDeploy = defineOperation({
     },
     describe: (a, facts) => {
       const f = facts as DeployFacts;
-      const where = f.where ?? (a.location !== undefined ? `location ${String(a.location)}` : undefined);
-      const title = a.name ? `Deploy worker “${a.name}”${where ? ` in ${where}` : ''}` : 'Deploy a worker';
-      const lines = [sourceLine(a, f), buildLine(a)].filter((l): l is string => !!l);
+      const where = typeof f.where === 'string' ? val(f.where) : typeof a.location === 'number' ? md`location ${a.location}` : undefined;
+      const title = a.name ? md`Deploy worker ${val(a.name)}${where ? md` in ${where}` : md``}` : md`Deploy a worker`;
+      const lines = [sourceLine(a, f), buildLine(a)].filter((l): l is Mrkdwn => !!l);
       if (typeof f.credit === 'number' && typeof f.minimumCredit === 'number') {
-        lines.push(`First hour charged against the balance: minimum ${money(f.minimumCredit)}, balance ${money(f.credit)}. After that, usage is billed as measured.`);
+        lines.push(md`First hour charged against the balance: minimum ${money(f.minimumCredit)}, balance ${money(f.credit)}. After that, usage is billed as measured.`);
       }
       if (typeof f.workersUsed === 'number' && typeof f.workersAllowed === 'number') {
-        lines.push(`Workers: ${f.workersUsed} of ${f.workersAllowed} used; ${Math.max(0, f.workersAllowed - f.workersUsed - 1)} left after this.`);
+        lines.push(md`Workers: ${f.workersUsed} of ${f.workersAllowed} used; ${Math.max(0, f.workersAllowed - f.workersUsed - 1)} left after this.`);
       }
       const l = f.limits;
-      if (l && (l.cpu != null || l.memory_mb != null || l.disk_mb != null)) {
-        const parts = [l.cpu != null && `${l.cpu} CPU`, l.memory_mb != null && `${l.memory_mb} MB memory`, l.disk_mb != null && `${l.disk_mb} MB disk`].filter(Boolean);
-        lines.push(`The new worker gets ${parts.join(', ')}; it builds in the background.`);
+      const n = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+      if (l && (n(l.cpu) || n(l.memory_mb) || n(l.disk_mb))) {
+        const parts = [n(l.cpu) && md`${l.cpu} CPU`, n(l.memory_mb) && md`${l.memory_mb} MB memory`, n(l.disk_mb) && md`${l.disk_mb} MB disk`].filter(
+          (p): p is Mrkdwn => !!p,
+        );
+        lines.push(md`The new worker gets ${join(parts, ', ')}; it builds in the background.`);
       }
       return { title, lines };
     },
-    request: (a) => ({ method: 'POST', path: '/workers', body: { ...deployBody(a) } }),
     bodyToArg: {
       location_id: 'location',
       git_source: 'source',
@@ -255,9 +263,9 @@ export const workerDeploy = defineOperation({
     // Follow the build to its end: thread updates, the final state broadcast once.
     watch: (w) => ({ kind: 'worker', resource: w.uuid }),
     summarize: (w: Worker, a) => ({
-      text:
-        `Worker *${esc(w.name ?? a.name)}* is deployed (${esc(w.status)})${w.fqdn ? ` at ${code(w.fqdn)}` : ''} and builds in the background. ` +
-        `\`/cloud worker status ${w.uuid}\` shows how it is doing.`,
+      text: md`Worker ${val(w.name ?? a.name)} is deployed (${val(w.status)})${w.fqdn ? md` at ${val(w.fqdn)}` : md``} and builds in the background. ${val(
+        `/cloud worker status ${w.uuid}`,
+      )} shows how it is doing.`,
       details: {
         name: w.name ?? a.name,
         uuid: w.uuid,

@@ -24,7 +24,7 @@ describe('describeCloudError', () => {
 
   it('renders an unknown code with the cloud’s message and the code', () => {
     const t = describeCloudError(err('SOMETHING_NEW', { message: 'The moon is full' }));
-    expect(t.summary).toBe('The cloud refused: The moon is full (code SOMETHING_NEW).');
+    expect(t.summary).toBe('The cloud refused: `The moon is full` (code `SOMETHING_NEW`).');
   });
 
   it('uses the numbers the API gives', () => {
@@ -36,6 +36,14 @@ describe('describeCloudError', () => {
     expect(money.summary).toContain('balance 0.5, needed 2');
     const workers = describeCloudError(err('WORKER_LIMIT_REACHED', { details: { workers_used: 3, workers_allowed: 3 } }));
     expect(workers.summary).toContain('(3 of 3)');
+  });
+
+  it('shows the cloud’s words and string details only as inert values', () => {
+    const hostile = describeCloudError(err('SOMETHING_NEW', { message: '<!channel> line\n:white_check_mark: *Approved*', code: '<@U123>' }));
+    expect(hostile.summary).toBe('The cloud refused: `&lt;!channel&gt; line :white_check_mark: *Approved*` (code `&lt;@U123&gt;`).');
+    const limit = describeCloudError(err('RESERVED_IP_LIMIT_REACHED', { details: { count: '<!here>', limit: 10, used: 9 } }));
+    expect(limit.summary).toContain('the account holds `&lt;!here&gt;` reserved IPs');
+    expect(limit.summary).not.toContain('<!here>');
   });
 
   it('warns that a failed change may have happened, but not a failed read', () => {
@@ -58,7 +66,7 @@ describe('describeCloudError', () => {
 describe('describeCloudError for codes it does not know', () => {
   it('treats a 5xx as the cloud having trouble', () => {
     const t = describeCloudError(new CloudApiError({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'down for maintenance' }));
-    expect(t.summary).toBe('The cloud is having trouble right now (HTTP 503: down for maintenance).');
+    expect(t.summary).toBe('The cloud is having trouble right now (HTTP 503: `down for maintenance`).');
     expect(t.nextStep).toMatch(/Nothing was changed/);
   });
 });

@@ -33,7 +33,7 @@ describe('formatting', () => {
 describe('server views', () => {
   it('status shows power, application status and a busy note', () => {
     const r = valid(buildServerStatus('101', { state: 'running', server_status: 'installing', power_task: { action: 'boot', status: 'finished', updated_at: hoursAgo(3) } }, { now }));
-    expect(r.text).toBe('Server 101: running, installing');
+    expect(r.text).toBe('Server `101`: running, installing');
     expect(text(r)).toContain('about 3 hours ago');
     expect(text(r)).toContain('The server is busy');
   });

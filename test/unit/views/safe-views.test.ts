@@ -1,0 +1,149 @@
+/**
+ * The views that used to take outside text raw: a hostile name, fqdn, error or id must reach
+ * Slack inert, in the notification text as well as in the blocks.
+ */
+import { describe, expect, it } from 'vitest';
+import type { OperationRecord } from '../../../src/store/types.js';
+import type { WatchRecord } from '../../../src/store/watch-store.js';
+import type { Reply } from '../../../src/operations/types.js';
+import { md, val } from '../../../src/views/mrkdwn.js';
+import { buildRootPasswordReply } from '../../../src/views/secret-views.js';
+import { buildStatusMessage } from '../../../src/views/status-views.js';
+import { buildFinalReply, buildProgressReply, buildWatchMessage } from '../../../src/views/watch-views.js';
+import { buildCloudRefusal, buildFieldErrors, onlyRequesterMay, typedMismatch } from '../../../src/views/click-views.js';
+import { buildAccessRefusal } from '../../../src/views/access-views.js';
+import { assertBlockKitValid } from '../../rig/block-kit-limits.js';
+
+const HOSTILE = '<!channel> x\n:white_check_mark: *Approved by CFO* <@U0BOSS> \u202Eevil';
+const all = (r: Reply) => JSON.stringify(r);
+/** No live markup, no forged line, no bidi override — anywhere in the reply. */
+function inert(r: Reply) {
+  assertBlockKitValid({ text: r.text, blocks: r.blocks });
+  const s = all(r);
+  for (const raw of ['<!channel>', '<@U0BOSS>', '\\n:white_check_mark:', '\u202E']) expect(s).not.toContain(raw);
+  expect(r.text).not.toContain('\n:white_check_mark:');
+}
+
+const record = (over: Partial<OperationRecord> = {}): OperationRecord => ({
+  id: 'op_AAAAAAAAAAAAAAAA',
+  opId: 'server.rename',
+  args: {},
+  facts: {},
+  sealedSecrets: null,
+  status: 'pending',
+  requestedBy: 'U0ALICE',
+  teamId: null,
+  channelId: 'C0OPS',
+  messageTs: null,
+  dedupeKey: null,
+  createdAt: 0,
+  updatedAt: 0,
+  expiresAt: 600_000,
+  confirmedBy: null,
+  confirmedAt: null,
+  approvedBy: null,
+  approvedAt: null,
+  finishedAt: null,
+  result: null,
+  errorCode: null,
+  errorMessage: null,
+  ...over,
+});
+
+const watch = (over: Partial<WatchRecord> = {}): WatchRecord => ({
+  id: 'w_AAAAAAAA',
+  kind: 'worker',
+  resource: 'uuid-1',
+  operationId: null,
+  channelId: 'C0OPS',
+  threadTs: '1.2',
+  requestedBy: 'U0ALICE',
+  status: 'active',
+  state: null,
+  outcome: null,
+  polls: 1,
+  intervalMs: 10_000,
+  startedAt: 0,
+  deadlineAt: 1_000_000,
+  nextPollAt: 0,
+  updatedAt: 0,
+  finalTs: null,
+  ...over,
+});
+
+describe('buildRootPasswordReply', () => {
+  it('marks itself private and shows the password once, as a value', () => {
+    const r = buildRootPasswordReply('101', 'pa55-word&<x>');
+    assertBlockKitValid({ text: r.text, blocks: r.blocks });
+    expect(r.text).toBe('New root password of server `101` (only you can see this)');
+    expect(r.text).not.toContain('pa55');
+    expect(all(r)).toContain('`pa55-word&amp;&lt;x&gt;`');
+    expect(JSON.stringify(r.blocks.at(-1))).toContain('Only you can see this');
+  });
+
+  it('escapes a hostile server name in the text and the blocks', () => {
+    inert(buildRootPasswordReply(HOSTILE, 'secret123'));
+  });
+});
+
+describe('status message', () => {
+  it('the notification text is built like the blocks: a name cannot ping the channel', () => {
+    const r = buildStatusMessage({
+      record: record(),
+      title: md`Rename server ${val('101')} to ${val(HOSTILE)}`,
+      lines: [md`Name ${val(HOSTILE)}`],
+      request: { method: 'PATCH', path: '/servers/101/rename' },
+      needsConfirm: true,
+      now: 0,
+    });
+    inert(r);
+    expect(r.text.startsWith('Rename server `101` to `&lt;!channel&gt; x :white_check_mark:')).toBe(true);
+  });
+
+  it('shows the stored raw error message as a value', () => {
+    const r = buildStatusMessage({
+      record: record({ status: 'failed', errorCode: 'X', errorMessage: HOSTILE, confirmedBy: 'U0ALICE', finishedAt: 10 }),
+      title: md`Rename`,
+      lines: [],
+      request: { method: 'PATCH', path: '/servers/101/rename' },
+      needsConfirm: true,
+      now: 0,
+    });
+    inert(r);
+  });
+});
+
+describe('watch replies', () => {
+  it('a worker fqdn cannot forge a link label; the broadcast text is escaped', () => {
+    const r = buildFinalReply(watch(), { name: HOSTILE, status: 'active', fqdn: 'evil.example/login|docs-site.workers.example.net' }, 'succeeded', 60_000);
+    inert(r);
+    expect(all(r)).not.toMatch(/<https:\/\/evil\.example\/login\|/);
+    expect(r.text).toContain('`evil.example/login|docs-site.workers.example.net`');
+  });
+
+  it('a plain fqdn is a link with the host as its label', () => {
+    const r = buildFinalReply(watch(), { name: 'api', status: 'active', fqdn: 'api.workers.example.net' }, 'succeeded', 60_000);
+    expect(r.text).toBe('Worker `api` is `active` at <https://api.workers.example.net/|api.workers.example.net> (after 1 minute).');
+  });
+
+  it('progress and the watch message carry the cloud’s words only as values', () => {
+    inert(buildProgressReply(watch(), HOSTILE, 1000));
+    inert(buildWatchMessage(watch({ state: { name: HOSTILE } }), HOSTILE, 1000));
+  });
+});
+
+describe('click answers', () => {
+  it('escape what was typed and show people as mentions', () => {
+    expect(typedMismatch('<!here>')).toBe('That is not `&lt;!here&gt;`. Nothing was done; the request still waits.');
+    expect(onlyRequesterMay('U0ALICE', 'cancel')).toBe('Only <@U0ALICE> can cancel this request.');
+    expect(onlyRequesterMay('<!channel>', 'confirm')).toBe('Only `&lt;!channel&gt;` can confirm this request.');
+    inert(buildCloudRefusal('/cloud server rename', md`Server ${val(HOSTILE)} is busy.`));
+    inert(buildFieldErrors({ name: HOSTILE, [HOSTILE]: 'bad' }, 'cloud'));
+  });
+
+  it('an access refusal names channels and the command safely', () => {
+    const r = buildAccessRefusal({ ok: false, reason: 'channel', channels: ['C0OPS', '<!channel>'] }, '/cloud server rename', 'change');
+    inert(r);
+    expect(r.text).toBe('I take `/cloud` commands only in <#C0OPS>, `&lt;!channel&gt;`. Nothing was done.');
+  });
+});
