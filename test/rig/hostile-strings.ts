@@ -9,6 +9,19 @@ import fc from 'fast-check';
 /** Never written by the bot itself: wherever it shows up, a hostile value put it there. */
 export const HOSTILE_MARKER = 'HOSTILEq7';
 
+/** A fixed sample for unit tests of single views: one value per kind of abuse, and one with all. */
+export const HOSTILE_SAMPLES: readonly string[] = [
+  `${HOSTILE_MARKER}<!channel>`,
+  `${HOSTILE_MARKER}<@U1>`,
+  `${HOSTILE_MARKER}<http://x|y>`,
+  `${HOSTILE_MARKER} ok\n*Approved*`,
+  `${HOSTILE_MARKER}\u202Egnp.exe`,
+  `${HOSTILE_MARKER}<!channel> <@U1> <http://x|y>\n*Approved* \u202E \`code\` &amp;`,
+];
+
+/** Nothing is allowed to be live: no actor, channel or link. */
+export const NOTHING_LIVE = { users: [], channels: [], url: () => false, marker: HOSTILE_MARKER } as const;
+
 /** Pieces that would be live markup, or break it, if they reached mrkdwn unescaped. */
 export const HOSTILE_FRAGMENTS: readonly string[] = [
   '<!channel>',

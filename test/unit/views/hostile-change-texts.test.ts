@@ -12,18 +12,12 @@ import { serverReinstall, serverRemoveIp, serverRename } from '../../../src/oper
 import { sgAddRule, sgAttach, sgDeleteRule } from '../../../src/operations/entries/sg-changes.js';
 import { sshKeyDelete } from '../../../src/operations/entries/ssh-key-changes.js';
 import { workerDeploy } from '../../../src/operations/entries/worker-deploy.js';
+import { HOSTILE_MARKER, HOSTILE_SAMPLES, NOTHING_LIVE } from '../../rig/hostile-strings.js';
 import { checkMrkdwn } from '../../rig/mrkdwn-abuse-checker.js';
 
-const MARK = 'HOSTILEq7';
-const HOSTILE = [
-  `${MARK}<!channel>`,
-  `${MARK}<@U1>`,
-  `${MARK}<http://x|y>`,
-  `${MARK} ok\n*Approved*`,
-  `${MARK}\u202Eevil`,
-  `${MARK}<!channel> <@U1> <http://x|y>\n*Approved* \u202E \`x\``,
-];
-const allow = { users: [], channels: [], url: () => false, marker: MARK };
+const MARK = HOSTILE_MARKER;
+const HOSTILE = HOSTILE_SAMPLES;
+const allow = NOTHING_LIVE;
 
 function inert(texts: (Mrkdwn | undefined)[]): void {
   const all = texts.filter((t): t is Mrkdwn => t !== undefined);

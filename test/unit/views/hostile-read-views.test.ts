@@ -16,21 +16,14 @@ import { buildSecurityGroup } from '../../../src/views/sg-views.js';
 import { buildSshKeys } from '../../../src/views/ssh-key-views.js';
 import { buildLocations, buildTemplates, buildWorkerStatus } from '../../../src/views/worker-views.js';
 import { assertBlockKitValid } from '../../rig/block-kit-limits.js';
+import { HOSTILE_MARKER, HOSTILE_SAMPLES, NOTHING_LIVE } from '../../rig/hostile-strings.js';
 import { checkMrkdwn, checkPayload } from '../../rig/mrkdwn-abuse-checker.js';
 
-const MARK = 'HOSTILEq7';
-/** One value per kind of abuse, and one with all of them. */
-const HOSTILE = [
-  `${MARK}<!channel>`,
-  `${MARK}<@U1>`,
-  `${MARK}<http://x|y>`,
-  `${MARK} ok\n*Approved*`,
-  `${MARK}\u202Egnp.exe`,
-  `${MARK}<!channel> <@U1> <http://x|y>\n*Approved* \u202E \`code\` &amp;`,
-];
+const MARK = HOSTILE_MARKER;
+const HOSTILE = HOSTILE_SAMPLES;
 const LIVE = ['<!channel>', '<@U1>', '<http://x|y>', '\u202E'];
 const now = Date.parse('2026-11-22T12:00:00Z');
-const allow = { users: [], channels: [], url: () => false, marker: MARK };
+const allow = NOTHING_LIVE;
 
 /** Every mrkdwn string of a reply: the text, then each mrkdwn text object. */
 function mrkdwnTexts(r: Reply): string[] {
