@@ -116,6 +116,9 @@ export const botEnvSchema = cloudEnvSchema
     SLACK_API_URL: optional(
       z.string().refine(isHttpUrl, { error: 'must be an http(s) URL, e.g. https://slack.com/api/' }),
     ),
+    SLACK_START_TIMEOUT_MS: optional(
+      z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0, { error: 'must be 0 (wait forever) or more' }),
+    ),
     LOG_LEVEL: optional(z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' })),
     WATCH_INTERVAL_MS: optional(
       z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1000, { error: 'must be at least 1000 (1 s)' }).max(600_000, { error: 'must be at most 600000 (10 min)' }),
@@ -143,6 +146,8 @@ export interface SlackConfig {
   port: number;
   /** Web API base URL override (proxies, tests); undefined → Slack's own. */
   apiUrl: string | undefined;
+  /** How long start-up waits for Slack to answer auth.test (0: forever); default 5 minutes. */
+  startTimeoutMs?: number;
 }
 
 export interface AccessConfig {
@@ -249,6 +254,7 @@ export function loadBotConfig(env: Env = process.env): BotConfig | ShellConfig {
       signingSecret: e.SLACK_SIGNING_SECRET,
       port: e.PORT,
       apiUrl: e.SLACK_API_URL,
+      ...(e.SLACK_START_TIMEOUT_MS !== undefined ? { startTimeoutMs: e.SLACK_START_TIMEOUT_MS } : {}),
     },
     cloud: { baseUrl: e.CLOUD_API_BASE_URL, token: e.CLOUD_API_TOKEN },
     ...common(e),

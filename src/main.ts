@@ -7,6 +7,7 @@ import { ConfigError, isShellConfig, loadBotConfig, loadDotEnv, type ShellConfig
 import { PolicyFileError, readPolicyFile } from './access/policy-file.js';
 import { createRuntime } from './runtime.js';
 import { startShell } from './shell/start-shell.js';
+import { SlackUnreachableError } from './slack/wait-for-slack.js';
 
 async function main(): Promise<void> {
   loadDotEnv();
@@ -42,28 +43,40 @@ async function main(): Promise<void> {
     log: { level: config.logLevel },
   });
   const { logger } = runtime;
-  const { port } = await runtime.start();
-  logger.info(
-    slack.mode === 'http' ? `cloudbot listening for Slack on :${port}/slack/events` : 'cloudbot connected to Slack in Socket Mode',
-    { mode: slack.mode, cloud: new URL(cloudConfig.baseUrl).host },
-  );
 
+  // Signals are heard from the start: a bot still waiting for Slack stops at once.
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;
-    logger.info('shutting down', { signal });
+    if (signal) logger.info('shutting down', { signal });
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
       await runtime.stop(); // finishes the watch poll in flight, then closes the pool and the store
     } finally {
       clearTimeout(force);
-      process.exit(0);
+      process.exit(code);
     }
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  let port: number | undefined;
+  try {
+    ({ port } = await runtime.start());
+  } catch (e) {
+    if (stopping) return; // stopped while waiting for Slack
+    if (e instanceof SlackUnreachableError) {
+      logger.error(e.message);
+      return void stop('', 1);
+    }
+    throw e;
+  }
+  logger.info(
+    slack.mode === 'http' ? `cloudbot listening for Slack on :${port}/slack/events` : 'cloudbot connected to Slack in Socket Mode',
+    { mode: slack.mode, cloud: new URL(cloudConfig.baseUrl).host },
+  );
 }
 
 /** The local shell on this terminal; exits 0 once it has closed everything (Ctrl-D, `exit`, a signal). */

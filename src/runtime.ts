@@ -19,11 +19,15 @@ import { createChangeFlow, type ChangeFlow } from './confirm/change-flow.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalog } from './operations/catalog.js';
 import { catalog as defaultCatalog } from './operations/index.js';
-import { createSlackApp, listen, registerListeners, type BoltApp } from './slack/app.js';
+import { createSlackApp, listen, registerListeners, type BoltApp, type Readiness } from './slack/app.js';
+import { waitForSlack } from './slack/wait-for-slack.js';
 import { createSealer, createSqliteStore, type Sealer, type Store } from './store/index.js';
 import { refusalText } from './views/access-views.js';
 import { createParentRefresher } from './watch/parent-message.js';
 import { createWatcher, type BroadcastPolicy, type Watcher } from './watch/watcher.js';
+
+/** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
+export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
 
 /** The watcher's requests name themselves in the provider's logs (and tests tell them apart so). */
 export const WATCHER_USER_AGENT = 'cloudbot/0.1 (watcher)';
@@ -106,9 +110,21 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   // own credentials, so a copied database file alone does not open them.
   const sealer = createSealer([slack.botToken, settings.cloud.token]);
 
-  const { app, slackApi } = createSlackApp({
+  // What /readyz reports about Slack: set by start-up, and by the last start-up wait's error.
+  let slackState = 'not started';
+  const readiness = async (): Promise<Readiness> => {
+    let storeState = 'ok';
+    try {
+      await store.operations.listRecent({ limit: 1 });
+    } catch (e) {
+      storeState = `unreachable: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    return { ready: storeState === 'ok' && slackState === 'ok', checks: { store: storeState, slack: slackState } };
+  };
+  const { app, slackApi, authTestOnce, httpReceiver } = createSlackApp({
     slack,
     logger,
+    readiness,
     ...(overrides.slackRetryConfig ? { slackRetryConfig: overrides.slackRetryConfig } : {}),
     ...(overrides.receiver ? { receiver: overrides.receiver } : {}),
   });
@@ -145,7 +161,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     // A click is checked against the clicker's role now, in the channel of the request.
     authorize: async (record, op, userId) => {
       const decision = await access.check(userId, record.channelId, op.tier);
-      return decision.ok ? undefined : refusalText(decision, `/cloud ${op.resource} ${op.verb}`, op.tier);
+      return decision.ok ? undefined : refusalText(decision, op.command, op.tier);
     },
     store: store.operations,
     cloud,
@@ -174,6 +190,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
 
   let sweep: NodeJS.Timeout | undefined;
   let stopped = false;
+  const stopping = new AbortController();
   let listening = false;
   return {
     logger,
@@ -193,7 +210,16 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
           'No roles are configured, so everyone is a viewer (reads only). Grant more with CLOUD_ADMINS and CLOUD_OPERATORS (Slack user or user group ids), or ACCESS_POLICY for per-channel roles.',
         );
       }
+      // HTTP: /healthz and /readyz answer while the bot waits for Slack.
+      const early = httpReceiver ? await listen(app, slack, httpReceiver) : undefined;
+      if (early) {
+        listening = true;
+        logger.info(`HTTP server up on :${early.port} (/healthz, /readyz); waiting for Slack to answer auth.test`);
+      }
+      slackState = 'waiting for auth.test';
+      await waitForSlack({ authTest: authTestOnce, clock, logger, timeoutMs: slack.startTimeoutMs ?? DEFAULT_SLACK_START_TIMEOUT_MS, signal: stopping.signal });
       await app.init();
+      slackState = 'ok';
       const recovered = await flow.recoverInterrupted();
       if (recovered) logger.warn('changes interrupted by the last stop were marked failed', { count: recovered });
       sweep = setInterval(() => {
@@ -201,6 +227,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       }, overrides.expirySweepMs ?? 30_000);
       sweep.unref();
       watcher.start(); // resumes every open watch from the store
+      if (early) return early;
       const bound = await listen(app, slack);
       listening = true;
       return bound;
@@ -208,6 +235,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     async stop() {
       if (stopped) return;
       stopped = true;
+      stopping.abort(); // a start-up still waiting for Slack gives up
       if (sweep) clearInterval(sweep);
       await watcher.stop(); // the poll in flight finishes first
       if (listening) await app.stop();

@@ -5,7 +5,8 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Receiver, type webApi } from '@slack/bolt';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type Receiver } from '@slack/bolt';
 import type { SlackApi } from '../chat/slack-api.js';
 import type { SlackConfig } from '../config.js';
 import { boltLogger, type Logger } from '../log.js';
@@ -24,13 +25,33 @@ export interface SlackAppOptions {
   slackRetryConfig?: webApi.RetryOptions;
   /** A receiver of our own instead of Socket Mode or HTTP: the local shell's (mode `shell`). */
   receiver?: Receiver;
+  /** What `/readyz` reports (HTTP mode); `/healthz` answers at once whatever it says. */
+  readiness?: () => Promise<Readiness>;
+}
+
+export interface Readiness {
+  ready: boolean;
+  /** One word or short reason per dependency, e.g. `{ store: 'ok', slack: 'waiting for auth.test' }`. */
+  checks: Record<string, string>;
 }
 
 export interface SlackApp {
   app: BoltApp;
   /** The Web API as the rest of the bot uses it (posting, updating, opening views). */
   slackApi: SlackApi;
+  /** One `auth.test` with no retries and a short timeout: start-up waits on this (wait-for-slack.ts). */
+  authTestOnce: () => Promise<unknown>;
+  /** HTTP mode: the receiver, started before Slack answers so `/healthz` is up during the wait. */
+  httpReceiver?: HTTPReceiver;
 }
+
+/**
+ * Web API calls answer a person in a chat, so they are bounded in seconds: each call times out
+ * after 5 s and is tried at most three times (0.5 s, then 1 s apart; a 429's Retry-After is
+ * honoured within those tries) — not the WebClient's default of ten retries over half an hour.
+ */
+export const SLACK_CALL_TIMEOUT_MS = 5000;
+export const SLACK_RETRY: webApi.RetryOptions = { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 1000, randomize: false };
 
 /** The Bolt app and its receiver, listeners not registered yet (deferred initialization). */
 export function createSlackApp(opts: SlackAppOptions): SlackApp {
@@ -38,9 +59,14 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
   const logger = boltLogger(opts.logger.child({ component: 'bolt' }));
   const clientOptions = {
     ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
-    ...(opts.slackRetryConfig ? { retryConfig: opts.slackRetryConfig } : {}),
+    timeout: SLACK_CALL_TIMEOUT_MS,
+    retryConfig: opts.slackRetryConfig ?? SLACK_RETRY,
   };
-  const health = [{ path: '/healthz', method: 'GET', handler: (_req: unknown, res: import('node:http').ServerResponse) => res.end('ok') }];
+  const health = [
+    // Liveness: the process answers; nothing is awaited.
+    { path: '/healthz', method: 'GET', handler: (_req: IncomingMessage, res: ServerResponse) => res.end('ok') },
+    { path: '/readyz', method: 'GET', handler: (_req: IncomingMessage, res: ServerResponse) => void readyz(opts.readiness, res) },
+  ];
 
   if (slack.mode === 'shell' && !opts.receiver) throw new Error('shell mode needs the shell’s receiver');
   const receiver =
@@ -72,7 +98,32 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     clientOptions,
     deferInitialization: true,
   });
-  return { app, slackApi: slackApiFromClient(app.client) };
+  const probe = new webApi.WebClient(slack.botToken, {
+    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
+    timeout: SLACK_CALL_TIMEOUT_MS,
+    retryConfig: { retries: 0 },
+    // wait-for-slack.ts says what failed and what happens next; the client's own
+    // "http request failed" warning would only repeat it without the plan.
+    logger: { ...logger, debug: () => {}, info: () => {}, warn: () => {} },
+  });
+  return {
+    app,
+    slackApi: slackApiFromClient(app.client),
+    authTestOnce: () => probe.auth.test(),
+    ...(receiver instanceof HTTPReceiver ? { httpReceiver: receiver } : {}),
+  };
+}
+
+async function readyz(readiness: SlackAppOptions['readiness'], res: ServerResponse): Promise<void> {
+  let body: Readiness;
+  try {
+    body = readiness ? await readiness() : { ready: true, checks: {} };
+  } catch (e) {
+    body = { ready: false, checks: { readiness: e instanceof Error ? e.message : String(e) } };
+  }
+  res.statusCode = body.ready ? 200 : 503;
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify(body));
 }
 
 /** Everything the listeners need, as src/runtime.ts assembles it. */
@@ -89,9 +140,13 @@ export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
   });
 }
 
-/** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests). */
-export async function listen(app: BoltApp, slack: SlackConfig): Promise<{ port?: number }> {
-  const server = (await app.start(slack.port)) as unknown;
+/**
+ * Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests).
+ * HTTP mode starts the receiver itself (Bolt's `app.start` refuses before `init`), so that
+ * `/healthz` and `/readyz` answer while the bot still waits for Slack.
+ */
+export async function listen(app: BoltApp, slack: SlackConfig, httpReceiver?: HTTPReceiver): Promise<{ port?: number }> {
+  const server = (httpReceiver ? await httpReceiver.start(slack.port) : await app.start(slack.port)) as unknown;
   if (slack.mode === 'http' && server && typeof (server as Server).address === 'function') {
     const address = (server as Server).address() as AddressInfo | null;
     return { port: address?.port ?? slack.port };

@@ -3,6 +3,8 @@
  * naming every problem, serves Slack once configured, and stops cleanly on SIGTERM/SIGINT.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,4 +84,91 @@ describe('running', () => {
       expect(p.output()).not.toContain('main-process-token');
     });
   }
+});
+
+describe('Slack unreachable at start', () => {
+  let cloudServer: ListeningSandbox;
+  let slack: FakeSlack;
+  beforeAll(async () => {
+    cloudServer = await createSandbox({ token: 'main-process-token' }).listen();
+    slack = await createFakeSlack();
+  });
+  afterAll(async () => {
+    await cloudServer.close();
+    await slack.close();
+  });
+
+  /** Slack as the bot sees it: connections dropped until `open()`, then forwarded to the fake. */
+  async function gate() {
+    let isOpen = false;
+    const server = createServer((req, res) => {
+      if (!isOpen) return void req.socket.destroy();
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void fetch(new URL(req.url!, slack.url.replace(/\/api\/?$/, '/')), {
+          method: req.method!,
+          headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>,
+          body: chunks.length ? Buffer.concat(chunks) : null,
+        }).then(async (r) => {
+          res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
+          res.end(Buffer.from(await r.arrayBuffer()));
+        });
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}/api/`, open: () => (isOpen = true), close: () => new Promise((r) => server.close(r)) };
+  }
+
+  const env = (slackUrl: string, extra: Record<string, string>) => ({
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slackUrl,
+    PORT: '0',
+    CLOUD_API_BASE_URL: cloudServer.baseUrl,
+    CLOUD_API_TOKEN: 'main-process-token',
+    DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'cloudbot-main-')), 'cloudbot.db')}`,
+    ...extra,
+  });
+
+  it('serves /healthz at once, says what it waits for, and is ready once Slack answers', async () => {
+    const g = await gate();
+    const p = startMain(env(g.url, { SLACK_START_TIMEOUT_MS: '0' }));
+    try {
+      const port = await waitFor(() => /HTTP server up on :(\d+)/.exec(p.output())?.[1], { timeoutMs: 15_000 });
+      const base = `http://127.0.0.1:${port}`;
+      const started = performance.now();
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(500);
+      const notReady = await fetch(`${base}/readyz`);
+      expect(notReady.status).toBe(503);
+      expect(await notReady.json()).toEqual({ ready: false, checks: { store: 'ok', slack: 'waiting for auth.test' } });
+      await waitFor(() => /waiting for Slack: auth\.test failed \([^)]*\); trying again in 1 s/.test(p.output()) || undefined, { timeoutMs: 10_000 });
+      g.open();
+      await waitFor(() => /listening for Slack on :\d+/.test(p.output()) || undefined, { timeoutMs: 15_000 });
+      const ready = await fetch(`${base}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ ready: true, checks: { store: 'ok', slack: 'ok' } });
+      p.child.kill('SIGTERM');
+      expect(await p.exited).toBe(0);
+    } finally {
+      p.child.kill('SIGKILL');
+      await g.close();
+    }
+  });
+
+  it('gives up after SLACK_START_TIMEOUT_MS with one clear message and exit code 1', async () => {
+    const g = await gate();
+    const p = startMain(env(g.url, { SLACK_START_TIMEOUT_MS: '2500' }));
+    try {
+      expect(await p.exited).toBe(1);
+      const out = p.output();
+      expect(out).toContain('waiting for Slack: auth.test failed');
+      expect(out).toMatch(/Slack did not answer auth\.test for \d+ s \(last error: [^)]*\); giving up \(SLACK_START_TIMEOUT_MS=2500\)\./);
+      expect(out).not.toContain('http request failed');
+    } finally {
+      await g.close();
+    }
+  });
 });

@@ -1,0 +1,65 @@
+/**
+ * Start-up against a Slack that may not answer yet. Bolt's own `init()` would sit inside the
+ * WebClient's retry policy (about ten tries over half an hour) and log only "http request
+ * failed"; instead the bot says which call it is waiting for (`auth.test`), why it failed,
+ * when it tries again (backoff 1 s doubling to 30 s), and gives up with one clear message
+ * after `timeoutMs` (0: keeps trying until stopped).
+ */
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+
+export interface WaitForSlackOptions {
+  /** One try of the call, without the WebClient's own retries. */
+  authTest: () => Promise<unknown>;
+  clock: Clock;
+  logger: Logger;
+  /** Give up after this long (ms); 0 waits forever. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export class SlackUnreachableError extends Error {
+  override readonly name = 'SlackUnreachableError';
+}
+
+const FIRST_DELAY_MS = 1000;
+const MAX_DELAY_MS = 30_000;
+
+/** Resolves once `auth.test` answers; throws `SlackUnreachableError` when the time is up. */
+export async function waitForSlack(o: WaitForSlackOptions): Promise<void> {
+  const started = o.clock.now();
+  let delay = FIRST_DELAY_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await o.authTest();
+      if (attempt > 1) o.logger.info('Slack answers again: auth.test succeeded', { attempts: attempt });
+      return;
+    } catch (e) {
+      const reason = describe(e);
+      // A refused token will not get better by waiting.
+      if (/invalid_auth|not_authed|account_inactive|token_revoked|token_expired/.test(reason)) {
+        throw new SlackUnreachableError(`Slack refused the bot token (auth.test: ${reason}). Check SLACK_BOT_TOKEN.`);
+      }
+      const waited = o.clock.now() - started;
+      if (o.timeoutMs > 0 && waited + delay > o.timeoutMs) {
+        throw new SlackUnreachableError(
+          `Slack did not answer auth.test for ${Math.round(waited / 1000)} s (last error: ${reason}); giving up (SLACK_START_TIMEOUT_MS=${o.timeoutMs}).`,
+        );
+      }
+      o.logger.warn(`waiting for Slack: auth.test failed (${reason}); trying again in ${delay / 1000} s`, {
+        attempt,
+        ...(o.timeoutMs > 0 ? { givingUpAfterS: Math.round(o.timeoutMs / 1000) } : {}),
+      });
+      await o.clock.sleep(delay, o.signal);
+      delay = Math.min(delay * 2, MAX_DELAY_MS);
+    }
+  }
+}
+
+function describe(e: unknown): string {
+  const data = (e as { data?: { error?: unknown } }).data;
+  if (data && typeof data.error === 'string') return data.error;
+  const code = (e as { code?: unknown }).code;
+  const message = e instanceof Error ? e.message : String(e);
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
