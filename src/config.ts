@@ -134,7 +134,9 @@ export const botEnvSchema = cloudEnvSchema
     CLOUD_APPROVAL: optional(z.enum(['destroy', 'none'], { error: 'must be destroy (or none)' })),
     AUDIT_CHANNEL: optional(z.string().regex(/^[CG][A-Z0-9]{2,}$/, { error: 'must be a channel id like C0123ABCD' })),
     DATABASE_URL: optional(
-      z.string().regex(/^sqlite:.+/, { error: 'must be sqlite:<path>, e.g. sqlite:./data/cloudbot.db' }),
+      z.string().refine((v) => /^sqlite:.+/.test(v) || isPostgresUrl(v), {
+        error: 'must be sqlite:<path> (e.g. sqlite:./data/cloudbot.db) or postgres://user:password@host:5432/database',
+      }),
     ).transform((v) => v ?? 'sqlite:./data/cloudbot.db'),
   });
 
@@ -167,8 +169,10 @@ export interface BotConfig {
   slack: SlackConfig & { mode: 'socket' | 'http' };
   cloud: CloudConfig;
   logLevel: LogLevelName;
-  /** File path of the SQLite database (from `sqlite:<path>`). */
+  /** File path of the SQLite database (from `sqlite:<path>`); '' when `database` is PostgreSQL. */
   databasePath: string;
+  /** Where the records live: the embedded SQLite file, or a PostgreSQL server shared by replicas. */
+  database: DatabaseConfig;
   access: AccessConfig;
   /** Channel id where every operation is also posted (the audit trail). */
   auditChannel: string | undefined;
@@ -187,6 +191,21 @@ export interface BotConfig {
 export interface ShellConfig extends Omit<BotConfig, 'slack' | 'cloud'> {
   slack: { mode: 'shell' };
   cloud: CloudConfig | undefined;
+}
+
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+function isPostgresUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'postgres:' || u.protocol === 'postgresql:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function databaseConfig(url: string): DatabaseConfig {
+  return isPostgresUrl(url) ? { kind: 'postgres', url } : { kind: 'sqlite', path: url.slice('sqlite:'.length) };
 }
 
 function isHttpUrl(value: string): boolean {
@@ -223,7 +242,8 @@ function modeProblems(env: Env, mode: SlackMode | undefined): string[] {
 function common(e: z.output<typeof botEnvSchema>) {
   return {
     logLevel: e.LOG_LEVEL ?? ('info' as LogLevelName),
-    databasePath: e.DATABASE_URL.slice('sqlite:'.length),
+    database: databaseConfig(e.DATABASE_URL),
+    databasePath: isPostgresUrl(e.DATABASE_URL) ? '' : e.DATABASE_URL.slice('sqlite:'.length),
     watch: { intervalMs: e.WATCH_INTERVAL_MS ?? 10_000, broadcast: e.WATCH_BROADCAST ?? ('final' as const) },
     access: {
       admins: e.CLOUD_ADMINS ?? [],
@@ -288,6 +308,7 @@ function loadShellConfig(env: Env): ShellConfig {
     cloud: sandbox ? undefined : { baseUrl: e.CLOUD_API_BASE_URL!, token: e.CLOUD_API_TOKEN! },
     // The sandbox forgets everything when the shell ends, so by default the bot's records do too.
     databasePath: isSet(env.DATABASE_URL) || !sandbox ? base.databasePath : ':memory:',
+    database: isSet(env.DATABASE_URL) || !sandbox ? base.database : { kind: 'sqlite', path: ':memory:' },
     logLevel: e.LOG_LEVEL ?? 'warn',
     watch: { ...base.watch, intervalMs: e.WATCH_INTERVAL_MS ?? (sandbox ? 3000 : base.watch.intervalMs) },
   };

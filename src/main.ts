@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     slack,
     cloud: cloudConfig,
     databasePath: config.databasePath,
+    database: config.database,
     access: { config: config.access, ...(policy ? { policy } : {}) },
     auditChannel: config.auditChannel,
     watch: config.watch,

@@ -92,6 +92,7 @@ export async function startShell(opts: StartShellOptions): Promise<RunningShell>
         slack: { mode: 'shell', botToken: SHELL_BOT_TOKEN, appToken: undefined, signingSecret: undefined, port: 0, apiUrl: local.apiUrl },
         cloud: cloudTarget,
         databasePath: config.databasePath,
+        database: config.database,
         access: { config: SHELL_ACCESS },
         auditChannel: config.auditChannel,
         watch: { ...config.watch, ...opts.watch },

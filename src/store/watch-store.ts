@@ -8,6 +8,8 @@ import type { Clock } from '../clock.js';
 import { newWatchId } from './ids.js';
 
 export type WatchKind = 'worker' | 'server';
+/** What a watch last saw: only what the channel may see (a secret travels apart). */
+export type WatchState = Record<string, string | boolean | null>;
 /** active → finalizing (claimed for the final post) → done; or expired / cancelled / gone. */
 export type WatchStatus = 'active' | 'finalizing' | 'done' | 'expired' | 'cancelled' | 'gone';
 
@@ -24,7 +26,7 @@ export interface WatchRecord {
   requestedBy: string;
   status: WatchStatus;
   /** The last state seen (no secrets). */
-  state: Record<string, unknown> | null;
+  state: WatchState | null;
   /** How it ended: 'succeeded' | 'failed' | … (set with the final status). */
   outcome: string | null;
   polls: number;
@@ -51,7 +53,7 @@ export interface NewWatch {
 }
 
 export interface WatchPatch {
-  state?: Record<string, unknown> | null;
+  state?: WatchState | null;
   outcome?: string | null;
   intervalMs?: number;
   nextPollAt?: number;
@@ -105,7 +107,7 @@ function toRecord(r: WatchRow): WatchRecord {
     threadTs: r.thread_ts,
     requestedBy: r.requested_by,
     status: r.status as WatchStatus,
-    state: r.state === null ? null : (JSON.parse(r.state) as Record<string, unknown>),
+    state: r.state === null ? null : (JSON.parse(r.state) as WatchState),
     outcome: r.outcome,
     polls: r.polls,
     intervalMs: r.interval_ms,

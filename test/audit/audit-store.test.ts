@@ -1,9 +1,9 @@
 /** Migration 4 and the audit store, on a real SQLite file. */
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AUDIT_OUTCOMES, AUDIT_TIERS, MIGRATIONS, createAuditStore, migrate, schemaVersion } from '../../src/store/index.js';
+import { AUDIT_OUTCOMES, AUDIT_TIERS, MIGRATIONS, migrate, schemaVersion } from '../../src/store/index.js';
 import type { AuditEntry } from '../../src/audit/types.js';
-import { fixedClock, tempStores } from '../store/helpers.js';
+import { BACKENDS, fixedClock, tempStores } from '../store/helpers.js';
 import { newEntry, T0 } from './helpers.js';
 
 let t: ReturnType<typeof tempStores>;
@@ -76,115 +76,118 @@ describe('migration 4 (audit)', () => {
   });
 });
 
-describe('audit store', () => {
-  it('round-trips every field, JSON args included, across a reopen', async () => {
-    const path = t.file();
-    const store = t.open(path);
-    const args = { server: 'srv-1', count: 3, ratio: 0.5, on: true, none: null, tags: ['a', 'ü'], nested: { deep: { x: [1, { y: '<&>' }] } } };
-    const full = await store.audit.insert({
-      ...newEntry({ args }),
-      at: T0 + 7,
-      errorCode: 'SERVER_BUSY',
-      confirmedBy: 'U_BOB',
-      approvedBy: 'U_CAROL',
-      operationId: 'op_ABCDEFGHIJKLMNOP',
-      durationMs: 1234,
-      detail: 'needs role operator',
+describe.each(BACKENDS)('audit store (%s)', (backend) => {
+  let t: ReturnType<typeof tempStores>;
+  beforeEach(() => {
+    t = tempStores(backend);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  describe('audit store', () => {
+    it('round-trips every field, JSON args included, across a reopen', async () => {
+      const path = t.file();
+      const store = t.open(path);
+      const args = { server: 'srv-1', count: 3, ratio: 0.5, on: true, none: null, tags: ['a', 'ü'], nested: { deep: { x: [1, { y: '<&>' }] } } };
+      const full = await store.audit.insert({
+        ...newEntry({ args }),
+        at: T0 + 7,
+        errorCode: 'SERVER_BUSY',
+        confirmedBy: 'U_BOB',
+        approvedBy: 'U_CAROL',
+        operationId: 'op_ABCDEFGHIJKLMNOP',
+        durationMs: 1234,
+        detail: 'needs role operator',
+      });
+      const expected: AuditEntry = {
+        id: full.id,
+        at: T0 + 7,
+        userId: 'U_ALICE',
+        channelId: 'C_OPS',
+        opId: 'server.reinstall',
+        tier: 'destroy',
+        args,
+        outcome: 'succeeded',
+        errorCode: 'SERVER_BUSY',
+        confirmedBy: 'U_BOB',
+        approvedBy: 'U_CAROL',
+        operationId: 'op_ABCDEFGHIJKLMNOP',
+        durationMs: 1234,
+        detail: 'needs role operator',
+      };
+      expect(full).toEqual(expected);
+      expect(Number.isSafeInteger(full.id) && full.id > 0).toBe(true);
+
+      const bare = await store.audit.insert({ ...newEntry({ tier: 'read', opId: 'server.status', args: {} }), at: T0 + 8 });
+      expect(bare).toEqual({
+        id: bare.id,
+        at: T0 + 8,
+        userId: 'U_ALICE',
+        channelId: 'C_OPS',
+        opId: 'server.status',
+        tier: 'read',
+        args: {},
+        outcome: 'succeeded',
+        errorCode: null,
+        confirmedBy: null,
+        approvedBy: null,
+        operationId: null,
+        durationMs: null,
+        detail: null,
+      });
+      expect(bare.id).toBeGreaterThan(full.id);
+      await store.close();
+
+      const again = t.open(path);
+      expect(await again.audit.list({ limit: 10 })).toEqual([bare, expected]);
     });
-    const expected: AuditEntry = {
-      id: full.id,
-      at: T0 + 7,
-      userId: 'U_ALICE',
-      channelId: 'C_OPS',
-      opId: 'server.reinstall',
-      tier: 'destroy',
-      args,
-      outcome: 'succeeded',
-      errorCode: 'SERVER_BUSY',
-      confirmedBy: 'U_BOB',
-      approvedBy: 'U_CAROL',
-      operationId: 'op_ABCDEFGHIJKLMNOP',
-      durationMs: 1234,
-      detail: 'needs role operator',
-    };
-    expect(full).toEqual(expected);
-    expect(Number.isSafeInteger(full.id) && full.id > 0).toBe(true);
 
-    const bare = await store.audit.insert({ ...newEntry({ tier: 'read', opId: 'server.status', args: {} }), at: T0 + 8 });
-    expect(bare).toEqual({
-      id: bare.id,
-      at: T0 + 8,
-      userId: 'U_ALICE',
-      channelId: 'C_OPS',
-      opId: 'server.status',
-      tier: 'read',
-      args: {},
-      outcome: 'succeeded',
-      errorCode: null,
-      confirmedBy: null,
-      approvedBy: null,
-      operationId: null,
-      durationMs: null,
-      detail: null,
+    it('keeps a null channel, and rounds a fractional duration (an integer column)', async () => {
+      const store = t.open(t.file());
+      const e = await store.audit.insert({ ...newEntry({ channelId: null, durationMs: 12.6 }), at: T0 });
+      expect(e.channelId).toBeNull();
+      expect(e.durationMs).toBe(13);
     });
-    expect(bare.id).toBeGreaterThan(full.id);
-    await store.close();
 
-    const again = t.open(path);
-    expect(await again.audit.list({ limit: 10 })).toEqual([bare, expected]);
-  });
+    it('rejects what the table would not hold, with a clear error', async () => {
+      const store = t.open(t.file());
+      const base = { ...newEntry(), at: T0 };
+      await expect(store.audit.insert({ ...base, tier: 'admin' as never })).rejects.toThrow(/check constraint/i);
+      await expect(store.audit.insert({ ...base, outcome: 'ok' as never })).rejects.toThrow(/check constraint/i);
+      await expect(store.audit.insert({ ...base, args: ['x'] as never })).rejects.toThrow(/args must be a plain object/);
+      await expect(store.audit.insert({ ...base, userId: '' })).rejects.toThrow(/userId must be a non-empty string/);
+      await expect(store.audit.insert({ ...base, at: 1.5 })).rejects.toThrow(/at must be an integer/);
+      await expect(store.audit.insert({ ...base, durationMs: -3 })).rejects.toThrow(/durationMs/);
+      expect(await store.audit.list({ limit: 10 })).toEqual([]);
+    });
 
-  it('keeps a null channel, and rounds a fractional duration (STRICT INTEGER)', async () => {
-    const store = t.open(t.file());
-    const e = await store.audit.insert({ ...newEntry({ channelId: null, durationMs: 12.6 }), at: T0 });
-    expect(e.channelId).toBeNull();
-    expect(e.durationMs).toBe(13);
-  });
+    it('uses the clock when `at` is left out', async () => {
+      const clock = fixedClock(T0 + 99);
+      const store = t.open(t.file(), clock);
+      const e = await store.audit.insert({ ...newEntry() } as never);
+      expect(e.at).toBe(T0 + 99);
+    });
 
-  it('rejects what the table would not hold, with a clear error', async () => {
-    const store = t.open(t.file());
-    const base = { ...newEntry(), at: T0 };
-    await expect(store.audit.insert({ ...base, tier: 'admin' as never })).rejects.toThrow(/CHECK constraint/);
-    await expect(store.audit.insert({ ...base, outcome: 'ok' as never })).rejects.toThrow(/CHECK constraint/);
-    await expect(store.audit.insert({ ...base, args: ['x'] as never })).rejects.toThrow(/args must be a plain object/);
-    await expect(store.audit.insert({ ...base, userId: '' })).rejects.toThrow(/userId must be a non-empty string/);
-    await expect(store.audit.insert({ ...base, at: 1.5 })).rejects.toThrow(/at must be an integer/);
-    await expect(store.audit.insert({ ...base, durationMs: -3 })).rejects.toThrow(/durationMs/);
-    expect(await store.audit.list({ limit: 10 })).toEqual([]);
-  });
+    it('lists newest first (ties by insertion), filtered by user', async () => {
+      const store = t.open(t.file());
+      const put = (at: number, userId: string, opId = 'server.status') =>
+        store.audit.insert({ ...newEntry({ userId, opId, tier: 'read' }), at });
+      const a = await put(T0 + 10, 'U_A', 'a.one');
+      const b = await put(T0 + 30, 'U_B', 'b.one');
+      const c = await put(T0 + 20, 'U_A', 'a.two');
+      const d = await put(T0 + 30, 'U_A', 'a.three'); // same moment as b, inserted later
 
-  it('uses the clock when `at` is left out', async () => {
-    const clock = fixedClock(T0 + 99);
-    const store = t.open(t.file(), clock);
-    const e = await store.audit.insert({ ...newEntry() } as never);
-    expect(e.at).toBe(T0 + 99);
-  });
+      expect((await store.audit.list({ limit: 10 })).map((e) => e.id)).toEqual([d.id, b.id, c.id, a.id]);
+      expect((await store.audit.list({ userId: 'U_A', limit: 10 })).map((e) => e.opId)).toEqual(['a.three', 'a.two', 'a.one']);
+      expect((await store.audit.list({ userId: 'U_A', limit: 2 })).map((e) => e.opId)).toEqual(['a.three', 'a.two']);
+      expect(await store.audit.list({ userId: 'U_NOBODY', limit: 10 })).toEqual([]);
+    });
 
-  it('lists newest first (ties by insertion), filtered by user', async () => {
-    const store = t.open(t.file());
-    const put = (at: number, userId: string, opId = 'server.status') =>
-      store.audit.insert({ ...newEntry({ userId, opId, tier: 'read' }), at });
-    const a = await put(T0 + 10, 'U_A', 'a.one');
-    const b = await put(T0 + 30, 'U_B', 'b.one');
-    const c = await put(T0 + 20, 'U_A', 'a.two');
-    const d = await put(T0 + 30, 'U_A', 'a.three'); // same moment as b, inserted later
-
-    expect((await store.audit.list({ limit: 10 })).map((e) => e.id)).toEqual([d.id, b.id, c.id, a.id]);
-    expect((await store.audit.list({ userId: 'U_A', limit: 10 })).map((e) => e.opId)).toEqual(['a.three', 'a.two', 'a.one']);
-    expect((await store.audit.list({ userId: 'U_A', limit: 2 })).map((e) => e.opId)).toEqual(['a.three', 'a.two']);
-    expect(await store.audit.list({ userId: 'U_NOBODY', limit: 10 })).toEqual([]);
-  });
-
-  it('clamps the limit to 1..500', async () => {
-    const store = t.open(t.file());
-    const db = new Database(t.file('bulk.db'));
-    try {
-      migrate(db);
-      const audit = createAuditStore(db, { now: () => T0 });
-      db.exec('BEGIN');
-      for (let i = 0; i < 510; i++) await audit.insert({ ...newEntry({ tier: 'read' }), at: T0 + i });
-      db.exec('COMMIT');
-      const count = async (limit: number) => (await audit.list({ limit })).length;
+    it('clamps the limit to 1..500', async () => {
+      const store = t.open(t.file());
+      await Promise.all(Array.from({ length: 510 }, (_, i) => store.audit.insert({ ...newEntry({ tier: 'read' }), at: T0 + i })));
+      const count = async (limit: number) => (await store.audit.list({ limit })).length;
       expect(await count(0)).toBe(1);
       expect(await count(-5)).toBe(1);
       expect(await count(Number.NaN)).toBe(1);
@@ -192,11 +195,8 @@ describe('audit store', () => {
       expect(await count(500)).toBe(500);
       expect(await count(501)).toBe(500);
       expect(await count(Number.POSITIVE_INFINITY)).toBe(500);
-      const newest = await audit.list({ limit: 1 });
+      const newest = await store.audit.list({ limit: 1 });
       expect(newest[0]!.at).toBe(T0 + 509);
-    } finally {
-      db.close();
-    }
-    expect(await store.audit.list({ limit: 0 })).toEqual([]);
+    });
   });
 });

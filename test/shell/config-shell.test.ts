@@ -42,7 +42,16 @@ describe('the shell’s cloud', () => {
   });
 
   it('uses DATABASE_URL when set, even on the sandbox', () => {
-    expect(loadBotConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' })).toMatchObject({ databasePath: '/tmp/x.db' });
+    expect(loadBotConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' })).toMatchObject({ databasePath: '/tmp/x.db', database: { kind: 'sqlite', path: '/tmp/x.db' } });
+  });
+
+  it('DATABASE_URL may name PostgreSQL (postgres:// or postgresql://); anything else is refused without echoing it', () => {
+    const url = 'postgres://bot:s3cret-pw@db.internal:5432/cloudbot';
+    expect(loadBotConfig({ ...SLACK, DATABASE_URL: url })).toMatchObject({ database: { kind: 'postgres', url }, databasePath: '' });
+    expect(loadBotConfig({ DATABASE_URL: 'postgresql://db/cloudbot' })).toMatchObject({ database: { kind: 'postgres', url: 'postgresql://db/cloudbot' } });
+    const bad = problems({ ...SLACK, DATABASE_URL: 'mysql://bot:s3cret-pw@db/cloudbot' });
+    expect(bad).toEqual([expect.stringMatching(/^DATABASE_URL must be sqlite:<path> .* or postgres:\/\//)]);
+    expect(bad.join()).not.toContain('s3cret');
   });
 
   it('still names every bad variable at once', () => {

@@ -4,10 +4,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
-const { createSqliteStore } = await import(new URL('../../src/store/index.ts', import.meta.url).href);
+const { createStore } = await import(new URL('../../src/store/index.ts', import.meta.url).href);
 
-const { path, ids, offset, name, now, barrier } = workerData;
-const store = createSqliteStore({ path });
+const { target, schema, ids, offset, name, now, barrier } = workerData;
+const store = createStore(target, schema ? { schema, max: 1 } : {});
+// PostgreSQL: connect and find the schema migrated before the race starts.
+await store.operations.get('op_aaaaaaaaaaaaaaaa');
 const flags = new Int32Array(barrier); // [0] = go
 parentPort.postMessage({ type: 'ready' });
 Atomics.wait(flags, 0, 0); // Blocks this thread until the test says go; no timers.

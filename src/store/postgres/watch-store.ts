@@ -1,0 +1,143 @@
+/**
+ * Durable watches in PostgreSQL: the same conditional moves as the SQLite store (watch-store.ts),
+ * so a final post is claimed (active → finalizing) by exactly one poller across replicas.
+ */
+import type { Clock } from '../../clock.js';
+import { newWatchId } from '../ids.js';
+import type { WatchKind, WatchPatch, WatchRecord, WatchStatus, WatchStore } from '../watch-store.js';
+import { isUniqueViolation, run, type Queryable } from './sql.js';
+
+interface WatchRow {
+  id: string;
+  kind: string;
+  resource: string;
+  operation_id: string | null;
+  channel_id: string;
+  thread_ts: string | null;
+  requested_by: string;
+  status: string;
+  state: string | null;
+  outcome: string | null;
+  polls: number;
+  interval_ms: number;
+  started_at: number;
+  deadline_at: number;
+  next_poll_at: number;
+  updated_at: number;
+  final_ts: string | null;
+}
+
+function toRecord(r: WatchRow): WatchRecord {
+  return {
+    id: r.id,
+    kind: r.kind as WatchKind,
+    resource: r.resource,
+    operationId: r.operation_id,
+    channelId: r.channel_id,
+    threadTs: r.thread_ts,
+    requestedBy: r.requested_by,
+    status: r.status as WatchStatus,
+    state: r.state === null ? null : (JSON.parse(r.state) as WatchRecord['state']),
+    outcome: r.outcome,
+    polls: r.polls,
+    intervalMs: r.interval_ms,
+    startedAt: r.started_at,
+    deadlineAt: r.deadline_at,
+    nextPollAt: r.next_poll_at,
+    updatedAt: r.updated_at,
+    finalTs: r.final_ts,
+  };
+}
+
+const PATCHABLE = {
+  state: ['state', 'jsonb'],
+  outcome: ['outcome', 'text'],
+  intervalMs: ['interval_ms', 'bigint'],
+  nextPollAt: ['next_poll_at', 'bigint'],
+  deadlineAt: ['deadline_at', 'bigint'],
+  threadTs: ['thread_ts', 'text'],
+  finalTs: ['final_ts', 'text'],
+} as const;
+
+function patchParams(patch: WatchPatch): Record<string, unknown> {
+  const out: Record<string, unknown> = { polled: patch.polled ? 1 : 0 };
+  for (const [key, [column]] of Object.entries(PATCHABLE) as [keyof typeof PATCHABLE, readonly [string, string]][]) {
+    const present = Object.hasOwn(patch, key) && patch[key] !== undefined;
+    const value = present ? patch[key] : null;
+    out[`set_${column}`] = present ? 1 : 0;
+    out[column] = key === 'state' && value !== null ? JSON.stringify(value) : value;
+  }
+  return out;
+}
+
+const SET = Object.values(PATCHABLE)
+  .map(([c, type]) => `${c} = CASE WHEN @set_${c}::int = 1 THEN @${c}::${type} ELSE ${c} END`)
+  .join(', ');
+
+/** With `to` null the status stays (update); otherwise it moves (move). Either way only from `from`. */
+const CAS = `
+  UPDATE watches SET status = COALESCE(@to::text, status), updated_at = @now, polls = polls + @polled::int, ${SET}
+   WHERE id = @id AND status = ANY(@from::text[])
+  RETURNING *`;
+
+export function createPgWatchStore(db: () => Promise<Queryable>, clock: Pick<Clock, 'now'>): WatchStore {
+  return {
+    async create(input) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const [row] = await run<WatchRow>(
+            await db(),
+            `INSERT INTO watches (id, kind, resource, operation_id, channel_id, thread_ts, requested_by, status,
+                                  interval_ms, started_at, deadline_at, next_poll_at, updated_at)
+             VALUES (@id, @kind, @resource, @operation_id, @channel_id, @thread_ts, @requested_by, 'active',
+                     @interval_ms, @started_at, @deadline_at, @next_poll_at, @now)
+             RETURNING *`,
+            {
+              id: newWatchId(),
+              kind: input.kind,
+              resource: input.resource,
+              operation_id: input.operationId ?? null,
+              channel_id: input.channelId,
+              thread_ts: input.threadTs ?? null,
+              requested_by: input.requestedBy,
+              interval_ms: input.intervalMs,
+              started_at: input.startedAt,
+              deadline_at: input.deadlineAt,
+              next_poll_at: input.nextPollAt,
+              now: clock.now(),
+            },
+          );
+          return toRecord(row!);
+        } catch (e) {
+          // A 40-bit id collides rarely; try a fresh one.
+          if (attempt < 3 && isUniqueViolation(e, 'watches_pkey')) continue;
+          throw e;
+        }
+      }
+    },
+    async get(id) {
+      const [row] = await run<WatchRow>(await db(), 'SELECT * FROM watches WHERE id = @id', { id });
+      return row ? toRecord(row) : undefined;
+    },
+    async listOpen() {
+      const rows = await run<WatchRow>(
+        await db(),
+        "SELECT * FROM watches WHERE status IN ('active', 'finalizing') ORDER BY started_at, seq",
+      );
+      return rows.map(toRecord);
+    },
+    async move(id, from, to, now, patch = {}) {
+      const [row] = await run<WatchRow>(await db(), CAS, { id, to, now, from, ...patchParams(patch) });
+      return row ? toRecord(row) : undefined;
+    },
+    async update(id, inStatus, now, patch) {
+      const [row] = await run<WatchRow>(await db(), CAS, { id, to: null, now, from: inStatus, ...patchParams(patch) });
+      return row ? toRecord(row) : undefined;
+    },
+    async listRecent(limit) {
+      const n = Math.min(Math.max(1, limit), 1000);
+      const rows = await run<WatchRow>(await db(), 'SELECT * FROM watches ORDER BY started_at DESC, seq DESC LIMIT @n', { n });
+      return rows.map(toRecord);
+    },
+  };
+}
