@@ -11,7 +11,7 @@ import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import { maskedArgs, maskedRequest, rememberSecrets, rememberSecretsIn, splitSecrets } from '../access/secrets.js';
+import { maskedRequest, rememberSecrets, rememberSecretsIn, splitSecrets } from '../access/secrets.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import type { Catalog } from '../operations/catalog.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
@@ -26,6 +26,7 @@ import { buildCloudRefusal, onlyRequesterMay, OWN_REQUEST_NEEDS_APPROVAL, typedM
 import type { Mrkdwn } from '../views/mrkdwn.js';
 import { refreshStatus, renderStatus } from './status-message.js';
 import { expireDue, recoverInterrupted, retrySync, type FlowContext } from './upkeep.js';
+import { auditEntry } from '../audit/entry.js';
 import type { AuditOutcome, Auditor } from '../audit/types.js';
 
 export interface ChangeFlowDeps {
@@ -96,20 +97,17 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       r.requestedBy === u ? undefined : onlyRequesterMay(r.requestedBy, action));
   /** One audit entry for a record's move; arguments are stored without secrets already. */
   const audit = (op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string) =>
-    deps.auditor?.record({
-      userId: r.requestedBy,
-      channelId: r.channelId,
-      opId: op.id,
-      tier: op.tier,
-      args: maskedArgs(op, r.args),
-      outcome,
-      errorCode: r.errorCode,
-      confirmedBy: r.confirmedBy,
-      approvedBy: r.approvedBy,
-      operationId: r.id,
-      durationMs: r.finishedAt ? r.finishedAt - (r.confirmedAt ?? r.createdAt) : null,
-      detail: detail ?? `${maskedRequest(op, r.args).method} ${maskedRequest(op, r.args).path}`,
-    }) ?? Promise.resolve();
+    deps.auditor?.record(
+      auditEntry({
+        op,
+        userId: r.requestedBy,
+        channelId: r.channelId,
+        args: r.args,
+        outcome,
+        record: r,
+        ...(detail ? { detail } : { request: maskedRequest(op, r.args) }),
+      }),
+    ) ?? Promise.resolve();
   const status = (op: AnyOperation, r: OperationRecord, now: number) => renderStatus(op, r, now, { approval: needsApproval(op) });
   const refresh = (op: AnyOperation, r: OperationRecord, now: number) => refreshStatus(deps, op, r, now, { approval: needsApproval(op) });
   const ctx: FlowContext = { deps, opOf, authorize, audit, refresh };
@@ -188,22 +186,23 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         try {
           const pre = await change.precheck({ cloud: deps.cloud, clock: deps.clock }, req.args as never);
           if (pre.refuse) {
-            await deps.auditor?.record({
-              userId: req.userId,
-              channelId: req.channelId,
-              opId: op.id,
-              tier: op.tier,
-              args: maskedArgs(op, req.args),
-              outcome: 'failed',
-              errorCode: 'REFUSED_BEFORE_ASKING',
-              detail: pre.refuse.replace(/[`*_]/g, '').slice(0, 300),
-            });
-            return { kind: 'tell', reply: buildCloudRefusal(`/cloud ${op.resource} ${op.verb}`, pre.refuse) };
+            await deps.auditor?.record(
+              auditEntry({
+                op,
+                userId: req.userId,
+                channelId: req.channelId,
+                args: req.args,
+                outcome: 'failed',
+                errorCode: 'REFUSED_BEFORE_ASKING',
+                detail: pre.refuse.replace(/[`*_]/g, '').slice(0, 300),
+              }),
+            );
+            return { kind: 'tell', reply: buildCloudRefusal(op.command, pre.refuse) };
           }
           facts = pre.facts ?? {};
         } catch (e) {
           if (!isCloudApiError(e)) throw e;
-          return { kind: 'tell', reply: buildCloudError(`/cloud ${op.resource} ${op.verb}`, describeCloudError(e)) };
+          return { kind: 'tell', reply: buildCloudError(op.command, describeCloudError(e)) };
         }
       }
 
@@ -281,7 +280,11 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       if (!claimed.ok) {
         if (claimed.reason === 'expired' && claimed.record?.status === 'pending') {
           const expired = await deps.store.transition(recordId, { from: ['pending'], to: 'expired', now });
-          if (expired.ok) await refresh(op, expired.record, now);
+          // Audited here too: once expired, the sweep (expireDue) never sees this record again.
+          if (expired.ok) {
+            await refresh(op, expired.record, now);
+            await audit(op, expired.record, 'expired');
+          }
         }
         return claimAnswer(recordId, userId, claimed.record, claimed.reason);
       }
