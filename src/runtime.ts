@@ -21,7 +21,7 @@ import type { Catalog } from './operations/catalog.js';
 import { catalog as defaultCatalog } from './operations/index.js';
 import { createSlackApp, listen, registerListeners, type BoltApp, type Readiness } from './slack/app.js';
 import { waitForSlack } from './slack/wait-for-slack.js';
-import { createSealer, createSqliteStore, type Sealer, type Store } from './store/index.js';
+import { createSealer, createStore, type DatabaseTarget, type Sealer, type Store } from './store/index.js';
 import { refusalText } from './views/access-views.js';
 import { createParentRefresher } from './watch/parent-message.js';
 import { createWatcher, type BroadcastPolicy, type Watcher } from './watch/watcher.js';
@@ -37,6 +37,8 @@ export interface RuntimeSettings {
   cloud: CloudConfig;
   /** SQLite file (`:memory:` for a throwaway one). */
   databasePath: string;
+  /** Wins over databasePath when set: SQLite, or PostgreSQL shared by replicas (DATABASE_URL). */
+  database?: DatabaseTarget;
   access: { config: AccessConfig; policy?: PolicyFile };
   auditChannel?: string | undefined;
   watch?: { intervalMs?: number; broadcast?: BroadcastPolicy };
@@ -95,7 +97,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     secrets: [slack.botToken, slack.appToken, slack.signingSecret, settings.cloud.token],
   });
 
-  const store = createSqliteStore({ path: settings.databasePath, clock });
+  const store = createStore(settings.database ?? { kind: 'sqlite', path: settings.databasePath }, { clock });
   const ownPool = overrides.dispatcher ? undefined : new Agent({ connect: { timeout: 5000 }, headersTimeout: 20_000, bodyTimeout: 20_000 });
   const clientOptions = {
     baseUrl: settings.cloud.baseUrl,
@@ -150,6 +152,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     logger: logger.child({ component: 'watcher' }),
     slack: slackApi,
     refreshParent: createParentRefresher({ operations: store.operations, catalog, slack: slackApi, clock }),
+    kinds: catalog.watchKinds,
     ...(settings.watch?.intervalMs ? { intervalMs: settings.watch.intervalMs } : {}),
     ...(settings.watch?.broadcast ? { broadcast: settings.watch.broadcast } : {}),
     ...(overrides.watchConcurrency ? { concurrency: overrides.watchConcurrency } : {}),

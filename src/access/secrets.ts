@@ -13,7 +13,7 @@ export const MASK = '••••••';
 /** Keys whose values are secrets whatever the operation says (defence in depth). */
 export const SECRET_KEY = /password|passwd|secret|token|private_?key|credential/i;
 
-const secretNamesOf = (op: AnyOperation) => new Set(op.change?.secretArgs ?? []);
+const secretNamesOf = (op: Pick<AnyOperation, 'change'>) => new Set(op.change?.secretArgs ?? []);
 
 /** Splits validated arguments into what may be stored as is and the secrets to seal. */
 export function splitSecrets(op: AnyOperation, args: Record<string, unknown>): { plain: Record<string, unknown>; secrets: Record<string, string> } {
@@ -29,7 +29,7 @@ export function splitSecrets(op: AnyOperation, args: Record<string, unknown>): {
 }
 
 /** Arguments with secret values masked (undefined ones left out), for the audit trail and logs. */
-export function maskedArgs(op: AnyOperation, args: Record<string, unknown>): Record<string, unknown> {
+export function maskedArgs(op: Pick<AnyOperation, 'change'>, args: Record<string, unknown>): Record<string, unknown> {
   const secretNames = secretNamesOf(op);
   return Object.fromEntries(
     Object.entries(args)

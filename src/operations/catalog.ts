@@ -4,6 +4,7 @@
  */
 import { isOptional } from './define.js';
 import type { AnyOperation, ArgSpec } from './types.js';
+import type { WatchKinds } from './watch-kinds.js';
 
 export interface ResourceInfo {
   name: string;
@@ -25,12 +26,14 @@ export interface Catalog {
   resourceWords(): string[];
   /** The usage line of an operation (views get it here, as they may not import this module). */
   usage(op: AnyOperation): string;
+  /** What a watch of each kind polls, how long, and how it reads (operations/watch-kinds.ts). */
+  watchKinds: WatchKinds;
 }
 
 /** Resources whose default verb is left out of usage lines. */
 const DEFAULT_VERB_SHOWN = new Map<string, string>();
 
-export function createCatalog(resources: ResourceInfo[], operations: AnyOperation[]): Catalog {
+export function createCatalog(resources: ResourceInfo[], operations: AnyOperation[], watchKinds: WatchKinds): Catalog {
   for (const r of resources) if (r.defaultVerb) DEFAULT_VERB_SHOWN.set(r.name, r.defaultVerb);
   const ids = new Map<string, AnyOperation>();
   for (const op of operations) {
@@ -50,12 +53,13 @@ export function createCatalog(resources: ResourceInfo[], operations: AnyOperatio
     resolveResource: (word) => words.get(word.toLowerCase()),
     resourceWords: () => [...words.keys()],
     usage: usageLine,
+    watchKinds,
   };
 }
 
 /** `/cloud backup list <server> [--page N]` */
 export function usageLine(op: AnyOperation): string {
-  const parts = [op.verb === DEFAULT_VERB_SHOWN.get(op.resource) ? `/cloud ${op.resource}` : `/cloud ${op.resource} ${op.verb}`];
+  const parts = [op.verb === DEFAULT_VERB_SHOWN.get(op.resource) ? `/cloud ${op.resource}` : op.command];
   for (const [name, spec] of Object.entries(op.args) as [string, ArgSpec][]) {
     if (spec.kind === 'modal') continue; // asked in the form only
     const optional = isOptional(spec);

@@ -32,6 +32,7 @@ export function defineOperation<const S extends ArgSpecs, R>(decl: OperationDecl
     id: decl.id,
     resource,
     verb,
+    command: `/cloud ${resource} ${verb}`,
     summary: decl.summary,
     tier: decl.tier,
     args: decl.args,

@@ -21,6 +21,7 @@ import { ENTRIES as IP_WORKER_CHANGES } from './entries/ip-worker-changes.js';
 import { watchCancel, watchList } from './entries/watch-ops.js';
 import { auditList } from './entries/audit-ops.js';
 import type { AnyOperation } from './types.js';
+import { WATCH_KINDS } from './watch-kinds.js';
 
 export const RESOURCES: ResourceInfo[] = [
   { name: 'server', title: 'Servers', aliases: ['servers', 'srv', 'vm'] },
@@ -61,5 +62,5 @@ export const OPERATIONS: AnyOperation[] = [
   auditList,
 ];
 
-export const catalog = createCatalog(RESOURCES, OPERATIONS);
+export const catalog = createCatalog(RESOURCES, OPERATIONS, WATCH_KINDS);
 export type { Catalog } from './catalog.js';

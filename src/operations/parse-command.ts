@@ -89,7 +89,7 @@ function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
       const spec = flags.get(name);
       if (!spec) {
         const guess = nearest(name, [...flags.keys()]);
-        return problem(md`${val(usageName(op))} has no flag ${val(`--${name}`)}.${guess ? md`` : flagList(flags)}`, [op], undefined, guess && `--${guess}`);
+        return problem(md`${val(op.command)} has no flag ${val(`--${name}`)}.${guess ? md`` : flagList(flags)}`, [op], undefined, guess && `--${guess}`);
       }
       if (name in raw) return problem(md`${val(`--${name}`)} is given twice.`, [op]);
       if (spec.kind === 'switch') {
@@ -122,7 +122,7 @@ function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
     return {
       kind: 'problem',
       problem: {
-        message: md`${val(usageName(op))} needs ${join(missing.map(shown), md` and `)}.`,
+        message: md`${val(op.command)} needs ${join(missing.map(shown), md` and `)}.`,
         usage: [op],
         missing: { op, given: raw, names: missing },
       },
@@ -140,10 +140,6 @@ function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
   }
   const flagsGiven = Object.keys(raw).some((n) => flags.has(n));
   return { kind: 'run', op, args: parsed.data as Record<string, unknown>, flagsGiven, dryRun };
-}
-
-function usageName(op: AnyOperation): string {
-  return `/cloud ${op.resource} ${op.verb}`;
 }
 
 function flagList(flags: Map<string, ArgSpec>): Mrkdwn {

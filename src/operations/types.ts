@@ -80,6 +80,8 @@ export interface Operation<S extends ArgSpecs = ArgSpecs, R = unknown> {
   id: string;
   resource: string;
   verb: string;
+  /** `/cloud server reinstall`: how people type it (derived once, in define.ts). */
+  command: string;
   summary: string;
   tier: Tier;
   args: S;

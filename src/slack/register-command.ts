@@ -4,7 +4,7 @@ import type { Catalog } from '../operations/catalog.js';
 import { parseCommand } from '../operations/parse-command.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
 import { formCovers, openChangeForm, runChangeCommand, type ChangeCommandDeps } from './change-commands.js';
-import { commandName, runOperation, type RunDeps } from './run-operation.js';
+import { runOperation, type RunDeps } from './run-operation.js';
 import { buildProblem } from '../views/error-views.js';
 import { buildHelp } from '../views/help-views.js';
 import { startWatchByHand, type WatchCommandDeps } from './watch-commands.js';
@@ -45,7 +45,7 @@ export function registerCommand(app: App, deps: CommandDeps): void {
     }
     const { op, args } = parsed;
     const refused = await guard(deps, op, actor.userId, actor.channelId, maskedArgs(op, args));
-    if (refused) return answerEphemeral(deps, respond, commandName(op), Promise.resolve(refused));
+    if (refused) return answerEphemeral(deps, respond, op.command, Promise.resolve(refused));
     if (op.change) {
       if (op.change.modal?.whenBare && !parsed.flagsGiven && !parsed.dryRun) {
         const reply = await openChangeForm(deps, op, args, inv);
@@ -59,6 +59,6 @@ export function registerCommand(app: App, deps: CommandDeps): void {
       const started = await startWatchByHand({ ...deps, watcher: deps.watcher }, op, args, actor);
       return { text: o.reply.text, blocks: [...o.reply.blocks, ...started.blocks] };
     });
-    return answerEphemeral(deps, respond, commandName(op), work);
+    return answerEphemeral(deps, respond, op.command, work);
   });
 }

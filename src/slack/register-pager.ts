@@ -7,7 +7,7 @@ import type { App, BlockButtonAction } from '@slack/bolt';
 import { z } from 'zod';
 import type { Catalog } from '../operations/catalog.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
-import { commandName, runOperation, type RunDeps } from './run-operation.js';
+import { runOperation, type RunDeps } from './run-operation.js';
 import { guard, type GuardDeps } from './guard.js';
 import { PAGE_ACTION_NEXT, PAGE_ACTION_PREV } from '../views/pager.js';
 
@@ -38,6 +38,6 @@ export function registerPager(app: App, deps: PagerDeps): void {
     // Checked again at the click: a role may have changed since the list was shown.
     const refused = await guard(deps, op, actor.userId, actor.channelId);
     const work = refused ? Promise.resolve(refused) : runOperation(deps, op, args.data as Record<string, unknown>, actor).then((o) => o.reply);
-    await answerEphemeral(deps, respond, commandName(op), work, { replaceOriginal: true });
+    await answerEphemeral(deps, respond, op.command, work, { replaceOriginal: true });
   });
 }

@@ -11,8 +11,9 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import type { AnyOperation, Reply, WatchControl } from '../operations/types.js';
+import { auditEntry } from '../audit/entry.js';
 import type { Auditor } from '../audit/types.js';
-import { maskedArgs, rememberSecretsIn } from '../access/secrets.js';
+import { rememberSecretsIn } from '../access/secrets.js';
 import { buildCloudError, buildInternalError } from '../views/error-views.js';
 
 export interface RunDeps {
@@ -38,10 +39,6 @@ export interface RunOutcome {
   errorCode?: string;
 }
 
-export function commandName(op: AnyOperation): string {
-  return `/cloud ${op.resource} ${op.verb}`;
-}
-
 export async function runOperation(
   deps: RunDeps,
   op: AnyOperation,
@@ -52,16 +49,9 @@ export async function runOperation(
   const log = deps.logger.child({ op: op.id, user: actor.userId, channel: actor.channelId });
   const signal = AbortSignal.timeout(deps.operationTimeoutMs ?? 25_000);
   const audit = (outcome: 'succeeded' | 'failed', errorCode: string | null) =>
-    deps.auditor?.record({
-      userId: actor.userId,
-      channelId: actor.channelId ?? null,
-      opId: op.id,
-      tier: op.tier,
-      args: maskedArgs(op, args),
-      outcome,
-      errorCode,
-      durationMs: deps.clock.now() - started,
-    }) ?? Promise.resolve();
+    deps.auditor?.record(
+      auditEntry({ op, userId: actor.userId, channelId: actor.channelId, args, outcome, errorCode, durationMs: deps.clock.now() - started }),
+    ) ?? Promise.resolve();
   try {
     const result: unknown = await op.run(
       {
@@ -85,11 +75,11 @@ export async function runOperation(
       log.warn('operation refused by the cloud', { ms, code: e.code, status: e.status });
       await audit('failed', e.code);
       const text = describeCloudError(e, { mutation: op.mutates });
-      return { reply: buildCloudError(commandName(op), text), ok: false, errorCode: e.code };
+      return { reply: buildCloudError(op.command, text), ok: false, errorCode: e.code };
     }
     const ref = randomBytes(4).toString('hex');
     log.error('operation failed inside the bot', { ms, ref, error: e });
     await audit('failed', 'INTERNAL');
-    return { reply: buildInternalError(commandName(op), ref), ok: false, errorCode: 'INTERNAL' };
+    return { reply: buildInternalError(op.command, ref), ok: false, errorCode: 'INTERNAL' };
   }
 }

@@ -6,7 +6,7 @@ import type { App, BlockButtonAction } from '@slack/bolt';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Logger } from '../log.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
-import { KINDS } from '../watch/kinds.js';
+import type { WatchKinds } from '../operations/watch-kinds.js';
 import type { Watcher } from '../watch/watcher.js';
 import { NOT_REACHABLE, SlackApiError, type SlackApi } from '../chat/slack-api.js';
 import { buildNotInChannel } from '../views/change-notices.js';
@@ -25,6 +25,8 @@ export interface WatchCommandDeps extends Partial<GuardDeps> {
   slack: SlackApi;
   cloud: CloudClient;
   logger: Logger;
+  /** The catalog's watch kinds: what `--watch` polls and how it reads. */
+  catalog: { watchKinds: WatchKinds };
 }
 
 export async function startWatchByHand(
@@ -35,13 +37,14 @@ export async function startWatchByHand(
 ): Promise<Reply> {
   const target = op.watchable!(args as never);
   // Nothing to follow if it is already over: say so rather than announce an instant "done".
-  const now = await KINDS[target.kind].observe(deps.cloud, target.resource);
+  const kind = deps.catalog.watchKinds[target.kind];
+  const now = await kind.observe(deps.cloud, target.resource);
   if (now.outcome) {
-    return buildNothingToWatch(target.kind);
+    return buildNothingToWatch(kind.idle);
   }
   let posted: { channel: string; ts: string };
   try {
-    const starting = buildWatchStarting(target.kind, target.resource, actor.userId);
+    const starting = buildWatchStarting(kind.subject(target.resource, null, false), actor.userId);
     posted = await deps.slack.postMessage({ channel: actor.channelId, text: starting.text, blocks: starting.blocks });
   } catch (e) {
     if (e instanceof SlackApiError && NOT_REACHABLE.has(e.code)) return buildNotInChannel(e.code);
@@ -57,7 +60,7 @@ export function registerWatchActions(app: App, deps: WatchCommandDeps): void {
     const channel = body.channel?.id;
     if (!channel) return;
     // Watching is reading: a viewer may keep watching, someone with no role may not.
-    const refused = deps.access ? await guard({ access: deps.access, ...(deps.auditor ? { auditor: deps.auditor } : {}) }, { id: 'watch.keep', resource: 'watch', verb: 'keep', tier: 'read' }, body.user.id, channel) : undefined;
+    const refused = deps.access ? await guard({ access: deps.access, ...(deps.auditor ? { auditor: deps.auditor } : {}) }, { id: 'watch.keep', command: '/cloud watch keep', tier: 'read' }, body.user.id, channel) : undefined;
     if (refused) {
       await deps.slack.postEphemeral({ channel, user: body.user.id, text: refused.text, blocks: refused.blocks }).catch(() => undefined);
       return;

@@ -38,6 +38,14 @@ export function section(text: Mrkdwn): Block {
   return asBlock({ type: 'section', text: mrkdwnText(text, LIMITS.sectionText) });
 }
 
+/**
+ * A section of plain text: Slack parses nothing in it (no markup, no emoji codes), so a value
+ * that inline code cannot show as it is (one with a backtick) is shown exactly here.
+ */
+export function plainSection(text: string): Block {
+  return asBlock({ type: 'section', text: { type: 'plain_text', text: plain(text, LIMITS.sectionText), emoji: false } });
+}
+
 /** A section of label/value pairs, two columns in Slack; at most 10 fields. */
 export function fields(pairs: [label: Mrkdwn, value: Mrkdwn][]): Block {
   return asBlock({

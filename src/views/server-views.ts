@@ -2,15 +2,12 @@
 import type { ServerCredentials, ServerIp, ServerStatus } from '../cloud/schemas.js';
 import type { ViewContext } from '../operations/types.js';
 import type { Block, Reply } from './types.js';
-import { context, fields, header, lineSections, section } from './blocks.js';
+import { context, fields, header, lineSections, plainSection, section } from './blocks.js';
+import { showsExactlyAsCode } from './secret-views.js';
 import { ago } from './format.js';
-import { join, md, trusted, val, type Mrkdwn } from './mrkdwn.js';
-
-const BUSY: ReadonlySet<string> = new Set(['installing', 'reinstalling', 'restoring']);
-const POWER: ReadonlySet<string> = new Set(['running', 'stopped']);
-
-/** A state the spec names, as our own word; anything else the cloud says is shown as a value. */
-const word = (v: string | null | undefined, known: ReadonlySet<string>): Mrkdwn => (v != null && known.has(v) ? trusted(v) : val(v));
+import { join, md, val, type Mrkdwn } from './mrkdwn.js';
+import { isServerBusy, POWER_STATES, SERVER_APP_STATUSES } from '../cloud/server-status.js';
+import { statusWord as word } from './words.js';
 
 function powerText(state: string | null | undefined): Mrkdwn {
   if (state === 'running') return md`:large_green_circle: running`;
@@ -23,7 +20,7 @@ export function buildServerStatus(server: string, s: ServerStatus, view: ViewCon
   const task = s.power_task;
   const pairs: [Mrkdwn, Mrkdwn][] = [
     [md`Power`, powerText(s.state)],
-    [md`Application status`, app ? (BUSY.has(app) ? md`:hourglass_flowing_sand: ${word(app, BUSY)}` : val(app)) : md`normal`],
+    [md`Application status`, app ? (isServerBusy(app) ? md`:hourglass_flowing_sand: ${word(app, SERVER_APP_STATUSES)}` : word(app, SERVER_APP_STATUSES)) : md`normal`],
   ];
   if (task && (task.action || task.status)) {
     const what = join(
@@ -34,8 +31,8 @@ export function buildServerStatus(server: string, s: ServerStatus, view: ViewCon
     if (task.message) pairs.push([md`Task message`, val(task.message)]);
   }
   const blocks: Block[] = [header(`Server ${server}`), fields(pairs)];
-  if (app && BUSY.has(app)) blocks.push(context(md`The server is busy: reinstall and backups wait until it is done. Credentials are ready once it finishes.`));
-  return { text: md`Server ${val(server)}: ${s.state ? word(s.state, POWER) : md`unknown`}${app ? md`, ${word(app, BUSY)}` : md``}`, blocks };
+  if (isServerBusy(app)) blocks.push(context(md`The server is busy: reinstall and backups wait until it is done. Credentials are ready once it finishes.`));
+  return { text: md`Server ${val(server)}: ${s.state ? word(s.state, POWER_STATES) : md`unknown`}${app ? md`, ${word(app, SERVER_APP_STATUSES)}` : md``}`, blocks };
 }
 
 /** Secret: the caller sends this to the requester only, ephemerally, and never logs it. */
@@ -54,12 +51,10 @@ export function buildCredentials(server: string, c: ServerCredentials): Reply {
     text: md`Credentials of server ${val(server)} (only you can see this)`,
     blocks: [
       header(`Credentials of server ${server}`),
-      fields([
-        [md`Username`, val(c.username)],
-        [md`Root password`, val(c.root_password)],
-        [md`IPv4`, val(c.ipv4)],
-        [md`IPv6`, val(c.ipv6)],
-      ]),
+      // A password inline code cannot show exactly (a backtick) gets its own plain-text line.
+      ...(showsExactlyAsCode(c.root_password)
+        ? [fields([[md`Username`, val(c.username)], [md`Root password`, val(c.root_password)], [md`IPv4`, val(c.ipv4)], [md`IPv6`, val(c.ipv6)]])]
+        : [fields([[md`Username`, val(c.username)], [md`IPv4`, val(c.ipv4)], [md`IPv6`, val(c.ipv6)]]), section(md`*Root password*`), plainSection(c.root_password)]),
       context(md`:lock: Only you can see this message, and the bot keeps no copy. Store the password in your password manager.`),
     ],
   };

@@ -1,64 +1,52 @@
-/** How watches read in Slack: thread replies, the final word, the watch's own message, lists. */
+/**
+ * How watches read in Slack: thread replies, the final word, the watch's own message, lists.
+ * Generic over the kind: what a worker build or a reinstall says (its subject, a state as a
+ * line, its final word) is declared with the kind in the catalog (operations/watch-kinds.ts)
+ * and arrives here as mrkdwn.
+ */
 import type { WatchRecord } from '../store/watch-store.js';
-import type { WatchState } from '../watch/kinds.js';
 import type { Block, Reply } from './types.js';
 import { actions, button, context, header, lineSections, section } from './blocks.js';
-import { hostLink, md, mention, val, type Mrkdwn } from './mrkdwn.js';
+import { md, mention, val, type Mrkdwn } from './mrkdwn.js';
 import { elapsed } from './format.js';
 import { words } from './words.js';
 
 export const ACTION_KEEP_WATCHING = 'watch_keep';
 
-const str = (v: unknown): string | undefined => (v == null || v === '' ? undefined : String(v));
-
-/** "Worker `api`" / "Server `101`": every name and id as a value. */
-const subject = (w: Pick<WatchRecord, 'kind' | 'resource'>, state: WatchState | null, capital = true): Mrkdwn => {
-  const noun = w.kind === 'worker' ? (capital ? md`Worker` : md`worker`) : capital ? md`Server` : md`server`;
-  return md`${noun} ${val(w.kind === 'worker' ? (str(state?.name) ?? w.resource) : w.resource)}`;
-};
+/** A kind's final word: one sentence (without its duration), and what only the block adds. */
+export interface FinalWords {
+  said: Mrkdwn;
+  /** Shown in the block only, not in the broadcast text (e.g. who got the new password). */
+  more?: Mrkdwn;
+}
 
 const since = (from: number, to: number) => words(elapsed(from, to));
 
-/** An intermediate change, for the thread only. `line` describes the cloud's state (outside text). */
-export function buildProgressReply(w: WatchRecord, line: string, now: number): Reply {
-  return { text: val(line), blocks: [section(md`:arrows_counterclockwise: ${val(line)} _(${since(w.startedAt, now)} in)_`)] };
+/** An intermediate change, for the thread only. `line` is the kind's reading of the state. */
+export function buildProgressReply(w: WatchRecord, line: Mrkdwn, now: number): Reply {
+  return { text: line, blocks: [section(md`:arrows_counterclockwise: ${line} _(${since(w.startedAt, now)} in)_`)] };
 }
 
 /** The end: posted once, as a thread reply (broadcast to the channel when configured). */
-export function buildFinalReply(w: WatchRecord, state: WatchState, outcome: 'succeeded' | 'failed', now: number): Reply {
-  const took = since(w.startedAt, now);
-  const who = subject(w, state);
-  let said: Mrkdwn;
-  if (w.kind === 'worker') {
-    const fqdn = str(state.fqdn);
-    const why = str(state.suspended) ?? str(state.error) ?? str(state.deployment) ?? str(state.status);
-    said =
-      outcome === 'succeeded'
-        ? md`${who} is ${val(str(state.status))}${fqdn ? md` at ${hostLink(fqdn)}` : md``} (after ${took}).`
-        : md`${who} did not come up: ${val(why)} (after ${took}).`;
-  } else {
-    said =
-      outcome === 'succeeded'
-        ? md`${who} is reinstalled and its credentials are ready (after ${took}).`
-        : md`${who} did not finish: ${val(str(state.server_status) ?? 'unknown state')} (after ${took}).`;
-  }
+export function buildFinalReply(w: WatchRecord, final: FinalWords, outcome: 'succeeded' | 'failed', now: number): Reply {
+  const said = md`${final.said} (after ${since(w.startedAt, now)}).`;
   const icon = outcome === 'succeeded' ? md`:white_check_mark:` : md`:x:`;
-  const privately = w.kind === 'server' && outcome === 'succeeded' ? md` The new root password went to ${mention(w.requestedBy)} privately.` : md``;
   // The text is broadcast to the channel too: built like the block, and it pings nobody.
-  return { text: said, blocks: [section(md`${icon} ${said}${privately}`)] };
+  return { text: said, blocks: [section(md`${icon} ${said}${final.more ? md` ${final.more}` : md``}`)] };
 }
 
-export function buildGoneReply(w: WatchRecord): Reply {
-  const t = md`:ghost: ${subject(w, w.state as WatchState | null)} no longer exists (the cloud answers “not found”); stopped watching.`;
+/** `subject`: the kind's name for what was watched ("Worker `api`"). */
+export function buildGoneReply(subject: Mrkdwn): Reply {
+  const t = md`:ghost: ${subject} no longer exists (the cloud answers “not found”); stopped watching.`;
   return { text: md`The watched resource is gone`, blocks: [section(t)] };
 }
 
-export function buildDeadlineReply(w: WatchRecord, now: number): Reply {
-  const last = w.state ? md` Last seen: ${val(JSON.stringify(w.state))}.` : md``;
+/** `subject` in lower case ("worker `api`"); `last`: the kind's reading of the last state seen. */
+export function buildDeadlineReply(w: WatchRecord, subject: Mrkdwn, last: Mrkdwn | undefined, now: number): Reply {
   return {
     text: md`Stopped watching`,
     blocks: [
-      section(md`:alarm_clock: Stopped watching ${subject(w, w.state as WatchState | null, false)} after ${since(w.startedAt, now)}.${last}`),
+      section(md`:alarm_clock: Stopped watching ${subject} after ${since(w.startedAt, now)}.${last ? md` Last seen: ${last}.` : md``}`),
       actions(`watch:${w.id}`, [button({ text: 'Keep watching', actionId: ACTION_KEEP_WATCHING, value: w.id })]),
     ],
   };
@@ -70,23 +58,27 @@ export function buildCancelledReply(w: WatchRecord, by: string): Reply {
 
 const statusWords = (w: WatchRecord, now: number): Mrkdwn => (w.status === 'active' ? md`watching for ${since(w.startedAt, now)}` : words(w.status));
 
-/** The watch's own message when started by hand (`--watch`): the thread's parent, edited in place. */
-export function buildWatchMessage(w: WatchRecord, line: string, now: number): Reply {
+/**
+ * The watch's own message when started by hand (`--watch`): the thread's parent, edited in
+ * place. `subject` names it as the kind does (a worker by its name once seen); the text keeps
+ * the id that was typed.
+ */
+export function buildWatchMessage(w: WatchRecord, subject: Mrkdwn, line: Mrkdwn, now: number): Reply {
   const icon = w.status === 'done' ? (w.outcome === 'succeeded' ? md`:white_check_mark:` : md`:x:`) : w.status === 'active' ? md`:eyes:` : md`:pause_button:`;
   return {
-    text: md`${words(w.kind)} ${val(w.resource)}: ${val(line)}`,
+    text: md`${words(w.kind)} ${val(w.resource)}: ${line}`,
     blocks: [
-      section(md`${icon} ${subject(w, w.state as WatchState | null)} — ${val(line)}`),
+      section(md`${icon} ${subject} — ${line}`),
       context(md`Watch ${val(w.id)} · ${statusWords(w, now)} · started by ${mention(w.requestedBy)} · updates in the thread`),
     ],
   };
 }
 
 /** A line added to a change's status message while its watch runs. */
-export function buildProgressBlock(w: WatchRecord, line: string, now: number): Block {
+export function buildProgressBlock(w: WatchRecord, line: Mrkdwn, now: number): Block {
   const state =
     w.status === 'active' ? md`watching, ${since(w.startedAt, now)} in` : w.status === 'done' ? md`finished after ${since(w.startedAt, w.updatedAt)}` : words(w.status);
-  return context(md`:eyes: ${val(line)} · ${state} · watch ${val(w.id)}`);
+  return context(md`:eyes: ${line} · ${state} · watch ${val(w.id)}`);
 }
 
 export function buildWatchList(watches: WatchRecord[], now: number): Reply {
@@ -101,16 +93,16 @@ export function buildWatchList(watches: WatchRecord[], now: number): Reply {
   };
 }
 
-/** `--watch` found nothing in progress. */
-export function buildNothingToWatch(kind: string): Reply {
-  return { text: md`Nothing to watch`, blocks: [context(md`Nothing to watch: this ${words(kind)} is not building or installing.`)] };
+/** `--watch` found nothing in progress; `idle` is the kind's word for it ("this worker is not building"). */
+export function buildNothingToWatch(idle: Mrkdwn): Reply {
+  return { text: md`Nothing to watch`, blocks: [context(md`Nothing to watch: ${idle}.`)] };
 }
 
 /** The channel message a watch started by hand hangs its thread from, until the first look. */
-export function buildWatchStarting(kind: string, resource: string, userId: string): Reply {
+export function buildWatchStarting(subject: Mrkdwn, userId: string): Reply {
   return {
-    text: md`Watching ${words(kind)} ${val(resource)}`,
-    blocks: [section(md`:eyes: Watching ${words(kind)} ${val(resource)} for ${mention(userId)}: updates in the thread.`)],
+    text: md`Watching ${subject}`,
+    blocks: [section(md`:eyes: Watching ${subject} for ${mention(userId)}: updates in the thread.`)],
   };
 }
 

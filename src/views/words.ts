@@ -3,8 +3,16 @@
  * mrkdwn: escaped and kept to one line, so even a slip cannot make it a mention or a link.
  * Never for text from the cloud or from a person: that goes through `val`.
  */
-import { escapeEntities, oneLine, trusted, type Mrkdwn } from './mrkdwn.js';
+import { escapeEntities, oneLine, trusted, val, type Mrkdwn } from './mrkdwn.js';
 
 export function words(text: string): Mrkdwn {
   return trusted(escapeEntities(oneLine(text)));
+}
+
+/**
+ * A value the spec names (a status such as `active` or `installing`) as our own word, `_` read
+ * as a space; anything else the cloud says is shown as a value (`val`).
+ */
+export function statusWord(value: string | null | undefined, known: ReadonlySet<string>): Mrkdwn {
+  return value != null && known.has(value) ? words(value.replace(/_/g, ' ')) : val(value);
 }

@@ -8,14 +8,15 @@ import type { Catalog } from '../operations/catalog.js';
 import type { OperationStore } from '../store/types.js';
 import type { WatchRecord } from '../store/watch-store.js';
 import type { SlackApi } from '../chat/slack-api.js';
+import { md } from '../views/mrkdwn.js';
 import { buildProgressBlock, buildWatchMessage } from '../views/watch-views.js';
-import { KINDS, type WatchState } from './kinds.js';
 
 export function createParentRefresher(deps: { operations: OperationStore; catalog: Catalog; slack: SlackApi; clock: Clock }) {
   return async (w: WatchRecord): Promise<void> => {
     if (!w.threadTs) return;
     const now = deps.clock.now();
-    const line = w.state ? KINDS[w.kind].describe(w.state as WatchState) : 'waiting for the first look';
+    const kind = deps.catalog.watchKinds[w.kind];
+    const line = w.state ? kind.describe(w.state) : md`waiting for the first look`;
     if (w.operationId) {
       const record = await deps.operations.get(w.operationId);
       const op = record && deps.catalog.byId(record.opId);
@@ -24,7 +25,7 @@ export function createParentRefresher(deps: { operations: OperationStore; catalo
       await deps.slack.update({ channel: w.channelId, ts: w.threadTs, text: base.text, blocks: [...base.blocks, buildProgressBlock(w, line, now)] });
       return;
     }
-    const own = buildWatchMessage(w, line, now);
+    const own = buildWatchMessage(w, kind.subject(w.resource, w.state), line, now);
     await deps.slack.update({ channel: w.channelId, ts: w.threadTs, text: own.text, blocks: own.blocks });
   };
 }

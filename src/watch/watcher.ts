@@ -11,12 +11,12 @@ import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import type { WatchKind, WatchRecord, WatchStore } from '../store/watch-store.js';
+import type { WatchKind, WatchRecord, WatchState, WatchStore } from '../store/watch-store.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import type { Reply } from '../operations/types.js';
+import { WATCH_KINDS, type Observation, type WatchKinds } from '../operations/watch-kinds.js';
 import { buildCancelledReply, buildDeadlineReply, buildFinalReply, buildGoneReply, buildProgressReply } from '../views/watch-views.js';
 import { buildRootPasswordReply } from '../views/secret-views.js';
-import { KINDS, sameState, type Observation, type WatchState } from './kinds.js';
 import { createLimiter, type Limiter } from './limit.js';
 
 export type BroadcastPolicy = 'final' | 'failures' | 'none';
@@ -37,6 +37,8 @@ export interface WatcherDeps {
   /** Concurrent cloud calls the watcher may make (default 4). */
   concurrency?: number;
   deadlines?: Partial<Record<WatchKind, number>>;
+  /** What each kind polls and says (the catalog's `watchKinds`; default the built-in ones). */
+  kinds?: WatchKinds;
 }
 
 export interface StartWatch {
@@ -64,12 +66,21 @@ export interface Watcher {
 
 const BACKOFF = 1.5;
 
+/** Whether two states differ in anything the channel would care about. */
+function sameState(a: WatchState | null, b: WatchState): boolean {
+  if (!a) return false;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if ((a[k] ?? null) !== (b[k] ?? null)) return false;
+  return true;
+}
+
 export function createWatcher(deps: WatcherDeps): Watcher {
   const base = deps.intervalMs ?? 10_000;
   const max = deps.maxIntervalMs ?? base * 6;
   const broadcast = deps.broadcast ?? 'final';
   const limiter = createLimiter(deps.concurrency ?? 4);
-  const deadlineOf = (k: WatchKind) => deps.deadlines?.[k] ?? KINDS[k].deadlineMs;
+  const kinds = deps.kinds ?? WATCH_KINDS;
+  const deadlineOf = (k: WatchKind) => deps.deadlines?.[k] ?? kinds[k].deadlineMs;
   /** The next interval while nothing changes: whole milliseconds, capped. */
   const backoff = (ms: number) => Math.min(Math.round(ms * BACKOFF), max);
   let stopped = true;
@@ -95,7 +106,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
     const outcome = obs.outcome!;
     if (obs.secret) deps.logger.addSecret(obs.secret);
     const loud = broadcast === 'final' || (broadcast === 'failures' && outcome === 'failed');
-    const ts = await reply(w, buildFinalReply(w, obs.state, outcome, now), loud);
+    const ts = await reply(w, buildFinalReply(w, kinds[w.kind].final(w, obs.state, outcome), outcome, now), loud);
     const done = await deps.store.move(w.id, ['finalizing'], 'done', now, { finalTs: ts ?? null });
     if (done) await refresh(done);
     if (obs.secret && outcome === 'succeeded') {
@@ -118,7 +129,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       if (isCloudApiError(e) && e.code === 'NOT_FOUND') {
         const gone = await deps.store.move(w.id, ['active', 'finalizing'], 'gone', now, { polled: true, outcome: 'gone' });
         if (gone) {
-          await reply(gone, buildGoneReply(gone));
+          await reply(gone, buildGoneReply(kinds[gone.kind].subject(gone.resource, gone.state)));
           await refresh(gone);
         }
         return;
@@ -142,16 +153,18 @@ export function createWatcher(deps: WatcherDeps): Watcher {
     if (now >= w.deadlineAt) {
       const expired = await deps.store.move(w.id, ['active'], 'expired', now, { polled: true, state: obs.state });
       if (expired) {
-        await reply(expired, buildDeadlineReply(expired, now));
+        const kind = kinds[expired.kind];
+        const last = expired.state ? kind.describe(expired.state) : undefined;
+        await reply(expired, buildDeadlineReply(expired, kind.subject(expired.resource, expired.state, false), last, now));
         await refresh(expired);
       }
       return;
     }
-    if (!sameState(w.state as WatchState | null, obs.state)) {
+    if (!sameState(w.state, obs.state)) {
       const first = w.state === null;
       const updated = await deps.store.update(w.id, ['active'], now, { polled: true, state: obs.state, intervalMs: base, nextPollAt: now + base });
       if (updated) {
-        if (!first) await reply(updated, buildProgressReply(updated, KINDS[w.kind].describe(obs.state), now));
+        if (!first) await reply(updated, buildProgressReply(updated, kinds[w.kind].describe(obs.state), now));
         await refresh(updated);
       }
       return;
@@ -174,7 +187,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
         const { kind, resource } = watches[0]!;
         // One poll for every watch of this resource.
         const [ok, result] = await limiter
-          .run(() => KINDS[kind].observe(deps.cloud, resource))
+          .run(() => kinds[kind].observe(deps.cloud, resource))
           .then((o) => [true, o] as const, (e: unknown) => [false, e] as const);
         for (const w of watches) await apply(w, result, ok);
       }),

@@ -30,17 +30,17 @@ describe('a worker deploy is followed to its end', () => {
     await rig.click(msg, 'op_confirm', ALICE.id);
     const final = await waitFor(() => broadcasts(msg)[0], { timeoutMs: 10_000 });
     const uuid = rig.sandbox.state.workers.at(-1)!.uuid;
-    expect(JSON.stringify(final.params.blocks)).toMatch(/is `active` at/);
+    expect(JSON.stringify(final.params.blocks)).toMatch(/Worker `api` is active at <https:/);
     // Intermediate states stay in the thread; the end is one broadcast reply.
     const replies = thread(msg).map((r) => text(r));
-    expect(replies.some((r) => r.includes('deployment in_progress'))).toBe(true);
-    expect(replies.at(-1)).toMatch(/Worker `api` is `active`/);
+    expect(replies.some((r) => r.includes('deployment in progress'))).toBe(true);
+    expect(replies.at(-1)).toMatch(/Worker `api` is active at/);
     await new Promise((r) => setTimeout(r, INTERVAL * 6));
     expect(broadcasts(msg)).toHaveLength(1);
     // The status message says done and carries the watch line.
     const status = text(latest(msg));
     expect(status).toContain('— done');
-    expect(status).toMatch(/`status active · deployment finished · runtime running` · finished after/);
+    expect(status).toMatch(/status active · deployment finished · runtime running · finished after/);
     const polls = rig.sandbox.requests.filter((r) => r.path === `/workers/${uuid}/status`).length;
     // Recorded for the closing note: polls for one 1.5 s build at a 150 ms base interval.
     process.stderr.write(`[watch] build polls: ${polls}\n`);

@@ -111,11 +111,11 @@ describe('watch engine', () => {
     await run(w, 20_000); // 40 s: in_progress (after 20% of 120 s)
     expect(posts).toHaveLength(1);
     expect(posts[0]!.reply_broadcast).toBe(false);
-    expect(posts[0]!.text).toContain('deployment in_progress');
+    expect(posts[0]!.text).toContain('deployment in progress');
     await run(w, 140_000); // past 120 s: active (backoff may notice it up to a minute late)
     expect(posts).toHaveLength(2);
     expect(posts[1]).toMatchObject({ thread_ts: '1700000000.000001', reply_broadcast: true });
-    expect(posts[1]!.text).toMatch(/^Worker `api` is `active` at <https:\/\/[^|>]*workers\.example\.net\/\|[^>]*workers\.example\.net> \(after /);
+    expect(posts[1]!.text).toMatch(/^Worker `api` is active at <https:\/\/[^|>]*workers\.example\.net\/\|[^>]*workers\.example\.net> \(after /);
     const done = (await store.watches.get(watch.id))!;
     expect(done).toMatchObject({ status: 'done', outcome: 'succeeded', finalTs: expect.any(String) });
     await run(w, 60_000);
@@ -240,7 +240,7 @@ describe('watch engine', () => {
     const quiet = watcher({ broadcast: 'none' });
     await start(quiet, ok);
     await run(quiet, 200_000, 5000);
-    expect(posts.at(-1)!.text).toMatch(/is `active`/);
+    expect(posts.at(-1)!.text).toMatch(/is active at/);
     expect(posts.every((p) => p.reply_broadcast === false)).toBe(true);
   });
 

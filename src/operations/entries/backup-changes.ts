@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { UuidSchema } from '../../cloud/ids.js';
 import { BACKUP_MODES, COMPRESSION_TYPES } from '../../cloud/requests.js';
 import type { CreateBackupBody } from '../../cloud/requests.js';
+import { isServerBusy } from '../../cloud/server-status.js';
 import { backupName as backupNameText } from '../../views/backup-views.js';
 import { agoFromAge, bytes } from '../../views/format.js';
 import { join, md, val, type Mrkdwn } from '../../views/mrkdwn.js';
@@ -29,9 +30,6 @@ export const DEFAULT_COMPRESSION = 'zstd' satisfies (typeof COMPRESSION_TYPES)[n
 
 /** Spec "Limits": backup name at most 40 characters. */
 const BACKUP_NAME_MAX = 40;
-
-/** Application statuses that forbid a backup (spec "Server application status"; as reinstall's precheck). */
-const BUSY = new Set(['installing', 'reinstalling', 'restoring']);
 
 const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
 
@@ -79,7 +77,7 @@ export const backupCreate = defineOperation({
     async precheck({ cloud, signal }, { server }) {
       const status = await cloud.servers.status(server, { signal });
       const busy = status.server_status;
-      if (busy && BUSY.has(busy)) {
+      if (isServerBusy(busy)) {
         return {
           refuse: md`Server ${val(server)} is ${val(busy)} right now, so it cannot be backed up; try again when ${val(`/cloud server status ${server}`)} shows it is done.`,
         };

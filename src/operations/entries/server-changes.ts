@@ -1,6 +1,7 @@
 /** Changes to a server: rename, reinstall (wipes the disk), remove an address. */
 import { z } from 'zod';
 import { RenameBody } from '../../cloud/requests.js';
+import { isServerBusy } from '../../cloud/server-status.js';
 import { buildRootPasswordReply } from '../../views/secret-views.js';
 import { join, md, val } from '../../views/mrkdwn.js';
 import { addressArg, serverArg } from '../args.js';
@@ -67,7 +68,7 @@ export const serverReinstall = defineOperation({
     async precheck({ cloud }, { server }) {
       const status = await cloud.servers.status(server);
       const busy = status.server_status;
-      if (busy === 'installing' || busy === 'reinstalling' || busy === 'restoring') {
+      if (isServerBusy(busy)) {
         return { refuse: md`Server ${val(server)} is ${val(busy)} right now; try again when ${val(`/cloud server status ${server}`)} shows it is done.` };
       }
       // The API has no "get server"; the primary address's reverse DNS is its hostname in practice.

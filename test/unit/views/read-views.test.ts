@@ -46,6 +46,14 @@ describe('server views', () => {
     expect(ready.text).not.toContain('s3cr3t-pass'); // notification text stays clean
   });
 
+  it('credentials show a password with a backtick exactly, as plain text', () => {
+    const password = 'a`b<c>&d*e_';
+    const r = valid(buildCredentials('101', { username: 'root', root_password: password, password_status: 'ready', ipv4: '1.2.3.4', ipv6: null }));
+    const plainTexts = JSON.stringify(r.blocks.filter((b) => b.type === 'section' && (b as { text?: { type?: string } }).text?.type === 'plain_text'));
+    expect(JSON.parse(plainTexts)).toEqual([{ type: 'section', text: { type: 'plain_text', text: password, emoji: false } }]);
+    expect(text(r)).not.toContain('aˋb'); // no look-alike anywhere
+  });
+
   it('ips escape rDNS and mark reserved addresses', () => {
     const r = valid(buildServerIps('101', [{ address: '203.0.113.5', type: 'ipv4', cidr: 24, rdns: '<evil>&co', reserved: true }]));
     expect(text(r)).toContain('&lt;evil&gt;&amp;co');

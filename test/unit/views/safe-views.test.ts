@@ -10,6 +10,8 @@ import { md, val } from '../../../src/views/mrkdwn.js';
 import { buildRootPasswordReply } from '../../../src/views/secret-views.js';
 import { buildStatusMessage } from '../../../src/views/status-views.js';
 import { buildFinalReply, buildProgressReply, buildWatchMessage } from '../../../src/views/watch-views.js';
+import { WATCH_KINDS } from '../../../src/operations/watch-kinds.js';
+import type { WatchState } from '../../../src/store/watch-store.js';
 import { buildCloudRefusal, buildFieldErrors, onlyRequesterMay, typedMismatch } from '../../../src/views/click-views.js';
 import { buildAccessRefusal } from '../../../src/views/access-views.js';
 import { assertBlockKitValid } from '../../rig/block-kit-limits.js';
@@ -84,6 +86,25 @@ describe('buildRootPasswordReply', () => {
   it('escapes a hostile server name in the text and the blocks', () => {
     inert(buildRootPasswordReply(HOSTILE, 'secret123'));
   });
+
+  it('shows a password with a backtick exactly, on a plain-text line Slack does not parse', () => {
+    const password = 'a`b*c_:key:<!here>';
+    const r = buildRootPasswordReply('101', password);
+    assertBlockKitValid({ text: r.text, blocks: r.blocks });
+    expect(r.text).not.toContain('a`b');
+    expect(r.blocks[0]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: ':key: New root password of server `101`:', verbatim: true } });
+    expect(r.blocks[1]).toEqual({ type: 'section', text: { type: 'plain_text', text: password, emoji: false } });
+    expect(all(r)).not.toContain('ˋ'); // no look-alike anywhere
+  });
+
+  it('shows a password without a backtick in inline code, in the same section', () => {
+    const r = buildRootPasswordReply('101', 'pa55*word_');
+    expect(r.blocks[0]).toEqual({
+      type: 'section',
+      text: { type: 'mrkdwn', text: ':key: New root password of server `101`: `pa55*word_`', verbatim: true },
+    });
+    expect(r.blocks).toHaveLength(2);
+  });
 });
 
 describe('status message', () => {
@@ -113,22 +134,46 @@ describe('status message', () => {
   });
 });
 
+/** The end of a watch as the watcher builds it: the kind's words in the generic reply, one minute in. */
+const finalReply = (w: WatchRecord, state: WatchState, outcome: 'succeeded' | 'failed') =>
+  buildFinalReply(w, WATCH_KINDS[w.kind].final(w, state, outcome), outcome, 60_000);
+
 describe('watch replies', () => {
   it('a worker fqdn cannot forge a link label; the broadcast text is escaped', () => {
-    const r = buildFinalReply(watch(), { name: HOSTILE, status: 'active', fqdn: 'evil.example/login|docs-site.workers.example.net' }, 'succeeded', 60_000);
+    const r = finalReply(watch(), { name: HOSTILE, status: 'active', fqdn: 'evil.example/login|docs-site.workers.example.net' }, 'succeeded');
     inert(r);
     expect(all(r)).not.toMatch(/<https:\/\/evil\.example\/login\|/);
     expect(r.text).toContain('`evil.example/login|docs-site.workers.example.net`');
   });
 
   it('a plain fqdn is a link with the host as its label', () => {
-    const r = buildFinalReply(watch(), { name: 'api', status: 'active', fqdn: 'api.workers.example.net' }, 'succeeded', 60_000);
-    expect(r.text).toBe('Worker `api` is `active` at <https://api.workers.example.net/|api.workers.example.net> (after 1 minute).');
+    const r = finalReply(watch(), { name: 'api', status: 'active', fqdn: 'api.workers.example.net' }, 'succeeded');
+    expect(r.text).toBe('Worker `api` is active at <https://api.workers.example.net/|api.workers.example.net> (after 1 minute).');
+  });
+
+  it('a status the spec does not name is a value; a known one is a word', () => {
+    const odd = finalReply(watch(), { name: 'api', status: HOSTILE, deployment: 'failed' }, 'failed');
+    inert(odd);
+    expect(odd.text).toBe('Worker `api` did not come up: deployment failed (after 1 minute).');
+    const line = WATCH_KINDS.worker.describe({ status: 'pending', deployment: 'in_progress', runtime: '*live*' });
+    expect(line).toBe('status pending · deployment in progress · runtime `*live*`');
+    expect(WATCH_KINDS.server.describe({ server_status: 'installing', power: 'running', password: 'generating' })).toBe(
+      'installing · power running · credentials generating',
+    );
+  });
+
+  it('a reinstall’s end names the requester in the block only, not in the broadcast text', () => {
+    const r = finalReply(watch({ kind: 'server', resource: '104' }), { server_status: null, power: 'running', password: 'ready' }, 'succeeded');
+    expect(r.text).toBe('Server `104` is reinstalled and its credentials are ready (after 1 minute).');
+    expect(JSON.stringify(r.blocks)).toContain('The new root password went to <@U0ALICE> privately.');
   });
 
   it('progress and the watch message carry the cloud’s words only as values', () => {
-    inert(buildProgressReply(watch(), HOSTILE, 1000));
-    inert(buildWatchMessage(watch({ state: { name: HOSTILE } }), HOSTILE, 1000));
+    const kind = WATCH_KINDS.worker;
+    const state = { name: HOSTILE, status: HOSTILE, deployment: HOSTILE, runtime: HOSTILE, error: HOSTILE };
+    inert(buildProgressReply(watch(), kind.describe(state), 1000));
+    inert(buildWatchMessage(watch({ state }), kind.subject('uuid-1', state), kind.describe(state), 1000));
+    inert(buildProgressReply(watch(), WATCH_KINDS.server.describe({ server_status: HOSTILE, power: HOSTILE, password: HOSTILE }), 1000));
   });
 });
 

@@ -1,0 +1,44 @@
+/**
+ * One audit entry from what happened. Every path that audits — a read run, a refusal at the
+ * door or before asking, each move of a change — builds its entry here, so arguments are
+ * always masked and a change's entry always carries who confirmed, its record and the request.
+ */
+import { maskedArgs } from '../access/secrets.js';
+import type { AnyOperation, CloudRequest } from '../operations/types.js';
+import type { OperationRecord } from '../store/types.js';
+import type { AuditOutcome, NewAuditEntry } from './types.js';
+
+export interface AuditInput {
+  /** The catalog entry (or, for a button outside the catalog, its id and tier). */
+  op: Pick<AnyOperation, 'id' | 'tier'> & Partial<Pick<AnyOperation, 'change'>>;
+  userId: string;
+  channelId: string | null | undefined;
+  /** As given: secret arguments are masked here. */
+  args: Record<string, unknown>;
+  outcome: AuditOutcome;
+  /** A change's record: its id, who confirmed and approved, its error code and duration. */
+  record?: OperationRecord;
+  /** The change's request (secrets masked): the entry's detail unless one is given. */
+  request?: CloudRequest;
+  errorCode?: string | null;
+  durationMs?: number | null;
+  detail?: string | null;
+}
+
+export function auditEntry(input: AuditInput): NewAuditEntry {
+  const { op, record: r, request } = input;
+  return {
+    userId: input.userId,
+    channelId: input.channelId ?? null,
+    opId: op.id,
+    tier: op.tier,
+    args: maskedArgs(op, input.args),
+    outcome: input.outcome,
+    errorCode: input.errorCode ?? r?.errorCode ?? null,
+    confirmedBy: r?.confirmedBy ?? null,
+    approvedBy: r?.approvedBy ?? null,
+    operationId: r?.id ?? null,
+    durationMs: input.durationMs ?? (r?.finishedAt ? r.finishedAt - (r.confirmedAt ?? r.createdAt) : null),
+    detail: input.detail ?? (request ? `${request.method} ${request.path}` : null),
+  };
+}
