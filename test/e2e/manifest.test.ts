@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 
 const manifestUrl = new URL('../../manifest.yml', import.meta.url);
 // shared/ sits beside the repository, in CI too.
-const schemaUrl = new URL('../../../shared/slack/manifest.schema.json', import.meta.url);
+const schemaUrl = new URL('../fixtures/slack/manifest.schema.json', import.meta.url);
 
 interface Manifest {
   display_information: { name: string };

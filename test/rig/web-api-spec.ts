@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { isObject } from './json.js';
 
-export const WEB_API_SPEC_URL = new URL('../../../shared/slack/web-api-methods.json', import.meta.url);
+export const WEB_API_SPEC_URL = new URL('../fixtures/slack/web-api-methods.json', import.meta.url);
 
 export interface MethodSpec {
   method: string;
