@@ -2,6 +2,9 @@
  * The auditor: every entry goes to three sinks — the store, one structured log line, and (for
  * entries worth a post) AUDIT_CHANNEL. No sink may hold up or break the operation being
  * audited: `record` never throws, and the channel post runs in the background, in order.
+ * An entry the store cannot take is never dropped: it is kept in memory and written again
+ * (with backoff) until the store takes it, and logged whole at error level meanwhile, so a
+ * crash before the store is back still leaves it in the log.
  */
 import { MASK, SECRET_KEY } from '../access/secrets.js';
 import type { Clock } from '../clock.js';
@@ -10,6 +13,7 @@ import type { Tier } from '../operations/types.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import { buildAuditLine } from '../views/audit-views.js';
 import type { AuditStore } from '../store/audit-store.js';
+import { isStoreUnavailable } from '../store/errors.js';
 import type { AuditEntry, Auditor, NewAuditEntry } from './types.js';
 
 /** Tiers posted to the audit channel by default: everything but plain reads. Refusals are always posted. */
@@ -28,12 +32,23 @@ export interface AuditorOptions {
   clock: Pick<Clock, 'now'>;
   /** Tiers whose entries are posted (default DEFAULT_POST_TIERS); a refusal is posted whatever its tier. */
   postTiers?: readonly Tier[];
+  /** Writing kept entries again: pauses from firstDelayMs (200) doubling to maxDelayMs (10 s), through `sleep` (real timers by default). */
+  storeRetry?: { sleep?: (ms: number) => Promise<void>; firstDelayMs?: number; maxDelayMs?: number };
 }
 
 export interface AuditorService extends Auditor {
-  /** Resolves once every post queued so far has been sent or given up on (tests; shutdown). */
+  /**
+   * Resolves once every post queued so far has been sent or given up on, and entries kept for
+   * the store were tried once more (tests; shutdown). What the store still refuses stays kept
+   * and is reported at error level (each entry is already in the log in full).
+   */
   flush(): Promise<void>;
+  /** Entries waiting for the store (not yet written). */
+  pendingWrites(): number;
 }
+
+/** Kept entries beyond this are not held in memory any more (each is still logged in full at error level). */
+export const MAX_PENDING_WRITES = 10_000;
 
 /** Unsaved entry as every sink sees it: all fields present, `id` null until the store gives one. */
 type Normalized = Omit<AuditEntry, 'id'> & { id: number | null };
@@ -120,6 +135,81 @@ export function createAuditor(options: AuditorOptions): AuditorService {
 
   const worthPosting = (e: Normalized) => postTiers.has(e.tier) || e.outcome === 'refused';
 
+  // Entries the store did not take, oldest first; written again by `drain` until it does.
+  const pending: Normalized[] = [];
+  let draining: Promise<void> | null = null;
+  let keptDropped = 0;
+  const retry = options.storeRetry ?? {};
+  const firstDelay = Math.max(1, retry.firstDelayMs ?? 200);
+  const maxDelay = Math.max(firstDelay, retry.maxDelayMs ?? 10_000);
+  // unref: waiting to write an audit entry must not keep a stopping process alive.
+  const sleep = retry.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
+
+  async function write(e: Normalized): Promise<AuditEntry> {
+    const { id: _none, ...fields } = e;
+    return store.insert(fields);
+  }
+
+  /** Keeps an entry the store did not take, logging it whole (masked already) so a crash cannot lose it. */
+  function keep(e: Normalized, err: unknown, first: boolean): void {
+    if (pending.length >= MAX_PENDING_WRITES) {
+      if (keptDropped++ === 0) safely(() => logger.error('audit entries kept for the store exceed the limit: further ones are only in the log', { limit: MAX_PENDING_WRITES }));
+    } else {
+      pending.push(e);
+    }
+    safely(() =>
+      logger.error(
+        first ? 'audit store write failed: the entry is kept and written again when the store answers' : 'audit entry kept for the store (it is still unavailable)',
+        { ...(first ? { error: err } : {}), audit: { ...e }, pendingWrites: pending.length },
+      ),
+    );
+    draining ??= drain().finally(() => {
+      draining = null;
+    });
+  }
+
+  /** Writes kept entries in order, pausing with backoff while the store still refuses. */
+  async function drain(): Promise<void> {
+    let delay = firstDelay;
+    while (pending.length > 0) {
+      await sleep(delay);
+      if (!(await writePending())) delay = Math.min(delay * 2, maxDelay);
+    }
+  }
+
+  /** One pass over the kept entries; false if the store refused again (the rest stay kept). One pass at a time, so no entry is written twice. */
+  let passing: Promise<boolean> | null = null;
+  function writePending(): Promise<boolean> {
+    passing ??= writePass().finally(() => {
+      passing = null;
+    });
+    return passing;
+  }
+
+  async function writePass(): Promise<boolean> {
+    while (pending.length > 0) {
+      const e = pending[0]!;
+      try {
+        const stored = await write(e);
+        pending.shift();
+        safely(() => logger.info('audit entry written after the store came back', { auditId: stored.id, at: e.at, opId: e.opId, userId: e.userId, pendingWrites: pending.length }));
+      } catch (err) {
+        if (isStoreUnavailable(err)) {
+          safely(() => logger.debug('audit store still unavailable for kept entries', { error: err, pendingWrites: pending.length }));
+          return false;
+        }
+        // Refused for good: holding it would hold every entry behind it. It is in the log in full.
+        pending.shift();
+        safely(() => logger.error('audit store refused a kept entry: it is only in the log', { error: err, at: e.at, opId: e.opId, userId: e.userId }));
+      }
+    }
+    if (keptDropped > 0) {
+      safely(() => logger.error('audit entries were not kept for the store (only in the log)', { count: keptDropped }));
+      keptDropped = 0;
+    }
+    return true;
+  }
+
   async function post(e: Normalized): Promise<void> {
     try {
       const reply = buildAuditLine(e);
@@ -170,13 +260,18 @@ export function createAuditor(options: AuditorOptions): AuditorService {
         safely(() => logger.error('audit entry unreadable; not recorded', { error: err, opId: (input as { opId?: unknown } | null)?.opId }));
         return;
       }
-      try {
-        const { id: _none, ...fields } = entry;
-        const stored = await store.insert(fields);
-        entry = { ...entry, id: stored.id };
-      } catch (err) {
-        // The entry itself still goes to the log line below (id null): the trail is not lost.
-        safely(() => logger.error('audit store write failed', { error: err, opId: entry.opId, userId: entry.userId, at: entry.at }));
+      if (pending.length > 0) {
+        // The store is refusing: join the queue at once (in order) instead of waiting on it.
+        keep(entry, undefined, false);
+      } else {
+        try {
+          const stored = await write(entry);
+          entry = { ...entry, id: stored.id };
+        } catch (err) {
+          if (isStoreUnavailable(err)) keep(entry, err, true);
+          // A refusal (a bad field, a closed store) would refuse again: the log line keeps it.
+          else safely(() => logger.error('audit store refused the entry: it is only in the log', { error: err, audit: { ...entry } }));
+        }
       }
       safely(() => logger.info('audit', { audit: { ...entry } }));
       if (posting && worthPosting(entry)) {
@@ -193,6 +288,9 @@ export function createAuditor(options: AuditorOptions): AuditorService {
     },
 
     async flush() {
+      if (pending.length > 0 && !(await writePending().catch(() => false))) {
+        safely(() => logger.warn('audit entries still not stored: kept, and each is in the log above in full', { pendingWrites: pending.length }));
+      }
       // Posts queued while waiting are waited for too.
       for (;;) {
         const current = queue;
@@ -200,5 +298,7 @@ export function createAuditor(options: AuditorOptions): AuditorService {
         if (current === queue) return;
       }
     },
+
+    pendingWrites: () => pending.length,
   };
 }

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { Reply } from '../operations/types.js';
 import { buildSlowNotice } from '../views/error-views.js';
+import { failureReply } from './answer-failure.js';
 
 export interface AnswerDeps {
   clock: Clock;
@@ -36,7 +37,8 @@ export async function answerEphemeral(
   } else {
     timer.abort();
   }
-  const reply = await work;
+  // A failure inside the bot (the store stayed locked) is an answer too, replacing any slow notice.
+  const reply = await work.catch((e: unknown) => failureReply(deps.logger, what, e));
   await send(deps, respond, { ...reply, response_type: 'ephemeral', replace_original: replace });
 }
 

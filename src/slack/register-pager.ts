@@ -36,8 +36,10 @@ export function registerPager(app: App, deps: PagerDeps): void {
       return;
     }
     // Checked again at the click: a role may have changed since the list was shown.
-    const refused = await guard(deps, op, actor.userId, actor.channelId);
-    const work = refused ? Promise.resolve(refused) : runOperation(deps, op, args.data as Record<string, unknown>, actor).then((o) => o.reply);
+    // The check is part of the work, so a failure there is answered like one in the operation.
+    const work = guard(deps, op, actor.userId, actor.channelId).then(
+      async (refused) => refused ?? (await runOperation(deps, op, args.data as Record<string, unknown>, actor)).reply,
+    );
     await answerEphemeral(deps, respond, op.command, work, { replaceOriginal: true });
   });
 }

@@ -5,14 +5,17 @@
 import type { Clock } from '../clock.js';
 import { createPostgresStore, type PostgresStoreOptions } from './postgres/postgres-store.js';
 import { createSqliteStore } from './sqlite-store.js';
+import type { LockRetryOptions } from './sqlite-retry.js';
 import type { Store } from './types.js';
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 export interface CreateStoreOptions extends Omit<PostgresStoreOptions, 'url' | 'clock'> {
   clock?: Pick<Clock, 'now'>;
-  /** SQLite only: ms to wait for another connection's write lock. */
+  /** SQLite only: ms the driver waits synchronously for another connection's lock (keep it tiny). */
   busyTimeoutMs?: number;
+  /** SQLite only: the async wait for a lock (budget, pauses, timer). */
+  lockRetry?: LockRetryOptions;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -27,11 +30,12 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
 
 export function createStore(target: string | DatabaseTarget, options: CreateStoreOptions = {}): Store {
   const t = typeof target === 'string' ? parseDatabaseUrl(target) : target;
-  const { clock, busyTimeoutMs, ...pg } = options;
+  const { clock, busyTimeoutMs, lockRetry, ...pg } = options;
   if (t.kind === 'postgres') return createPostgresStore({ ...pg, url: t.url, ...(clock ? { clock } : {}) });
   return createSqliteStore({
     path: t.path,
     ...(clock ? { clock } : {}),
     ...(busyTimeoutMs !== undefined ? { busyTimeoutMs } : {}),
+    ...(lockRetry ? { lockRetry } : {}),
   });
 }

@@ -26,3 +26,7 @@ export type { CreateStoreOptions, DatabaseTarget } from './create-store.js';
 export { createPostgresStore } from './postgres/postgres-store.js';
 export type { PostgresStore, PostgresStoreOptions } from './postgres/postgres-store.js';
 export { PG_MIGRATIONS, migratePostgres, pgSchemaVersion } from './postgres/migrations.js';
+export { StoreUnavailableError, isStoreUnavailable } from './errors.js';
+export type { StoreFailureReason } from './errors.js';
+export { LOCK_BUDGET_MS, createLockRetry, retryingMethods } from './sqlite-retry.js';
+export type { LockRetryOptions, StoreRunner } from './sqlite-retry.js';

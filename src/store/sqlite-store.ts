@@ -12,6 +12,7 @@ import { newOperationId } from './ids.js';
 import { migrate } from './migrations.js';
 import { createWatchStore } from './watch-store.js';
 import { createAuditStore } from './audit-store.js';
+import { createLockRetry, retryingMethods, type LockRetryOptions } from './sqlite-retry.js';
 import { PATCH_COLUMN_NAMES, objectToJson, patchParams, rowToRecord } from './operation-rows.js';
 import type { OperationRow } from './operation-rows.js';
 import { TERMINAL_STATUSES } from './types.js';
@@ -28,11 +29,18 @@ export interface SqliteStoreOptions {
   path: string;
   /** Source of createdAt/updatedAt where the caller gives no `now`; default the system clock. */
   clock?: Pick<Clock, 'now'>;
-  /** Milliseconds to wait for another connection's write lock (default 5000). */
+  /**
+   * Milliseconds the driver itself waits for another connection's lock (default 2). It waits
+   * synchronously, stalling the whole process, so it stays tiny: the wait happens in `lockRetry`.
+   */
   busyTimeoutMs?: number;
+  /** The async wait for a lock: budget (default 2 s), pauses, and the timer tests inject. */
+  lockRetry?: LockRetryOptions;
 }
 
-const BUSY_TIMEOUT_MS = 5000;
+const BUSY_TIMEOUT_MS = 2;
+/** Opening and migrating happen once at start, before any request: they may wait like before. */
+const OPEN_BUSY_TIMEOUT_MS = 5000;
 
 /** Opens (creating if needed) and migrates the database. Throws if it cannot, closing what it opened. */
 export function createSqliteStore(options: SqliteStoreOptions): Store {
@@ -43,18 +51,21 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   if (!path) throw new TypeError('createSqliteStore needs a path (a file path or ":memory:")');
   if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
 
-  const db = new Database(path, { timeout: busyTimeout });
+  const db = new Database(path, { timeout: OPEN_BUSY_TIMEOUT_MS });
   try {
-    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeout))}`);
+    db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     // Overwrite freed content (erased sealed secrets) instead of leaving it in free pages.
     db.pragma('secure_delete = ON');
     migrate(db, undefined, clock.now);
-    const operations = createOperationStore(db, clock);
-    const watches = createWatchStore(db, clock);
-    const audit = createAuditStore(db, clock);
+    // From here on requests run: a lock is waited for asynchronously (sqlite-retry.ts).
+    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeout))}`);
+    const run = createLockRetry(options.lockRetry);
+    const operations = retryingMethods(createOperationStore(db, clock), run);
+    const watches = retryingMethods(createWatchStore(db, clock), run);
+    const audit = retryingMethods(createAuditStore(db, clock), run);
     return {
       operations,
       watches,

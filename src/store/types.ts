@@ -131,6 +131,8 @@ export interface Store {
   operations: OperationStore;
   watches: import('./watch-store.js').WatchStore;
   audit: import('./audit-store.js').AuditStore;
+  /** Resolves once the schema is migrated (PostgreSQL migrates in the background; SQLite at open). */
+  ready?(): Promise<void>;
   /** Idempotent. */
   close(): Promise<void>;
 }

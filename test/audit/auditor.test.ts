@@ -244,7 +244,12 @@ describe('failing sinks', () => {
     await a.flush();
     const errors = log.lines.filter((l) => l.level === 'error');
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ msg: 'audit store write failed', error: { message: 'SQLITE_FULL: database or disk is full' }, opId: 'server.reinstall' });
+    // Not a StoreUnavailableError: a refusal, not retried, but the whole entry is in the error line.
+    expect(errors[0]).toMatchObject({
+      msg: 'audit store refused the entry: it is only in the log',
+      error: { message: 'SQLITE_FULL: database or disk is full' },
+      audit: { opId: 'server.reinstall', detail: 'reinstall requested' },
+    });
     expect(auditLines()).toHaveLength(1);
     expect(auditLines()[0]!.audit).toMatchObject({ id: null, opId: 'server.reinstall', detail: 'reinstall requested' });
     expect(slack.posts).toHaveLength(1);

@@ -12,6 +12,7 @@ import { createPgOperationStore } from './operation-store.js';
 import { createPool, describeUrl, type PoolOptions } from './pool.js';
 import type { Queryable } from './sql.js';
 import { createPgWatchStore } from './watch-store.js';
+import { toStoreError } from './pg-errors.js';
 
 export interface PostgresStoreOptions extends PoolOptions {
   clock?: Pick<Clock, 'now'>;
@@ -42,7 +43,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 
   const db = async (): Promise<Queryable> => {
     if (closed) throw new Error(`The store is not open (PostgreSQL at ${describeUrl(options.url)} was closed)`);
-    await migrated;
+    // An unreachable server at start rejects every call with the store's error, not pg's.
+    await migrated.catch((e: unknown) => Promise.reject(toStoreError(e)));
     return pool;
   };
 

@@ -1,5 +1,6 @@
 /** Small helpers shared by the PostgreSQL stores: named parameters, and what a query runs on. */
 import type { QueryResultRow } from 'pg';
+import { toStoreError } from './pg-errors.js';
 
 /** A pool or a checked-out client: anything with pg's `query`. */
 export interface Queryable {
@@ -21,10 +22,14 @@ export function bind(text: string, params: Record<string, unknown>): [string, un
   return [sql, order.map((n) => params[n])];
 }
 
-/** Runs a statement with named parameters. */
+/** Runs a statement with named parameters; a timeout or a lost connection rejects with StoreUnavailableError. */
 export async function run<R extends QueryResultRow>(db: Queryable, text: string, params: Record<string, unknown> = {}): Promise<R[]> {
   const [sql, values] = bind(text, params);
-  return (await db.query<R>(sql, values)).rows;
+  try {
+    return (await db.query<R>(sql, values)).rows;
+  } catch (e) {
+    throw toStoreError(e);
+  }
 }
 
 /** A unique-key violation (SQLSTATE 23505) on the named constraint. */
