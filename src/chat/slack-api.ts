@@ -7,12 +7,26 @@
 import type { Block } from '../operations/types.js';
 import type { ModalView } from '../views/modal-views.js';
 
+/** Slack message metadata: machine-readable, invisible to people, returned by conversations.replies. */
+export interface MessageMetadata {
+  event_type: string;
+  event_payload: Record<string, string | number | boolean>;
+}
+
 export interface MessageArgs {
   channel: string;
   text: string;
   blocks: Block[];
   thread_ts?: string;
   reply_broadcast?: boolean;
+  metadata?: MessageMetadata;
+}
+
+/** A message of a thread as conversations.replies gives it (what the bot reads of it). */
+export interface ThreadMessage {
+  ts: string;
+  /** Only on messages posted with metadata (include_all_metadata is asked for). */
+  metadata?: MessageMetadata;
 }
 
 export interface SlackApi {
@@ -24,15 +38,30 @@ export interface SlackApi {
   updateView(viewId: string, view: ModalView, hash?: string): Promise<void>;
   /** Members of a user group (usergroups.users.list; scope usergroups:read). */
   usergroupMembers(groupId: string): Promise<string[]>;
+  /**
+   * The parent and replies of a thread, every page (conversations.replies with
+   * include_all_metadata; scopes channels:history / groups:history). The watcher reads it to
+   * learn whether a final post it cannot account for is already there. Optional: a chat without
+   * it cannot check, and the watcher then posts.
+   */
+  threadReplies?(args: { channel: string; ts: string }): Promise<ThreadMessage[]>;
 }
+
+/**
+ * `refused`: Slack answered `{ok:false}` with `code`. `unavailable`: Slack answered an HTTP error
+ * (`code` is `http_500`, …) or did not answer in time or at all (`timeout`, `request_failed`),
+ * after the client's bounded retries.
+ */
+export type SlackFailure = 'refused' | 'unavailable';
 
 export class SlackApiError extends Error {
   override readonly name = 'SlackApiError';
   constructor(
     readonly code: string,
     readonly method: string,
+    readonly failure: SlackFailure = 'refused',
   ) {
-    super(`Slack refused ${method}: ${code}`);
+    super(failure === 'refused' ? `Slack refused ${method}: ${code}` : `Slack did not answer ${method}: ${code}`);
   }
 }
 

@@ -12,6 +12,8 @@ export interface ShellMessage {
   blocks: unknown[];
   /** The parent's ts, for a thread reply. */
   threadTs?: string;
+  /** Message metadata, as posted (the watcher finds its final post by it). */
+  metadata?: JsonObject;
   deleted?: boolean;
 }
 
@@ -65,11 +67,18 @@ export class LocalModel {
     return `${Math.floor(Date.now() / 1000)}.${String(this.seq).padStart(6, '0')}`;
   }
 
-  post(args: { channel: string; text: string; blocks: unknown[]; threadTs?: string; broadcast?: boolean }): ShellMessage {
+  post(args: { channel: string; text: string; blocks: unknown[]; threadTs?: string; broadcast?: boolean; metadata?: JsonObject }): ShellMessage {
     const parent = args.threadTs ? this.messages.get(args.threadTs) : undefined;
     // A reply to a reply threads under the parent, as in Slack.
     const threadTs = parent?.threadTs ?? (args.threadTs ? args.threadTs : undefined);
-    const message: ShellMessage = { channel: args.channel, ts: this.nextTs(), text: args.text, blocks: args.blocks, ...(threadTs ? { threadTs } : {}) };
+    const message: ShellMessage = {
+      channel: args.channel,
+      ts: this.nextTs(),
+      text: args.text,
+      blocks: args.blocks,
+      ...(threadTs ? { threadTs } : {}),
+      ...(args.metadata ? { metadata: args.metadata } : {}),
+    };
     this.messages.set(message.ts, message);
     this.emit({ type: 'message', message, broadcast: args.broadcast === true && !!threadTs });
     return message;
@@ -83,6 +92,14 @@ export class LocalModel {
     if (blocks !== undefined) message.blocks = blocks;
     this.emit({ type: 'update', message });
     return message;
+  }
+
+  /** A thread as conversations.replies lists it: the parent, then its live replies, oldest first. */
+  thread(channel: string, ts: string): ShellMessage[] | undefined {
+    const parent = this.messages.get(ts);
+    if (!parent || parent.deleted || parent.channel !== channel) return undefined;
+    const root = parent.threadTs ?? parent.ts;
+    return [...this.messages.values()].filter((m) => !m.deleted && m.channel === channel && (m.ts === root || m.threadTs === root));
   }
 
   remove(ts: string): ShellMessage | undefined {

@@ -50,7 +50,15 @@ const METHODS: Record<string, Method> = {
     const blocks = blocksOf(p.blocks) ?? [];
     if (!text && blocks.length === 0) return fail('no_text');
     const threadTs = str(p.thread_ts);
-    const m = model.post({ channel, text, blocks, ...(threadTs ? { threadTs } : {}), broadcast: p.reply_broadcast === true || p.reply_broadcast === 'true' });
+    const metadata = asObject(p.metadata);
+    const m = model.post({
+      channel,
+      text,
+      blocks,
+      ...(threadTs ? { threadTs } : {}),
+      ...(metadata ? { metadata } : {}),
+      broadcast: p.reply_broadcast === true || p.reply_broadcast === 'true',
+    });
     return { ok: true, channel, ts: m.ts, message: { type: 'message', text, blocks, ts: m.ts, user: SHELL_BOT.userId, bot_id: SHELL_BOT.botId } };
   },
   'chat.update': (p, model) => {
@@ -83,6 +91,26 @@ const METHODS: Record<string, Method> = {
     return { ok: true, view: stored.view };
   },
   'usergroups.users.list': () => ({ ok: true, users: [] }),
+  // One page: a local thread is short. Metadata only when asked for, as Slack does for others' apps.
+  'conversations.replies': (p, model) => {
+    const channel = str(p.channel);
+    const ts = str(p.ts);
+    if (!channel) return fail('channel_not_found');
+    if (!ts) return fail('thread_not_found');
+    const thread = model.thread(channel, ts);
+    if (!thread) return fail('thread_not_found');
+    const withMeta = p.include_all_metadata === true || p.include_all_metadata === 'true';
+    const messages = thread.map((m) => ({
+      type: 'message',
+      ts: m.ts,
+      text: m.text,
+      ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+      user: SHELL_BOT.userId,
+      bot_id: SHELL_BOT.botId,
+      ...(withMeta && m.metadata ? { metadata: m.metadata } : {}),
+    }));
+    return { ok: true, messages, has_more: false };
+  },
 };
 
 function open(p: Params, model: LocalModel): Answer {

@@ -112,6 +112,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_user_at ON audit (user_id, at);
     `,
   },
+  {
+    version: 5,
+    name: 'watch leases',
+    // Replicas share the watches: each is polled by the replica holding its lease until
+    // lease_until (epoch ms); a dead replica's watches are claimed by another once it expires.
+    up: `
+      ALTER TABLE watches ADD COLUMN lease_owner TEXT;
+      ALTER TABLE watches ADD COLUMN lease_until INTEGER;
+    `,
+  },
 ];
 
 export class MigrationError extends Error {

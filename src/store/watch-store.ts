@@ -37,6 +37,9 @@ export interface WatchRecord {
   updatedAt: number;
   /** ts of the final thread reply, once posted. */
   finalTs: string | null;
+  /** The replica polling it (claimDue), until `leaseUntil` (epoch ms); null before any claim. */
+  leaseOwner: string | null;
+  leaseUntil: number | null;
 }
 
 export interface NewWatch {
@@ -60,6 +63,8 @@ export interface WatchPatch {
   deadlineAt?: number;
   threadTs?: string | null;
   finalTs?: string | null;
+  /** Extends (or ends) the holder's lease, e.g. for the final post. */
+  leaseUntil?: number | null;
   /** Count one more poll. */
   polled?: boolean;
 }
@@ -69,10 +74,19 @@ export interface WatchStore {
   get(id: string): Promise<WatchRecord | undefined>;
   /** Active (and finalizing: a final post interrupted by a stop) watches, oldest first. */
   listOpen(): Promise<WatchRecord[]>;
-  /** Moves status from one of `from` to `to` and applies the patch; undefined if it was not in `from`. */
-  move(id: string, from: WatchStatus[], to: WatchStatus, now: number, patch?: WatchPatch): Promise<WatchRecord | undefined>;
-  /** Applies the patch only while the watch is in one of `in`. */
-  update(id: string, inStatus: WatchStatus[], now: number, patch: WatchPatch): Promise<WatchRecord | undefined>;
+  /**
+   * Leases up to `limit` due watches to `owner` until now + leaseMs and returns them (oldest
+   * first): active or finalizing ones whose next poll is due, whose lease is free, expired or
+   * already `owner`'s. Atomic across connections and replicas: a watch goes to one claimer.
+   */
+  claimDue(owner: string, now: number, leaseMs: number, limit: number): Promise<WatchRecord[]>;
+  /**
+   * Moves status from one of `from` to `to` and applies the patch; undefined if it was not in
+   * `from` or, with `owner`, if the lease is no longer `owner`'s (another replica took it over).
+   */
+  move(id: string, from: WatchStatus[], to: WatchStatus, now: number, patch?: WatchPatch, owner?: string): Promise<WatchRecord | undefined>;
+  /** Applies the patch only while the watch is in one of `in` (and, with `owner`, still leased to it). */
+  update(id: string, inStatus: WatchStatus[], now: number, patch: WatchPatch, owner?: string): Promise<WatchRecord | undefined>;
   /** Newest first. */
   listRecent(limit: number): Promise<WatchRecord[]>;
 }
@@ -95,6 +109,8 @@ interface WatchRow {
   next_poll_at: number;
   updated_at: number;
   final_ts: string | null;
+  lease_owner: string | null;
+  lease_until: number | null;
 }
 
 function toRecord(r: WatchRow): WatchRecord {
@@ -116,6 +132,8 @@ function toRecord(r: WatchRow): WatchRecord {
     nextPollAt: r.next_poll_at,
     updatedAt: r.updated_at,
     finalTs: r.final_ts,
+    leaseOwner: r.lease_owner,
+    leaseUntil: r.lease_until,
   };
 }
 
@@ -127,6 +145,7 @@ const PATCHABLE = {
   deadlineAt: 'deadline_at',
   threadTs: 'thread_ts',
   finalTs: 'final_ts',
+  leaseUntil: 'lease_until',
 } as const;
 
 function patchParams(patch: WatchPatch): Record<string, unknown> {
@@ -144,6 +163,9 @@ const SET = Object.values(PATCHABLE)
   .map((c) => `${c} = CASE WHEN @set_${c} THEN @${c} ELSE ${c} END`)
   .join(', ');
 
+/** RETURNING gives no order: the claimed watches, oldest first (as listOpen). */
+export const oldestFirst = (a: WatchRecord, b: WatchRecord): number => a.startedAt - b.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 export function createWatchStore(db: Db, clock: Pick<Clock, 'now'>): WatchStore {
   const insert = db.prepare<Record<string, unknown>, WatchRow>(`
     INSERT INTO watches (id, kind, resource, operation_id, channel_id, thread_ts, requested_by, status,
@@ -159,6 +181,17 @@ export function createWatchStore(db: Db, clock: Pick<Clock, 'now'>): WatchStore 
   const cas = db.prepare<Record<string, unknown>, WatchRow>(`
     UPDATE watches SET status = @to, updated_at = @now, polls = polls + @polled, ${SET}
      WHERE id = @id AND status IN (SELECT value FROM json_each(@from))
+       AND (@owner IS NULL OR lease_owner = @owner)
+    RETURNING *`);
+  // One statement, so SQLite's write lock makes it atomic across connections and processes.
+  const claim = db.prepare<Record<string, unknown>, WatchRow>(`
+    UPDATE watches SET lease_owner = @owner, lease_until = @until
+     WHERE id IN (
+       SELECT id FROM watches
+        WHERE status IN ('active', 'finalizing') AND next_poll_at <= @now
+          AND (lease_owner IS NULL OR lease_until <= @now OR lease_owner = @owner)
+        ORDER BY next_poll_at, started_at, rowid
+        LIMIT @limit)
     RETURNING *`);
 
   return {
@@ -194,14 +227,18 @@ export function createWatchStore(db: Db, clock: Pick<Clock, 'now'>): WatchStore 
     async listOpen() {
       return open.all().map(toRecord);
     },
-    async move(id, from, to, now, patch = {}) {
-      const row = cas.get({ id, to, now, from: JSON.stringify(from), ...patchParams(patch) });
+    async claimDue(owner, now, leaseMs, limit) {
+      const rows = claim.all({ owner, now, until: now + leaseMs, limit: Math.max(0, Math.trunc(limit)) });
+      return rows.map(toRecord).sort(oldestFirst);
+    },
+    async move(id, from, to, now, patch = {}, owner) {
+      const row = cas.get({ id, to, now, from: JSON.stringify(from), owner: owner ?? null, ...patchParams(patch) });
       return row ? toRecord(row) : undefined;
     },
-    async update(id, inStatus, now, patch) {
+    async update(id, inStatus, now, patch, owner) {
       const current = byId.get(id);
       if (!current || !inStatus.includes(current.status as WatchStatus)) return undefined;
-      const row = cas.get({ id, to: current.status, now, from: JSON.stringify(inStatus), ...patchParams(patch) });
+      const row = cas.get({ id, to: current.status, now, from: JSON.stringify(inStatus), owner: owner ?? null, ...patchParams(patch) });
       return row ? toRecord(row) : undefined;
     },
     async listRecent(limit) {

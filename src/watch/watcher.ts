@@ -6,18 +6,29 @@
  * Everything it knows lives in the store, so a restart (even after SIGKILL) resumes every
  * open watch. Several watches of one resource share one poll; a limiter caps concurrent cloud
  * calls; polls back off while nothing changes; a 429's Retry-After is honoured.
+ *
+ * Replicas share the watches through leases: a pass polls only the due watches this replica
+ * claimed (claimDue), and every write names the owner, so a replica whose lease was taken over
+ * (it stalled past the lease) writes nothing and drops the watch. The final post is claimed
+ * (active → finalizing) before it is posted and carries the watch id in its message metadata;
+ * a watch found already finalizing (a crash, a takeover, a failed call) is first looked up in
+ * its thread, so a final that did get posted is recorded rather than posted again.
  */
 import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { WatchKind, WatchRecord, WatchState, WatchStore } from '../store/watch-store.js';
-import type { SlackApi } from '../chat/slack-api.js';
+import { SlackApiError, type SlackApi } from '../chat/slack-api.js';
 import type { Reply } from '../operations/types.js';
 import { WATCH_KINDS, type Observation, type WatchKinds } from '../operations/watch-kinds.js';
 import { buildCancelledReply, buildDeadlineReply, buildFinalReply, buildGoneReply, buildProgressReply } from '../views/watch-views.js';
 import { buildRootPasswordReply } from '../views/secret-views.js';
 import { createLimiter, type Limiter } from './limit.js';
+import { newReplicaId } from './replica-id.js';
+
+/** The metadata event type of a watch's final post; its payload names the watch (`watch_id`). */
+export const FINAL_EVENT = 'cloudbot_watch_final';
 
 export type BroadcastPolicy = 'final' | 'failures' | 'none';
 
@@ -39,6 +50,16 @@ export interface WatcherDeps {
   deadlines?: Partial<Record<WatchKind, number>>;
   /** What each kind polls and says (the catalog's `watchKinds`; default the built-in ones). */
   kinds?: WatchKinds;
+  /** This replica's name in watch leases (default: a fresh random one per watcher). */
+  owner?: string;
+  /**
+   * How long a claimed watch stays this replica's (default the larger of 30 s and 3 × the base
+   * interval): a dead replica's watches are taken over within it. Keep it well above the Slack
+   * call timeout, or a final post still in flight could be made again by the new holder.
+   */
+  leaseMs?: number;
+  /** At most this many watches claimed per pass (default 500). */
+  batch?: number;
 }
 
 export interface StartWatch {
@@ -51,6 +72,8 @@ export interface StartWatch {
 }
 
 export interface Watcher {
+  /** This replica's name in the watches' leases. */
+  readonly owner: string;
   watch(input: StartWatch): Promise<WatchRecord>;
   /** One pass over what is due (the loop calls it; tests call it with a manual clock). */
   tick(): Promise<void>;
@@ -81,6 +104,9 @@ export function createWatcher(deps: WatcherDeps): Watcher {
   const limiter = createLimiter(deps.concurrency ?? 4);
   const kinds = deps.kinds ?? WATCH_KINDS;
   const deadlineOf = (k: WatchKind) => deps.deadlines?.[k] ?? kinds[k].deadlineMs;
+  const owner = deps.owner ?? newReplicaId();
+  const leaseMs = deps.leaseMs ?? Math.max(30_000, base * 3);
+  const batch = deps.batch ?? 500;
   /** The next interval while nothing changes: whole milliseconds, capped. */
   const backoff = (ms: number) => Math.min(Math.round(ms * BACKOFF), max);
   let stopped = true;
@@ -98,23 +124,80 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       return undefined;
     }
   };
+  /**
+   * The final post: its ts; null if Slack refused it (a definite no: not posted, and posting
+   * again would be refused too); 'unknown' if the call failed without an answer (a timeout, a
+   * dropped connection), so it may or may not be in the thread.
+   */
+  const postFinal = async (w: WatchRecord, r: Reply, broadcastIt: boolean): Promise<string | null | 'unknown'> => {
+    if (!w.threadTs) return null;
+    try {
+      const posted = await deps.slack.postMessage({
+        channel: w.channelId,
+        thread_ts: w.threadTs,
+        reply_broadcast: broadcastIt,
+        text: r.text,
+        blocks: r.blocks,
+        metadata: { event_type: FINAL_EVENT, event_payload: { watch_id: w.id } },
+      });
+      return posted.ts;
+    } catch (e) {
+      deps.logger.warn('could not post the final state of a watch', { watch: w.id, error: e });
+      return e instanceof SlackApiError ? null : 'unknown';
+    }
+  };
+  /** The ts of this watch's final post if the thread has it; null if not; 'unknown' if Slack could not say. */
+  const findFinal = async (w: WatchRecord): Promise<string | null | 'unknown'> => {
+    if (!w.threadTs || !deps.slack.threadReplies) return null;
+    try {
+      const thread = await deps.slack.threadReplies({ channel: w.channelId, ts: w.threadTs });
+      const mine = thread.find((m) => m.metadata?.event_type === FINAL_EVENT && m.metadata.event_payload.watch_id === w.id);
+      return mine?.ts ?? null;
+    } catch (e) {
+      // A refusal (missing_scope, thread_not_found) will not change by asking again: post.
+      deps.logger.warn('could not look for an earlier final post of a watch', { watch: w.id, error: e });
+      return e instanceof SlackApiError ? null : 'unknown';
+    }
+  };
   const refresh = (w: WatchRecord) =>
     deps.refreshParent(w).catch((error: unknown) => deps.logger.warn('could not refresh a watch message', { watch: w.id, error }));
 
-  async function finish(w: WatchRecord, obs: Observation): Promise<void> {
+  /**
+   * Posts the final state of a watch this replica holds in `finalizing`, once: `recovered` when
+   * the row was found already finalizing (its earlier holder crashed, stalled or failed to hear
+   * back from Slack), so the thread is looked up first.
+   */
+  async function finish(w: WatchRecord, outcome: 'succeeded' | 'failed', state: WatchState, secret: string | undefined, recovered: boolean): Promise<void> {
     const now = deps.clock.now();
-    const outcome = obs.outcome!;
-    if (obs.secret) deps.logger.addSecret(obs.secret);
-    const loud = broadcast === 'final' || (broadcast === 'failures' && outcome === 'failed');
-    const ts = await reply(w, buildFinalReply(w, kinds[w.kind].final(w, obs.state, outcome), outcome, now), loud);
-    const done = await deps.store.move(w.id, ['finalizing'], 'done', now, { finalTs: ts ?? null });
-    if (done) await refresh(done);
-    if (obs.secret && outcome === 'succeeded') {
+    if (secret) deps.logger.addSecret(secret);
+    let ts = recovered ? await findFinal(w) : null;
+    if (ts === null) {
+      const loud = broadcast === 'final' || (broadcast === 'failures' && outcome === 'failed');
+      ts = await postFinal(w, buildFinalReply(w, kinds[w.kind].final(w, state, outcome), outcome, now), loud);
+    } else if (ts !== 'unknown') {
+      deps.logger.info('the final post of a watch was already in its thread; recorded, not posted again', { watch: w.id, ts });
+    }
+    if (ts === 'unknown') {
+      // Not known whether it is in the thread: keep the claim and look again on a later pass.
+      await deps.store.update(w.id, ['finalizing'], now, { nextPollAt: now + base }, owner);
+      return;
+    }
+    const done = await deps.store.move(w.id, ['finalizing'], 'done', now, { finalTs: ts }, owner);
+    if (!done) {
+      await dropDuplicate(w, ts);
+      return;
+    }
+    await refresh(done);
+    // The root password: sent by the replica whose move to done won, so at most once. It cannot
+    // be looked up afterwards (ephemeral), so a final recovered from the thread sends it from
+    // this replica's own poll; only a crash between the move to done and this call loses it
+    // (a new password must then be set at the provider) — a second copy is never sent.
+    if (secret && outcome === 'succeeded') {
       try {
         await deps.slack.postEphemeral({
           channel: w.channelId,
           user: w.requestedBy,
-          ...buildRootPasswordReply(w.resource, obs.secret),
+          ...buildRootPasswordReply(w.resource, secret),
         });
       } catch (e) {
         deps.logger.warn('could not send the new root password privately', { watch: w.id, error: e });
@@ -122,12 +205,26 @@ export function createWatcher(deps: WatcherDeps): Watcher {
     }
   }
 
+  /**
+   * This replica lost the watch while posting its final (it stalled past the lease). If the new
+   * holder has already recorded another post as the final, ours is a second copy: delete it.
+   */
+  async function dropDuplicate(w: WatchRecord, ts: string | null): Promise<void> {
+    deps.logger.warn('another replica took over this watch while its final was being posted', { watch: w.id, replica: owner });
+    if (!ts || !w.threadTs) return;
+    const row = await deps.store.get(w.id).catch(() => undefined);
+    if (row?.status !== 'done' || !row.finalTs || row.finalTs === ts) return;
+    await deps.slack
+      .deleteMessage({ channel: w.channelId, ts })
+      .catch((error: unknown) => deps.logger.warn('could not delete a second final post of a watch', { watch: w.id, error }));
+  }
+
   async function apply(w: WatchRecord, result: Observation | unknown, ok: boolean): Promise<void> {
     const now = deps.clock.now();
     if (!ok) {
       const e = result;
       if (isCloudApiError(e) && e.code === 'NOT_FOUND') {
-        const gone = await deps.store.move(w.id, ['active', 'finalizing'], 'gone', now, { polled: true, outcome: 'gone' });
+        const gone = await deps.store.move(w.id, ['active', 'finalizing'], 'gone', now, { polled: true, outcome: 'gone' }, owner);
         if (gone) {
           await reply(gone, buildGoneReply(kinds[gone.kind].subject(gone.resource, gone.state)));
           await refresh(gone);
@@ -137,21 +234,32 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       // Transient (network, 5xx, rate limit): try later, say nothing.
       const wait = Math.max(isCloudApiError(e) && e.retryAfterMs ? Math.ceil(e.retryAfterMs) : 0, backoff(w.intervalMs));
       if (!isCloudApiError(e)) deps.logger.error('watch poll failed inside the bot', { watch: w.id, error: e });
-      await deps.store.update(w.id, ['active'], now, { polled: true, nextPollAt: now + wait, intervalMs: backoff(w.intervalMs) });
+      await deps.store.update(w.id, [w.status], now, { polled: true, nextPollAt: now + wait, intervalMs: backoff(w.intervalMs) }, owner);
       return;
     }
     const obs = result as Observation;
+    if (w.status === 'finalizing') {
+      // Claimed for its final earlier and left unfinished: its lease is ours now. The claimed
+      // outcome and state stand; this poll only brings the secret back (it is never stored).
+      const outcome = (w.outcome ?? obs.outcome) as 'succeeded' | 'failed' | undefined;
+      if (outcome) await finish(w, outcome, w.state ?? obs.state, obs.secret, true);
+      return;
+    }
     if (obs.outcome) {
-      // Claimed once: of two pollers (or a restart), only one posts the end.
-      const claimed =
-        w.status === 'finalizing'
-          ? w
-          : await deps.store.move(w.id, ['active'], 'finalizing', now, { polled: true, state: obs.state, outcome: obs.outcome });
-      if (claimed) await finish(claimed, obs);
+      // Claimed once, before posting: of two pollers (or replicas, or a restart) one posts the end.
+      const claimed = await deps.store.move(
+        w.id,
+        ['active'],
+        'finalizing',
+        now,
+        { polled: true, state: obs.state, outcome: obs.outcome, nextPollAt: now, leaseUntil: now + leaseMs },
+        owner,
+      );
+      if (claimed) await finish(claimed, obs.outcome, obs.state, obs.secret, false);
       return;
     }
     if (now >= w.deadlineAt) {
-      const expired = await deps.store.move(w.id, ['active'], 'expired', now, { polled: true, state: obs.state });
+      const expired = await deps.store.move(w.id, ['active'], 'expired', now, { polled: true, state: obs.state }, owner);
       if (expired) {
         const kind = kinds[expired.kind];
         const last = expired.state ? kind.describe(expired.state) : undefined;
@@ -162,7 +270,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
     }
     if (!sameState(w.state, obs.state)) {
       const first = w.state === null;
-      const updated = await deps.store.update(w.id, ['active'], now, { polled: true, state: obs.state, intervalMs: base, nextPollAt: now + base });
+      const updated = await deps.store.update(w.id, ['active'], now, { polled: true, state: obs.state, intervalMs: base, nextPollAt: now + base }, owner);
       if (updated) {
         if (!first) await reply(updated, buildProgressReply(updated, kinds[w.kind].describe(obs.state), now));
         await refresh(updated);
@@ -170,13 +278,13 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       return;
     }
     const interval = backoff(w.intervalMs);
-    await deps.store.update(w.id, ['active'], now, { polled: true, intervalMs: interval, nextPollAt: Math.min(now + interval, w.deadlineAt) });
+    await deps.store.update(w.id, ['active'], now, { polled: true, intervalMs: interval, nextPollAt: Math.min(now + interval, w.deadlineAt) }, owner);
   }
 
   async function tick(): Promise<void> {
     const now = deps.clock.now();
-    const open = await deps.store.listOpen();
-    const due = open.filter((w) => w.status === 'finalizing' || w.nextPollAt <= now);
+    // Only what this replica now holds: another replica's leased watches are its to poll.
+    const due = await deps.store.claimDue(owner, now, leaseMs, batch);
     const groups = new Map<string, WatchRecord[]>();
     for (const w of due) {
       const key = `${w.kind}:${w.resource}`;
@@ -197,7 +305,9 @@ export function createWatcher(deps: WatcherDeps): Watcher {
   async function nextDueIn(): Promise<number | undefined> {
     const open = await deps.store.listOpen();
     if (open.length === 0) return undefined;
-    return Math.max(0, Math.min(...open.map((w) => (w.status === 'finalizing' ? 0 : w.nextPollAt))) - deps.clock.now());
+    // Another replica's watch is not ours to poll before its lease ends.
+    const dueAt = (w: WatchRecord) => Math.max(w.nextPollAt, w.leaseOwner && w.leaseOwner !== owner ? (w.leaseUntil ?? 0) : 0);
+    return Math.max(0, Math.min(...open.map(dueAt)) - deps.clock.now());
   }
 
   async function loop(): Promise<void> {
@@ -217,6 +327,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
   }
 
   return {
+    owner,
     limiter,
     nextDueIn,
     tick,
@@ -240,6 +351,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
     start() {
       if (!stopped) return;
       stopped = false;
+      deps.logger.info('watching with leases', { replica: owner, leaseMs });
       loopDone = loop();
     },
     async stop() {

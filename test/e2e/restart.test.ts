@@ -1,7 +1,8 @@
 /**
  * Restart safety with a real process: the bot (src/main.ts) follows a build, is killed with
  * SIGKILL in the middle of it, is started again on the same database, and the build's final
- * state still reaches the thread exactly once.
+ * state still reaches the thread exactly once. The restarted process is a new replica: it takes
+ * the watch over when the killed one's lease (30 s) runs out.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -90,9 +91,11 @@ it('a bot killed mid-build resumes the watch and posts the final state exactly o
   expect(await first.exited).toBe('SIGKILL');
   expect(finals(own.ts)).toEqual([]); // the build is still going
 
+  const killedAt = Date.now();
   const second = startBot();
   await waitFor(() => /listening for Slack/.test(second.output()), { timeoutMs: 15_000 });
-  await waitFor(() => finals(own.ts)[0], { timeoutMs: 20_000 });
+  await waitFor(() => finals(own.ts)[0], { timeoutMs: 45_000 });
+  expect(Date.now() - killedAt).toBeLessThan(30_000 + 10_000); // within the lease, plus a poll or two
   await new Promise((r) => setTimeout(r, 2500)); // any duplicate would arrive within a poll or two
   expect(finals(own.ts)).toHaveLength(1);
   const thread = slack.messages.thread(OPS_CHANNEL.id, own.ts);
@@ -102,4 +105,4 @@ it('a bot killed mid-build resumes the watch and posts the final state exactly o
   second.child.kill('SIGTERM');
   expect(await second.exited).toBe(0);
   expect(second.output()).toContain('"msg":"shutting down"');
-}, 60_000);
+}, 90_000);

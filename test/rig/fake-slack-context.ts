@@ -23,6 +23,8 @@ export interface MethodContext {
   check(payload: unknown): BlockKitViolation[];
   /** ws:// URL of the attached fake Socket Mode server, if any. */
   socketUrl(): string | undefined;
+  /** The bot scopes granted (for methods whose scope depends on the channel). */
+  scopes: ReadonlySet<string>;
 }
 
 export type MethodHandler = (params: Record<string, unknown>, ctx: MethodContext) => SlackResponse;

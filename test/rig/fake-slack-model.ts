@@ -28,6 +28,8 @@ export interface FakeMessage {
   edited?: { user: string; ts: string };
   reply_count?: number;
   latest_reply?: string;
+  /** Message metadata as posted (`event_type`, `event_payload`). */
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
   /** Earlier versions, oldest first: each chat.update pushes the one it replaced. */
   versions: MessageVersion[];
   deleted: boolean;

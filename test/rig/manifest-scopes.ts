@@ -28,3 +28,6 @@ export const METHOD_SCOPES: Record<string, string[]> = {
   'users.info': ['users:read'],
   'usergroups.users.list': ['usergroups:read'],
 };
+
+/** conversations.replies (and history) need the scope of the channel's type. */
+export const HISTORY_SCOPES = { public: 'channels:history', private: 'groups:history', im: 'im:history' } as const;

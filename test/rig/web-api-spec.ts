@@ -34,8 +34,19 @@ const ONE_OF: Record<string, string[][]> = {
   'conversations.open': [['channel', 'users']],
 };
 
-/** Not in the spec subset: Socket Mode's own method (needs an app-level token). */
-const EXTRA_METHODS: MethodSpec[] = [{ method: 'apps.connections.open', required: [], oneOf: [], errors: [] }];
+/**
+ * Not in the spec subset: Socket Mode's own method (needs an app-level token), and
+ * conversations.replies (the watcher looks for its own final post), from Slack's method reference.
+ */
+const EXTRA_METHODS: MethodSpec[] = [
+  { method: 'apps.connections.open', required: [], oneOf: [], errors: [] },
+  {
+    method: 'conversations.replies',
+    required: ['channel', 'ts'],
+    oneOf: [],
+    errors: ['channel_not_found', 'thread_not_found', 'missing_scope', 'not_in_channel', 'invalid_cursor'],
+  },
+];
 
 export function loadWebApiSpec(url: URL = WEB_API_SPEC_URL): Map<string, MethodSpec> {
   const doc: unknown = JSON.parse(readFileSync(url, 'utf8'));

@@ -50,6 +50,8 @@ describe.each(BACKENDS)('%s', (backend) => {
       nextPollAt: T0 + 10_000,
       updatedAt: T0 + 5,
       finalTs: null,
+      leaseOwner: null,
+      leaseUntil: null,
     } satisfies WatchRecord);
     await store.close();
     expect(await t.open(path).watches.get(w.id)).toEqual(w);
@@ -81,6 +83,64 @@ describe.each(BACKENDS)('%s', (backend) => {
     const done = await b.watches.move(w.id, ['finalizing'], 'done', T0 + 2000, { finalTs: '333.444' });
     expect(done).toMatchObject({ status: 'done', finalTs: '333.444', outcome: won[0]!.outcome });
     expect(await a.watches.move(w.id, ['active', 'finalizing'], 'cancelled', T0 + 3000)).toBeUndefined();
+  });
+
+  it('claimDue leases due watches to one replica until expiry; then another takes them over', async () => {
+    const path = t.file();
+    const a = t.open(path).watches;
+    const b = t.open(path).watches;
+    const due1 = await a.create(newWatch({ nextPollAt: T0 }));
+    const due2 = await a.create(newWatch({ nextPollAt: T0 - 5, startedAt: T0 + 1 }));
+    const later = await a.create(newWatch({ nextPollAt: T0 + 60_000, startedAt: T0 + 2 }));
+    const fin = await a.create(newWatch({ nextPollAt: T0, startedAt: T0 + 3 }));
+    await a.move(fin.id, ['active'], 'finalizing', T0, { outcome: 'succeeded' });
+    const ended = await a.create(newWatch({ nextPollAt: T0 }));
+    await a.move(ended.id, ['active'], 'done', T0);
+
+    const mine = await a.claimDue('replica-a', T0, 30_000, 10);
+    expect(mine.map((w) => w.id)).toEqual([due1.id, due2.id, fin.id]); // oldest first; not the future one, not the done one
+    expect(mine.every((w) => w.leaseOwner === 'replica-a' && w.leaseUntil === T0 + 30_000)).toBe(true);
+    expect(await b.claimDue('replica-b', T0 + 1000, 30_000, 10)).toEqual([]); // all held by A
+    // A holds them: its own claim renews; its writes go through, B's do not.
+    expect((await a.claimDue('replica-a', T0 + 1000, 30_000, 10)).map((w) => w.leaseUntil)).toEqual([T0 + 31_000, T0 + 31_000, T0 + 31_000]);
+    expect(await b.update(due1.id, ['active'], T0 + 1000, { polled: true }, 'replica-b')).toBeUndefined();
+    expect(await b.move(fin.id, ['finalizing'], 'done', T0 + 1000, { finalTs: '1.2' }, 'replica-b')).toBeUndefined();
+    expect(await a.update(due1.id, ['active'], T0 + 1000, { nextPollAt: T0 + 40_000 }, 'replica-a')).toMatchObject({ nextPollAt: T0 + 40_000 });
+
+    // A dies: once its lease ends, B takes over what is due (due1 is not due again until its next poll).
+    expect(await b.claimDue('replica-b', T0 + 30_999, 30_000, 10)).toEqual([]);
+    const taken = await b.claimDue('replica-b', T0 + 31_000, 30_000, 10);
+    expect(taken.map((w) => w.id)).toEqual([due2.id, fin.id]);
+    expect(taken[1]).toMatchObject({ status: 'finalizing', leaseOwner: 'replica-b', leaseUntil: T0 + 61_000 });
+    // A comes back from a stall: its lease is gone, so its writes are refused and change nothing.
+    expect(await a.move(fin.id, ['finalizing'], 'done', T0 + 31_001, { finalTs: '9.9' }, 'replica-a')).toBeUndefined();
+    expect(await a.update(due2.id, ['active'], T0 + 31_001, { polled: true }, 'replica-a')).toBeUndefined();
+    expect(await a.get(fin.id)).toMatchObject({ status: 'finalizing', finalTs: null, leaseOwner: 'replica-b' });
+    expect(await b.move(fin.id, ['finalizing'], 'done', T0 + 31_002, { finalTs: '1.2' }, 'replica-b')).toMatchObject({ status: 'done', finalTs: '1.2' });
+    // A limit caps a pass (the longest-due first); the rest stay for the next one.
+    expect((await b.claimDue('replica-b', T0 + 120_000, 30_000, 1)).map((w) => w.id)).toEqual([due2.id]);
+    expect((await a.claimDue('replica-a', T0 + 120_000, 30_000, 10)).map((w) => w.id).sort()).toEqual([due1.id, later.id].sort());
+  });
+
+  it('claimDue from many connections at once: every due watch goes to exactly one replica', async () => {
+    const path = t.file();
+    const replicas = Array.from({ length: 4 }, () => t.open(path).watches);
+    const created = [];
+    for (let i = 0; i < 40; i++) created.push(await replicas[0]!.create(newWatch({ nextPollAt: T0, resource: `srv-${i}` })));
+    // Eight claimers (two per connection), each its own replica, all at once.
+    const claims = Array.from({ length: 8 }, (_, i) =>
+      replicas[i % 4]!.claimDue(`r${i}`, T0, 30_000, 7).then((ws) => ws.map((w) => [w.id, `r${i}`] as const)),
+    );
+    const owners = new Map<string, Set<string>>();
+    for (const [id, owner] of (await Promise.all(claims)).flat()) owners.set(id, (owners.get(id) ?? new Set()).add(owner));
+    expect([...owners.values()].every((o) => o.size === 1)).toBe(true); // never two replicas
+    expect(owners.size).toBeGreaterThan(0);
+    // A latecomer gets exactly what nobody got (a claimer may skip rows another was locking).
+    const rest = await replicas[1]!.claimDue('late', T0, 30_000, 100);
+    expect(rest.filter((w) => owners.has(w.id))).toEqual([]);
+    expect(owners.size + rest.length).toBe(40);
+    for (const w of rest) owners.set(w.id, new Set(['late']));
+    for (const w of created) expect((await replicas[0]!.get(w.id))!.leaseOwner).toBe([...owners.get(w.id)!][0]);
   });
 
   it('listOpen: active and finalizing, oldest first (ties by insertion); listRecent: newest first, limited', async () => {

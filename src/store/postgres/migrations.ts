@@ -107,6 +107,15 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_user_at ON audit (user_id, at);
     `,
   },
+  {
+    version: 5,
+    name: 'watch leases',
+    // The replica polling a watch, until lease_until (epoch ms); claimDue skips rows another
+    // replica is claiming (FOR UPDATE SKIP LOCKED).
+    up: `
+      ALTER TABLE watches ADD COLUMN lease_owner text, ADD COLUMN lease_until bigint;
+    `,
+  },
 ];
 
 export interface PgMigrateOptions {

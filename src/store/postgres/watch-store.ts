@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../../clock.js';
 import { newWatchId } from '../ids.js';
-import type { WatchKind, WatchPatch, WatchRecord, WatchStatus, WatchStore } from '../watch-store.js';
+import { oldestFirst, type WatchKind, type WatchPatch, type WatchRecord, type WatchStatus, type WatchStore } from '../watch-store.js';
 import { isUniqueViolation, run, type Queryable } from './sql.js';
 
 interface WatchRow {
@@ -25,6 +25,8 @@ interface WatchRow {
   next_poll_at: number;
   updated_at: number;
   final_ts: string | null;
+  lease_owner: string | null;
+  lease_until: number | null;
 }
 
 function toRecord(r: WatchRow): WatchRecord {
@@ -46,6 +48,8 @@ function toRecord(r: WatchRow): WatchRecord {
     nextPollAt: r.next_poll_at,
     updatedAt: r.updated_at,
     finalTs: r.final_ts,
+    leaseOwner: r.lease_owner,
+    leaseUntil: r.lease_until,
   };
 }
 
@@ -57,6 +61,7 @@ const PATCHABLE = {
   deadlineAt: ['deadline_at', 'bigint'],
   threadTs: ['thread_ts', 'text'],
   finalTs: ['final_ts', 'text'],
+  leaseUntil: ['lease_until', 'bigint'],
 } as const;
 
 function patchParams(patch: WatchPatch): Record<string, unknown> {
@@ -78,6 +83,22 @@ const SET = Object.values(PATCHABLE)
 const CAS = `
   UPDATE watches SET status = COALESCE(@to::text, status), updated_at = @now, polls = polls + @polled::int, ${SET}
    WHERE id = @id AND status = ANY(@from::text[])
+     AND (@owner::text IS NULL OR lease_owner = @owner::text)
+  RETURNING *`;
+
+/**
+ * Replicas claiming together skip the rows another is locking (SKIP LOCKED) rather than wait;
+ * the outer WHERE re-checks the lease, so a row claimed meanwhile is not taken twice.
+ */
+const CLAIM = `
+  UPDATE watches SET lease_owner = @owner::text, lease_until = @until::bigint
+   WHERE id IN (
+     SELECT id FROM watches
+      WHERE status IN ('active', 'finalizing') AND next_poll_at <= @now::bigint
+        AND (lease_owner IS NULL OR lease_until <= @now::bigint OR lease_owner = @owner::text)
+      ORDER BY next_poll_at, started_at, seq
+      LIMIT @limit::int
+      FOR UPDATE SKIP LOCKED)
   RETURNING *`;
 
 export function createPgWatchStore(db: () => Promise<Queryable>, clock: Pick<Clock, 'now'>): WatchStore {
@@ -126,12 +147,16 @@ export function createPgWatchStore(db: () => Promise<Queryable>, clock: Pick<Clo
       );
       return rows.map(toRecord);
     },
-    async move(id, from, to, now, patch = {}) {
-      const [row] = await run<WatchRow>(await db(), CAS, { id, to, now, from, ...patchParams(patch) });
+    async claimDue(owner, now, leaseMs, limit) {
+      const rows = await run<WatchRow>(await db(), CLAIM, { owner, now, until: now + leaseMs, limit: Math.max(0, Math.trunc(limit)) });
+      return rows.map(toRecord).sort(oldestFirst);
+    },
+    async move(id, from, to, now, patch = {}, owner) {
+      const [row] = await run<WatchRow>(await db(), CAS, { id, to, now, from, owner: owner ?? null, ...patchParams(patch) });
       return row ? toRecord(row) : undefined;
     },
-    async update(id, inStatus, now, patch) {
-      const [row] = await run<WatchRow>(await db(), CAS, { id, to: null, now, from: inStatus, ...patchParams(patch) });
+    async update(id, inStatus, now, patch, owner) {
+      const [row] = await run<WatchRow>(await db(), CAS, { id, to: null, now, from: inStatus, owner: owner ?? null, ...patchParams(patch) });
       return row ? toRecord(row) : undefined;
     },
     async listRecent(limit) {

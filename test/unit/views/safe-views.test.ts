@@ -70,6 +70,8 @@ const watch = (over: Partial<WatchRecord> = {}): WatchRecord => ({
   nextPollAt: 0,
   updatedAt: 0,
   finalTs: null,
+  leaseOwner: null,
+  leaseUntil: null,
   ...over,
 });
 
