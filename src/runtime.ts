@@ -52,8 +52,10 @@ export interface RuntimeOverrides {
   dispatcher?: Dispatcher;
   /** Retry policy of both cloud clients (tests shorten it). */
   cloudRetry?: RetryOptions;
-  /** WebClient retry policy (tests use @slack/web-api's rapidRetryPolicy). */
+  /** WebClient retry policy (tests keep the production number of tries, without the waits). */
   slackRetryConfig?: webApi.RetryOptions;
+  /** WebClient timeout per call (default SLACK_CALL_TIMEOUT_MS; tests shorten it to test a hang). */
+  slackCallTimeoutMs?: number;
   /** The shell's receiver instead of Socket Mode or HTTP. */
   receiver?: Receiver;
   catalog?: Catalog;
@@ -128,6 +130,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     logger,
     readiness,
     ...(overrides.slackRetryConfig ? { slackRetryConfig: overrides.slackRetryConfig } : {}),
+    ...(overrides.slackCallTimeoutMs ? { slackCallTimeoutMs: overrides.slackCallTimeoutMs } : {}),
     ...(overrides.receiver ? { receiver: overrides.receiver } : {}),
   });
   const auditor = createAuditor({
@@ -213,6 +216,8 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
           'No roles are configured, so everyone is a viewer (reads only). Grant more with CLOUD_ADMINS and CLOUD_OPERATORS (Slack user or user group ids), or ACCESS_POLICY for per-channel roles.',
         );
       }
+      // A database that cannot be migrated stops start-up here, with its own message.
+      await store.ready?.();
       // HTTP: /healthz and /readyz answer while the bot waits for Slack.
       const early = httpReceiver ? await listen(app, slack, httpReceiver) : undefined;
       if (early) {

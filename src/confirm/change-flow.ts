@@ -24,7 +24,8 @@ import { buildDryRun } from '../views/status-views.js';
 import { buildNotInChannel, buildClickAnswer } from '../views/change-notices.js';
 import { buildCloudRefusal, onlyRequesterMay, OWN_REQUEST_NEEDS_APPROVAL, typedMismatch, UNKNOWN_REQUEST } from '../views/click-views.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
-import { refreshStatus, renderStatus } from './status-message.js';
+import { createStatusEditor, renderStatus, type EditFailure } from './status-message.js';
+import { buildOutcomeNotShown, buildStatusNotPosted } from '../views/slack-failure-views.js';
 import { expireDue, recoverInterrupted, retrySync, type FlowContext } from './upkeep.js';
 import { auditEntry } from '../audit/entry.js';
 import type { AuditOutcome, Auditor } from '../audit/types.js';
@@ -68,13 +69,23 @@ export type StartOutcome =
   | { kind: 'tell'; reply: Reply }
   /** A retried delivery: the first one is handling it. */
   | { kind: 'duplicate' }
-  /** The status message is up; waiting for a click, or already done. */
-  | { kind: 'posted'; record: OperationRecord }
+  /**
+   * The status message is up; waiting for a click, or already done. `unseen`: the outcome,
+   * for the requester, when the message could not be edited to show it.
+   */
+  | { kind: 'posted'; record: OperationRecord; unseen?: Reply }
   /** The cloud rejected fields (VALIDATION_ERROR) before anything changed: show them on the form. */
   | { kind: 'invalid'; fieldErrors: Record<string, string> };
 
-/** `tell`: a private answer to the clicker, made by a view. */
-export type ClickOutcome = { kind: 'tell'; text: Mrkdwn } | { kind: 'type-to-confirm'; expected: string; what: Mrkdwn } | { kind: 'done' };
+/**
+ * `tell`: a private answer to the clicker, made by a view. `show`: the same with a whole reply —
+ * the outcome, when the status message in the channel could not be edited to show it.
+ */
+export type ClickOutcome =
+  | { kind: 'tell'; text: Mrkdwn }
+  | { kind: 'show'; reply: Reply }
+  | { kind: 'type-to-confirm'; expected: string; what: Mrkdwn }
+  | { kind: 'done' };
 
 export interface ChangeFlow {
   start(req: ChangeRequest): Promise<StartOutcome>;
@@ -109,14 +120,24 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       }),
     ) ?? Promise.resolve();
   const status = (op: AnyOperation, r: OperationRecord, now: number) => renderStatus(op, r, now, { approval: needsApproval(op) });
-  const refresh = (op: AnyOperation, r: OperationRecord, now: number) => refreshStatus(deps, op, r, now, { approval: needsApproval(op) });
-  const ctx: FlowContext = { deps, opOf, authorize, audit, refresh };
+  const editor = createStatusEditor(deps);
+  const refresh = (op: AnyOperation, r: OperationRecord, now: number) => editor(op, r, now, { approval: needsApproval(op) });
+  const ctx: FlowContext = { deps, opOf, authorize, audit, refresh: (op, r, now) => refresh(op, r, now).then(() => undefined) };
+  /** The record's state as a private reply, when its status message could not be edited. */
+  const unseen = (op: AnyOperation, r: OperationRecord, failure: EditFailure | undefined): Reply | undefined =>
+    failure ? buildOutcomeNotShown(status(op, r, deps.clock.now()), failure.code, failure.unavailable) : undefined;
 
-  async function execute(op: AnyOperation, record: OperationRecord): Promise<OperationRecord> {
+  /**
+   * Sends the change once. Status edits never hold it: "running" is edited while the request
+   * is under way, and the final edit is awaited only after the outcome is stored and audited
+   * (before a watch starts editing the same message), so that an edit Slack keeps failing can
+   * be answered privately (`unseen`).
+   */
+  async function execute(op: AnyOperation, record: OperationRecord, answering: string): Promise<{ record: OperationRecord; unseen?: Reply | undefined }> {
     const log = deps.logger.child({ op: op.id, record: record.id });
     const running = await deps.store.transition(record.id, { from: ['confirmed'], to: 'running', now: deps.clock.now() });
-    if (!running.ok) return running.record ?? record;
-    await refresh(op, running.record, deps.clock.now());
+    if (!running.ok) return { record: running.record ?? record };
+    void refresh(op, running.record, deps.clock.now());
     const secrets = running.record.sealedSecrets ? deps.sealer.open(running.record.sealedSecrets) : {};
     rememberSecrets(deps.logger, Object.values(secrets));
     const args = { ...running.record.args, ...secrets };
@@ -132,10 +153,14 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         patch: { result: { text: summary.text, ...(summary.details ? { details: summary.details } : {}) } },
       });
       const final = done.ok ? done.record : running.record;
-      await refresh(op, final, deps.clock.now());
+      const edited = refresh(op, final, deps.clock.now());
       await audit(op, final, 'succeeded');
+      // A watch edits this message too: it starts once the final edit is through (or given up).
+      const failure = await edited;
       const secret = op.change!.privateReply?.(result as never, args as never);
-      if (secret) await tellPrivately(final, secret);
+      // A private reply Slack would not take goes back with the outcome (to the response_url),
+      // but only to the requester: a second admin's approving click never sees it.
+      const undelivered = secret && !(await tellPrivately(final, secret)) && answering === final.requestedBy ? secret : undefined;
       const target = op.change!.watch?.(result as never, args as never);
       if (target && deps.startWatch) {
         await deps
@@ -143,7 +168,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
           .catch((error: unknown) => log.error('could not start a watch', { error }));
       }
       log.info('change succeeded');
-      return final;
+      return { record: final, unseen: both(unseen(op, final, failure), undelivered) };
     } catch (e) {
       const code = isCloudApiError(e) ? e.code : 'INTERNAL';
       const message = e instanceof Error ? e.message : String(e);
@@ -157,17 +182,19 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         patch: { errorCode: code, errorMessage: message, result: details },
       });
       const final = failed.ok ? failed.record : running.record;
-      await refresh(op, final, deps.clock.now());
+      const edited = refresh(op, final, deps.clock.now());
       await audit(op, final, 'failed');
-      return final;
+      return { record: final, unseen: unseen(op, final, await edited) };
     }
   }
 
-  async function tellPrivately(record: OperationRecord, reply: Reply): Promise<void> {
+  async function tellPrivately(record: OperationRecord, reply: Reply): Promise<boolean> {
     try {
       await deps.slack.postEphemeral({ channel: record.channelId, user: record.requestedBy, text: reply.text, blocks: reply.blocks });
+      return true;
     } catch (e) {
       deps.logger.warn('could not send a private message to the requester', { record: record.id, error: e });
+      return false;
     }
   }
 
@@ -225,16 +252,31 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       let record = created.record;
 
       // Post before anything reaches the cloud: if the team cannot see it, it does not happen.
+      // Any failure to post (a refusal, a 5xx, no answer in time) cancels the request with
+      // Slack's reason. A post that timed out may still have landed: its buttons then find
+      // the record cancelled and do nothing.
       const first = status(op, record, now);
+      let posted: { channel: string; ts: string };
       try {
-        const posted = await deps.slack.postMessage({ channel: req.channelId, text: first.text, blocks: first.blocks });
-        await deps.store.setMessage(record.id, posted.channel, posted.ts);
-        record = { ...record, channelId: posted.channel, messageTs: posted.ts };
+        posted = await deps.slack.postMessage({ channel: req.channelId, text: first.text, blocks: first.blocks });
       } catch (e) {
-        await deps.store.transition(record.id, { from: ['pending'], to: 'cancelled', now: deps.clock.now(), patch: { errorCode: 'NOT_IN_CHANNEL' } });
-        if (e instanceof SlackApiError && NOT_REACHABLE.has(e.code)) return { kind: 'tell', reply: buildNotInChannel(e.code) };
-        throw e;
+        const slackError = e instanceof SlackApiError ? e : undefined;
+        const code = slackError?.code ?? 'request_failed';
+        const unavailable = slackError ? slackError.failure === 'unavailable' : true;
+        const reachable = !(slackError && !unavailable && NOT_REACHABLE.has(code));
+        deps.logger.warn('could not post a status message; nothing was sent', { op: op.id, record: record.id, error: e });
+        await deps.store.transition(record.id, {
+          from: ['pending'],
+          to: 'cancelled',
+          now: deps.clock.now(),
+          patch: reachable
+            ? { errorCode: 'STATUS_NOT_POSTED', errorMessage: `Slack ${unavailable ? 'did not answer' : 'refused'} chat.postMessage: ${code}` }
+            : { errorCode: 'NOT_IN_CHANNEL' },
+        });
+        return { kind: 'tell', reply: reachable ? buildStatusNotPosted(code, unavailable) : buildNotInChannel(code) };
       }
+      await deps.store.setMessage(record.id, posted.channel, posted.ts);
+      record = { ...record, channelId: posted.channel, messageTs: posted.ts };
 
       if (change.confirm || needsApproval(op)) {
         await audit(op, record, 'requested');
@@ -247,10 +289,10 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         patch: { confirmedBy: req.userId, confirmedAt: deps.clock.now() },
       });
       if (!claimed.ok) return { kind: 'posted', record };
-      const final = await execute(op, claimed.record);
+      const { record: final, unseen: notice } = await execute(op, claimed.record, req.userId);
       const fieldErrors = final.errorCode === 'VALIDATION_ERROR' ? validationFields(final) : undefined;
       if (fieldErrors && Object.keys(fieldErrors).length) return { kind: 'invalid', fieldErrors };
-      return { kind: 'posted', record: final };
+      return { kind: 'posted', record: final, ...(notice ? { unseen: notice } : {}) };
     },
 
     async confirm(recordId, userId, typed) {
@@ -288,8 +330,8 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         }
         return claimAnswer(recordId, userId, claimed.record, claimed.reason);
       }
-      await execute(op, claimed.record);
-      return { kind: 'done' };
+      const done = await execute(op, claimed.record, userId);
+      return done.unseen ? { kind: 'show', reply: done.unseen } : { kind: 'done' };
     },
 
     async cancel(recordId, userId) {
@@ -302,15 +344,21 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       const now = deps.clock.now();
       const cancelled = await deps.store.transition(recordId, { from: ['pending'], to: 'cancelled', now, patch: { result: { cancelledBy: userId } } });
       if (!cancelled.ok) return claimAnswer(recordId, userId, cancelled.record, cancelled.reason);
-      await refresh(op, cancelled.record, now);
+      const edited = refresh(op, cancelled.record, now);
       await audit(op, cancelled.record, 'cancelled', `cancelled by ${userId}`);
-      return { kind: 'done' };
+      const notice = unseen(op, cancelled.record, await edited);
+      return notice ? { kind: 'show', reply: notice } : { kind: 'done' };
     },
 
     retrySync: (recordId, userId) => retrySync(ctx, recordId, userId),
     expireDue: () => expireDue(ctx),
     recoverInterrupted: () => recoverInterrupted(ctx),
   };
+}
+
+/** Two private replies as one (either may be missing). */
+function both(a: Reply | undefined, b: Reply | undefined): Reply | undefined {
+  return a && b ? { text: a.text, blocks: [...a.blocks, ...b.blocks] } : (a ?? b);
 }
 
 function validationFields(record: OperationRecord): Record<string, string> {

@@ -7,7 +7,7 @@ import { CloudApiError } from '../cloud/errors.js';
 import type { Logger } from '../log.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
-import type { SlackApi } from '../chat/slack-api.js';
+import { SlackApiError, type SlackApi } from '../chat/slack-api.js';
 import { buildStatusMessage } from '../views/status-views.js';
 import type { OperationRecord } from '../store/types.js';
 
@@ -46,19 +46,43 @@ export function renderStatus(op: AnyOperation, record: OperationRecord, now: num
   });
 }
 
-/** Edits the status message in place; a failure to edit is logged, never fatal to the operation. */
-export async function refreshStatus(
-  deps: { slack: SlackApi; logger: Logger },
-  op: AnyOperation,
-  record: OperationRecord,
-  now: number,
-  options: RenderOptions = {},
-): Promise<void> {
-  if (!record.messageTs) return;
-  const reply = renderStatus(op, record, now, options);
-  try {
-    await deps.slack.update({ channel: record.channelId, ts: record.messageTs, text: reply.text, blocks: reply.blocks });
-  } catch (e) {
-    deps.logger.warn('could not update a status message', { op: op.id, record: record.id, error: e });
-  }
+/** Why an edit did not land: Slack's code, and whether Slack was unavailable rather than refusing. */
+export interface EditFailure {
+  code: string;
+  unavailable: boolean;
+}
+
+/**
+ * Edits the status message in place. A failed edit is logged and returned, never thrown: the
+ * change goes on whatever Slack does. Edits of one message go out in order, and one waiting
+ * behind a slow edit is dropped when a newer one arrives, so the message ends at the newest
+ * state and a slow Slack costs one call's bounded retries, not one per state.
+ */
+export function createStatusEditor(deps: { slack: SlackApi; logger: Logger }) {
+  const queues = new Map<string, { tail: Promise<unknown>; newest: number }>();
+  let seq = 0;
+  return async function refreshStatus(op: AnyOperation, record: OperationRecord, now: number, options: RenderOptions = {}): Promise<EditFailure | undefined> {
+    if (!record.messageTs) return undefined;
+    const key = `${record.channelId}/${record.messageTs}`;
+    const mine = ++seq;
+    const queue = queues.get(key) ?? { tail: Promise.resolve(), newest: 0 };
+    queue.newest = mine;
+    const run = queue.tail.then(async (): Promise<EditFailure | undefined> => {
+      if (queue.newest !== mine) return undefined; // a newer state is queued: it will say more
+      try {
+        const reply = renderStatus(op, record, now, options);
+        await deps.slack.update({ channel: record.channelId, ts: record.messageTs!, text: reply.text, blocks: reply.blocks });
+        return undefined;
+      } catch (e) {
+        deps.logger.warn('could not update a status message', { op: op.id, record: record.id, error: e });
+        return e instanceof SlackApiError ? { code: e.code, unavailable: e.failure === 'unavailable' } : { code: 'request_failed', unavailable: true };
+      }
+    });
+    queue.tail = run;
+    queues.set(key, queue);
+    void run.finally(() => {
+      if (queues.get(key)?.newest === mine) queues.delete(key);
+    });
+    return run;
+  };
 }

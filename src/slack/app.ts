@@ -15,14 +15,17 @@ import { registerCommand, type CommandDeps } from './register-command.js';
 import { registerPager, type PagerDeps } from './register-pager.js';
 import { registerWatchActions, type WatchCommandDeps } from './watch-commands.js';
 import { slackApiFromClient } from './web-client-api.js';
+import { handlerFailureReply } from './respond-privately.js';
 
 export type BoltApp = InstanceType<typeof App>;
 
 export interface SlackAppOptions {
   slack: SlackConfig;
   logger: Logger;
-  /** WebClient retry policy override (tests use @slack/web-api's rapidRetryPolicy). */
+  /** WebClient retry policy override (tests keep the tries, without the waits). */
   slackRetryConfig?: webApi.RetryOptions;
+  /** WebClient timeout per call override (default SLACK_CALL_TIMEOUT_MS). */
+  slackCallTimeoutMs?: number;
   /** A receiver of our own instead of Socket Mode or HTTP: the local shell's (mode `shell`). */
   receiver?: Receiver;
   /** What `/readyz` reports (HTTP mode); `/healthz` answers at once whatever it says. */
@@ -59,7 +62,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
   const logger = boltLogger(opts.logger.child({ component: 'bolt' }));
   const clientOptions = {
     ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
-    timeout: SLACK_CALL_TIMEOUT_MS,
+    timeout: opts.slackCallTimeoutMs ?? SLACK_CALL_TIMEOUT_MS,
     retryConfig: opts.slackRetryConfig ?? SLACK_RETRY,
   };
   const health = [
@@ -97,6 +100,8 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     logLevel: LogLevel.INFO,
     clientOptions,
     deferInitialization: true,
+    // The error handler gets the request's body, so it can still answer the person.
+    extendedErrorHandler: true,
   });
   const probe = new webApi.WebClient(slack.botToken, {
     ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
@@ -135,8 +140,29 @@ export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
   registerPager(app, deps);
   registerChanges(app, deps);
   registerWatchActions(app, deps);
-  app.error(async (error) => {
-    deps.logger.error('unhandled error in a Slack handler', { error });
+  // Last resort: whatever a listener did not answer itself is logged with a reference and
+  // told to the person through the response_url (or privately in the channel).
+  app.error(async ({ error, body }: { error: Error; body?: unknown }) => {
+    const cause = (error as { original?: unknown }).original ?? error;
+    const b = (body ?? {}) as { response_url?: unknown; command?: unknown; user_id?: unknown; user?: { id?: unknown }; channel_id?: unknown; channel?: { id?: unknown } };
+    const reply = handlerFailureReply(deps.logger, typeof b.command === 'string' ? b.command : 'that action', cause);
+    try {
+      if (typeof b.response_url === 'string' && /^https?:\/\//.test(b.response_url)) {
+        const res = await fetch(b.response_url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ response_type: 'ephemeral', replace_original: false, text: reply.text, blocks: reply.blocks }),
+          signal: AbortSignal.timeout(SLACK_CALL_TIMEOUT_MS),
+        });
+        if (!res.ok) throw new Error(`response_url answered ${res.status}`);
+        return;
+      }
+      const user = typeof b.user_id === 'string' ? b.user_id : b.user?.id;
+      const channel = typeof b.channel_id === 'string' ? b.channel_id : b.channel?.id;
+      if (typeof user === 'string' && typeof channel === 'string') await deps.slack.postEphemeral({ channel, user, text: reply.text, blocks: reply.blocks });
+    } catch (e) {
+      deps.logger.warn('could not tell the person about a failed handler', { error: e });
+    }
   });
 }
 

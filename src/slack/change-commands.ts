@@ -11,7 +11,8 @@ import type { ChangeFlow, StartOutcome } from '../confirm/change-flow.js';
 import type { Logger } from '../log.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import type { AnyOperation, ModalOption, Reply } from '../operations/types.js';
-import type { SlackApi } from '../chat/slack-api.js';
+import { SlackApiError, type SlackApi } from '../chat/slack-api.js';
+import { buildFormNotFilled, buildFormNotOpened } from '../views/slack-failure-views.js';
 import { buildChangeModal, buildChoicesUnreadable, buildLoadingModal } from '../views/modal-views.js';
 import { buildFieldErrors, FORM_VALUES_TOO_LONG } from '../views/click-views.js';
 
@@ -48,7 +49,35 @@ export async function openChangeForm(deps: ChangeCommandDeps, op: AnyOperation, 
   const spec = op.change!.modal!;
   const metadata = JSON.stringify({ op: op.id, channel: inv.channelId, given, ...(notes ? { notes } : {}) } satisfies ModalMetadata);
   if (metadata.length > 3000) return FORM_VALUES_TOO_LONG;
-  const opened = await deps.slack.openView(inv.triggerId, buildLoadingModal(spec.title, metadata));
+  // Slack failing views.open (expired_trigger_id, a 5xx, no answer) is told through the
+  // response_url: the caller sends the Reply returned here.
+  let opened: { id: string; hash?: string };
+  try {
+    opened = await deps.slack.openView(inv.triggerId, buildLoadingModal(spec.title, metadata));
+  } catch (e) {
+    if (!(e instanceof SlackApiError)) throw e;
+    deps.logger.warn('could not open a form', { op: op.id, error: e });
+    return buildFormNotOpened(e.code, e.failure === 'unavailable');
+  }
+  try {
+    await fillChangeForm(deps, op, given, opened, metadata, notes);
+  } catch (e) {
+    if (!(e instanceof SlackApiError)) throw e;
+    deps.logger.warn('could not fill in a form', { op: op.id, error: e });
+    return buildFormNotFilled(e.code, e.failure === 'unavailable');
+  }
+  return undefined;
+}
+
+async function fillChangeForm(
+  deps: ChangeCommandDeps,
+  op: AnyOperation,
+  given: Record<string, unknown>,
+  opened: { id: string; hash?: string },
+  metadata: string,
+  notes: Record<string, string> | undefined,
+): Promise<void> {
+  const spec = op.change!.modal!;
   const options: Record<string, ModalOption[]> = {};
   try {
     for (const f of spec.fields) {
@@ -58,13 +87,12 @@ export async function openChangeForm(deps: ChangeCommandDeps, op: AnyOperation, 
     if (!isCloudApiError(e)) throw e;
     const t = describeCloudError(e);
     await deps.slack.updateView(opened.id, buildChoicesUnreadable(spec.title, t.summary, t.nextStep));
-    return undefined;
+    return;
   }
   const initial = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : typeof v === 'boolean' ? v : String(v)]));
   const described = op.change!.describe(given as never, {});
   const view = buildChangeModal({ spec, options, initial, intro: described.title, privateMetadata: metadata, ...(notes ? { fieldNotes: notes } : {}) });
   await deps.slack.updateView(opened.id, view, opened.hash);
-  return undefined;
 }
 
 /** Everything a StartOutcome means for the person who typed the command. */
@@ -74,9 +102,10 @@ export function outcomeReply(outcome: StartOutcome): Reply | undefined {
       return outcome.reply;
     case 'invalid':
       return buildFieldErrors(outcome.fieldErrors, 'cloud');
-    case 'duplicate':
     case 'posted':
-      return undefined; // the status message in the channel says it all
+      return outcome.unseen; // else the status message in the channel says it all
+    case 'duplicate':
+      return undefined;
   }
 }
 

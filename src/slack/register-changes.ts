@@ -4,7 +4,7 @@
  * flow decides, atomically, whether it acts.
  */
 import { createHash } from 'node:crypto';
-import type { App, BlockButtonAction } from '@slack/bolt';
+import type { App, BlockButtonAction, RespondFn } from '@slack/bolt';
 import type { z } from 'zod';
 import type { ChangeFlow, ClickOutcome, StartOutcome } from '../confirm/change-flow.js';
 import type { Logger } from '../log.js';
@@ -12,7 +12,9 @@ import type { Catalog } from '../operations/catalog.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { OperationStore } from '../store/types.js';
 import { outcomeReply, type ModalMetadata } from './change-commands.js';
-import type { SlackApi } from '../chat/slack-api.js';
+import { SlackApiError, type SlackApi } from '../chat/slack-api.js';
+import { handlerFailureReply, respondPrivately } from './respond-privately.js';
+import { buildFormNotOpened } from '../views/slack-failure-views.js';
 import {
   buildFormGone,
   buildModalFromReply,
@@ -39,22 +41,37 @@ export interface ChangeHandlerDeps extends GuardDeps {
 }
 
 export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
-  const tell = async (channel: string | undefined, user: string, reply: Reply) => {
-    if (!channel) return;
-    try {
-      await deps.slack.postEphemeral({ channel, user, text: reply.text, blocks: reply.blocks });
-    } catch (e) {
-      deps.logger.warn('could not answer a click', { error: e });
+  /** A private answer: an ephemeral message, else (Slack failing that) the response_url when there is one. */
+  const tell = async (channel: string | undefined, user: string, reply: Reply, respond?: RespondFn) => {
+    if (channel) {
+      try {
+        await deps.slack.postEphemeral({ channel, user, text: reply.text, blocks: reply.blocks });
+        return;
+      } catch (e) {
+        deps.logger.warn('could not answer a click', { error: e });
+      }
     }
+    await respondPrivately(deps.logger, respond, reply);
   };
 
   const onClick = (actionId: string, act: (recordId: string, user: string) => Promise<ClickOutcome>) =>
-    app.action<BlockButtonAction>(actionId, async ({ ack, action, body }) => {
+    app.action<BlockButtonAction>(actionId, async ({ ack, action, body, respond }) => {
       await ack();
-      const outcome = await act(action.value ?? '', body.user.id);
-      if (outcome.kind === 'tell') await tell(body.channel?.id, body.user.id, buildNote(outcome.text));
-      if (outcome.kind === 'type-to-confirm') {
-        await deps.slack.openView(body.trigger_id, buildTypeToConfirmModal(outcome.what, outcome.expected, action.value ?? ''));
+      try {
+        const outcome = await act(action.value ?? '', body.user.id);
+        if (outcome.kind === 'tell') await tell(body.channel?.id, body.user.id, buildNote(outcome.text), respond);
+        if (outcome.kind === 'show') await tell(body.channel?.id, body.user.id, outcome.reply, respond);
+        if (outcome.kind === 'type-to-confirm') {
+          try {
+            await deps.slack.openView(body.trigger_id, buildTypeToConfirmModal(outcome.what, outcome.expected, action.value ?? ''));
+          } catch (e) {
+            if (!(e instanceof SlackApiError)) throw e;
+            deps.logger.warn('could not open the type-to-confirm form', { error: e });
+            await respondPrivately(deps.logger, respond, buildFormNotOpened(e.code, e.failure === 'unavailable'));
+          }
+        }
+      } catch (e) {
+        await tell(body.channel?.id, body.user.id, handlerFailureReply(deps.logger, 'that click', e), respond);
       }
     });
 
@@ -75,6 +92,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
     await ack();
     const outcome = await deps.flow.confirm(recordId, body.user.id, typed);
     if (outcome.kind === 'tell' && record) await tell(record.channelId, body.user.id, buildNote(outcome.text));
+    if (outcome.kind === 'show' && record) await tell(record.channelId, body.user.id, outcome.reply);
   });
 
   app.view(CHANGE_MODAL_CALLBACK, async ({ ack, body, view }) => {
@@ -121,6 +139,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
       return;
     }
     await ack(formAnswer(first, fieldNames, op, spec.title));
+    if (first.kind === 'posted' && first.unseen) await tell(meta.channel, body.user.id, first.unseen);
   });
 }
 

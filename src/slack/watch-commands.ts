@@ -19,6 +19,7 @@ import {
   buildWatchStarting,
 } from '../views/watch-views.js';
 import { guard, type GuardDeps } from './guard.js';
+import { tellFailure } from './answer-failure.js';
 
 export interface WatchCommandDeps extends Partial<GuardDeps> {
   watcher: Watcher;
@@ -59,23 +60,32 @@ export function registerWatchActions(app: App, deps: WatchCommandDeps): void {
     await ack();
     const channel = body.channel?.id;
     if (!channel) return;
-    // Watching is reading: a viewer may keep watching, someone with no role may not.
-    const refused = deps.access ? await guard({ access: deps.access, ...(deps.auditor ? { auditor: deps.auditor } : {}) }, { id: 'watch.keep', command: '/cloud watch keep', tier: 'read' }, body.user.id, channel) : undefined;
-    if (refused) {
-      await deps.slack.postEphemeral({ channel, user: body.user.id, text: refused.text, blocks: refused.blocks }).catch(() => undefined);
-      return;
-    }
-    const resumed = await deps.watcher.keepWatching(action.value ?? '');
     try {
-      if (resumed?.threadTs) {
-        const again = buildWatchingAgain(body.user.id);
-        await deps.slack.postMessage({ channel: resumed.channelId, thread_ts: resumed.threadTs, text: again.text, blocks: again.blocks });
-      } else {
-        const note = buildNotStopped();
-        await deps.slack.postEphemeral({ channel, user: body.user.id, text: note.text, blocks: note.blocks });
-      }
+      await keepWatching(deps, channel, body.user.id, action.value ?? '');
     } catch (e) {
-      deps.logger.warn('could not answer Keep watching', { error: e });
+      // The store stayed locked, or a bug: the person hears of it, with a reference.
+      await tellFailure(deps.logger, 'Keep watching', e, (reply) => deps.slack.postEphemeral({ channel, user: body.user.id, text: reply.text, blocks: reply.blocks }));
     }
   });
+}
+
+async function keepWatching(deps: WatchCommandDeps, channel: string, userId: string, watchId: string): Promise<void> {
+  // Watching is reading: a viewer may keep watching, someone with no role may not.
+  const refused = deps.access ? await guard({ access: deps.access, ...(deps.auditor ? { auditor: deps.auditor } : {}) }, { id: 'watch.keep', command: '/cloud watch keep', tier: 'read' }, userId, channel) : undefined;
+  if (refused) {
+    await deps.slack.postEphemeral({ channel, user: userId, text: refused.text, blocks: refused.blocks }).catch(() => undefined);
+    return;
+  }
+  const resumed = await deps.watcher.keepWatching(watchId);
+  try {
+    if (resumed?.threadTs) {
+      const again = buildWatchingAgain(userId);
+      await deps.slack.postMessage({ channel: resumed.channelId, thread_ts: resumed.threadTs, text: again.text, blocks: again.blocks });
+    } else {
+      const note = buildNotStopped();
+      await deps.slack.postEphemeral({ channel, user: userId, text: note.text, blocks: note.blocks });
+    }
+  } catch (e) {
+    deps.logger.warn('could not answer Keep watching', { error: e });
+  }
 }

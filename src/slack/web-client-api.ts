@@ -1,6 +1,6 @@
 /** Bolt's WebClient as the bot's chat interface; Slack's `{ok:false}` answers become `SlackApiError`. */
 import type { webApi } from '@slack/bolt';
-import { SlackApiError, type SlackApi } from '../chat/slack-api.js';
+import { SlackApiError, type MessageMetadata, type SlackApi, type ThreadMessage } from '../chat/slack-api.js';
 
 async function call<T>(method: string, fn: () => Promise<T>): Promise<T> {
   try {
@@ -8,6 +8,16 @@ async function call<T>(method: string, fn: () => Promise<T>): Promise<T> {
   } catch (e) {
     const data = (e as { data?: { error?: unknown } }).data;
     if (data && typeof data.error === 'string') throw new SlackApiError(data.error, method);
+    // After the client's retries (app.ts SLACK_RETRY): an HTTP error, or no answer in time.
+    const failed = e as { code?: unknown; statusCode?: unknown; original?: { name?: unknown } };
+    if (failed.code === 'slack_webapi_http_error') throw new SlackApiError(`http_${String(failed.statusCode)}`, method, 'unavailable');
+    if (failed.code === 'slack_webapi_request_error') {
+      throw new SlackApiError(failed.original?.name === 'TimeoutError' ? 'timeout' : 'request_failed', method, 'unavailable');
+    }
+    // Still rate limited after the retries (the client throws a plain Error for that).
+    if (failed.code === 'slack_webapi_rate_limited_error' || (e instanceof Error && e.message.startsWith('A rate limit was exceeded'))) {
+      throw new SlackApiError('ratelimited', method, 'unavailable');
+    }
     throw e;
   }
 }
@@ -35,6 +45,23 @@ export function slackApiFromClient(client: webApi.WebClient): SlackApi {
       call('usergroups.users.list', async () => {
         const r = await client.usergroups.users.list({ usergroup: groupId });
         return (r.users ?? []).map(String);
+      }),
+    threadReplies: (args) =>
+      call('conversations.replies', async () => {
+        const out: ThreadMessage[] = [];
+        let cursor: string | undefined;
+        // A watch thread is short; the page cap only stops a runaway cursor.
+        for (let page = 0; page < 50; page++) {
+          const r = await client.conversations.replies({ channel: args.channel, ts: args.ts, include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) });
+          for (const m of r.messages ?? []) {
+            if (!m.ts) continue;
+            const metadata = m.metadata as MessageMetadata | undefined;
+            out.push({ ts: m.ts, ...(metadata?.event_type ? { metadata: { event_type: metadata.event_type, event_payload: metadata.event_payload ?? {} } } : {}) });
+          }
+          cursor = r.has_more ? r.response_metadata?.next_cursor || undefined : undefined;
+          if (!cursor) break;
+        }
+        return out;
       }),
     updateView: (viewId, view, hash) =>
       call('views.update', async () => void (await client.views.update({ view_id: viewId, view, ...(hash ? { hash } : {}) }))),

@@ -251,11 +251,17 @@ describe('start', () => {
     expect(r).toMatchObject({ status: 'cancelled', errorCode: 'NOT_IN_CHANNEL', messageTs: null });
   });
 
-  it('another Slack failure while posting is thrown, and still nothing is sent', async () => {
-    slack.refuse('postMessage', 'ratelimited');
-    await expect(flow.start(request('sg.deploy', { id: '7' }))).rejects.toMatchObject({ name: 'SlackApiError', code: 'ratelimited' });
+  it('another Slack failure while posting: nothing is sent, the record is cancelled with the reason, the requester is told why', async () => {
+    slack.refuse('postMessage', 'invalid_blocks');
+    const out = await flow.start(request('sg.deploy', { id: '7' }));
+    expect(out.kind).toBe('tell');
+    if (out.kind === 'tell') {
+      expect(out.reply.text).toBe('I could not post the status message, so nothing was sent to the cloud.');
+      expect(shown(out.reply)).toContain('Slack did not accept it (`invalid_blocks`)');
+    }
     expect(rig.sandbox.requests).toEqual([]);
-    expect((await store.operations.listRecent({ limit: 10 }))[0]!.status).toBe('cancelled');
+    const [r] = await store.operations.listRecent({ limit: 10 });
+    expect(r).toMatchObject({ status: 'cancelled', errorCode: 'STATUS_NOT_POSTED', errorMessage: 'Slack refused chat.postMessage: invalid_blocks', messageTs: null });
   });
 
   it('a VALIDATION_ERROR before anything changed comes back as field errors for the form', async () => {
@@ -569,10 +575,16 @@ describe('failure', () => {
     expect(slack.calls.filter((c) => c.method === 'postEphemeral')).toEqual([]);
   });
 
-  it('a status message that cannot be edited does not stop the change', async () => {
+  it('a status message that cannot be edited does not stop the change, and the clicker is shown the outcome instead', async () => {
     slack.refuse('update', 'message_not_found');
     const record = await posted(request('ssh-key.delete', { id: '11' }));
-    expect(await flow.confirm(record.id, ALICE)).toEqual({ kind: 'done' });
+    const out = await flow.confirm(record.id, ALICE);
+    expect(out.kind).toBe('show');
+    if (out.kind === 'show') {
+      expect(out.reply.text).toBe('I could not update the status message in the channel, so here is the outcome: Delete SSH key `11` (`alice@laptop`): done');
+      expect(shown(out.reply)).toContain('I could not update the status message in the channel: Slack did not accept it (`message_not_found`). Here is the outcome.');
+    }
+    expect(sent()).toEqual([{ method: 'DELETE', path: '/v2/ssh-keys/11', body: undefined }]);
     expect((await get(record.id)).status).toBe('succeeded');
     expect(slack.updates()).toHaveLength(2);
     expect(logLines.filter((l) => l.includes('could not update a status message'))).toHaveLength(2);

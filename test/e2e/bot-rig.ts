@@ -12,6 +12,7 @@ import { createCloudClient, type ClosableCloudClient } from '../../src/cloud/cli
 import { systemClock, type Clock } from '../../src/clock.js';
 import { createRuntime, WATCHER_USER_AGENT, type Runtime } from '../../src/runtime.js';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { SLACK_RETRY } from '../../src/slack/app.js';
 import type { Store } from '../../src/store/index.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { createFakeSlack, type FakeMessage, type FakeSlack } from '../rig/fake-slack.js';
@@ -65,7 +66,14 @@ export interface BotRigOptions {
   /** Channels besides the rig's defaults (e.g. one for AUDIT_CHANNEL). */
   extraChannels?: FakeChannel[];
   cloudRetry?: { budgetMs?: number; maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** Slack Web API retries; default: production's number of tries (SLACK_RETRY) without its waits. */
+  slackRetry?: webApi.RetryOptions;
+  /** Slack Web API timeout per call; default production's (SLACK_CALL_TIMEOUT_MS). */
+  slackCallTimeoutMs?: number;
 }
+
+/** The bot's Slack retry policy with the waits taken out: as many tries, at once. */
+export const RIG_SLACK_RETRY: webApi.RetryOptions = { ...SLACK_RETRY, minTimeout: 0, maxTimeout: 1 };
 
 export interface CommandResult {
   ack: SignedResponse;
@@ -138,7 +146,8 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
       {
         clock,
         cloudRetry: { budgetMs: 1500, baseDelayMs: 50, maxDelayMs: 200, ...options.cloudRetry },
-        slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy,
+        slackRetryConfig: options.slackRetry ?? RIG_SLACK_RETRY,
+        ...(options.slackCallTimeoutMs ? { slackCallTimeoutMs: options.slackCallTimeoutMs } : {}),
         slowNoticeMs: options.slowNoticeMs ?? 1000,
         ...(options.confirmTtlMs ? { confirmTtlMs: options.confirmTtlMs } : {}),
         ...(options.groupCacheMs !== undefined ? { groupCacheMs: options.groupCacheMs } : {}),

@@ -40,6 +40,28 @@ describe('fake Slack: injected failures, rate limits, Block Kit, user groups', (
     expect(err).toMatchObject({ code: webApi.ErrorCode.RateLimitedError, retryAfter: 30 });
   });
 
+  it('httpErrorNext answers HTTP 500 to the next N calls; WebClient retries them as a server fault', async () => {
+    const client = webClient(slack.url, undefined, { retryConfig: { retries: 2, minTimeout: 0, maxTimeout: 1 } });
+    slack.httpErrorNext('chat.update', 500, 3);
+    const err = await client.chat.update({ channel: OPS_CHANNEL.id, ts: '1.000001', text: 'x' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: webApi.ErrorCode.HTTPError, statusCode: 500 });
+    expect(slack.callsTo('chat.update').map((c) => c.status)).toEqual([500, 500, 500]);
+    const posted = await client.chat.postMessage({ channel: OPS_CHANNEL.id, text: 'after' });
+    expect(posted.ok).toBe(true); // other methods and later calls are unaffected
+  });
+
+  it('hangNext never answers until releaseHung, which then handles the call as usual', async () => {
+    const client = webClient(slack.url, undefined, { timeout: 100, retryConfig: { retries: 0 } });
+    slack.hangNext('chat.postMessage');
+    const err = await client.chat.postMessage({ channel: OPS_CHANNEL.id, text: 'lost' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: webApi.ErrorCode.RequestError });
+    expect(slack.callsTo('chat.postMessage').map((c) => c.status)).toEqual([0]);
+    expect(slack.messages.all()).toEqual([]);
+    slack.releaseHung();
+    expect(slack.callsTo('chat.postMessage').map((c) => c.status)).toEqual([200]);
+    expect(slack.messages.all().map((m) => m.text)).toEqual(['lost']); // Slack acted; the client never knew
+  });
+
   it('rejects blocks breaking Block Kit limits with invalid_blocks and records each violation', async () => {
     const client = webClient(slack.url);
     const blocks = [

@@ -1,5 +1,6 @@
 /** chat.postMessage, chat.postEphemeral, chat.update, chat.delete — answered like Slack. */
 import { fail, ok, str, type MethodContext, type MethodHandler, type SlackResponse } from './fake-slack-context.js';
+import { isObject } from './json.js';
 import { withBlockIds, type FakeMessage } from './fake-slack-model.js';
 import type { FakeChannel } from './workspace.js';
 
@@ -39,11 +40,24 @@ function slackShape(m: FakeMessage) {
   return message;
 }
 
+/** Message metadata: `event_type` (a name) and an object `event_payload`, or Slack's error. */
+function metadataOf(raw: unknown): { metadata?: NonNullable<FakeMessage['metadata']> } | { error: SlackResponse } {
+  if (raw === undefined) return {};
+  if (!isObject(raw)) return { error: fail('invalid_metadata_format') };
+  const { event_type, event_payload } = raw;
+  if (typeof event_type !== 'string' || !/^[A-Za-z0-9_]{1,255}$/.test(event_type) || !isObject(event_payload)) {
+    return { error: fail('invalid_metadata_schema') };
+  }
+  return { metadata: { event_type, event_payload: { ...event_payload } } };
+}
+
 const postMessage: MethodHandler = (params, ctx) => {
   const resolved = writableChannel(ctx, String(params.channel));
   if ('error' in resolved) return resolved.error;
   const body = content(params, ctx, true);
   if ('error' in body) return body.error;
+  const meta = metadataOf(params.metadata);
+  if ('error' in meta) return meta.error;
   const { model, identity } = ctx;
   const channel = resolved.channel.id;
   let threadTs = str(params.thread_ts);
@@ -57,6 +71,7 @@ const postMessage: MethodHandler = (params, ctx) => {
     text: body.text,
     ...(body.blocks ? { blocks: body.blocks } : {}),
     ...(threadTs ? { thread_ts: threadTs } : {}),
+    ...meta,
     user: identity.botUserId,
     bot_id: identity.botId,
     app_id: identity.appId,

@@ -16,6 +16,7 @@ import { findBlockKitViolations } from './block-kit-limits.js';
 import { chatMethods } from './fake-slack-chat.js';
 import { fail, type Identity, type MethodContext, type MethodHandler, type SlackResponse } from './fake-slack-context.js';
 import { directoryMethods } from './fake-slack-directory.js';
+import { historyMethods } from './fake-slack-history.js';
 import { FakeSlackModel, type FakeEphemeral, type FakeMessage, type FakeView } from './fake-slack-model.js';
 import { viewMethods } from './fake-slack-views.js';
 import { parseParams, readBody } from './http-body.js';
@@ -95,12 +96,24 @@ export interface FakeSlack {
   failNext(method: string, error: string, times?: number, extra?: Record<string, unknown>): void;
   /** The next `times` calls to `method` get HTTP 429 with `Retry-After: retryAfterSec`. */
   rateLimitNext(method: string, retryAfterSec: number, times?: number): void;
+  /** The next `times` calls to `method` get HTTP `status` (default 500), as when Slack itself is down. */
+  httpErrorNext(method: string, status?: number, times?: number): void;
+  /**
+   * The next `times` calls to `method` get no answer at all (recorded with status 0) until
+   * `releaseHung()`, which then handles them as usual — as Slack does when it acts but its
+   * answer is lost or late. A client that gave up by then never reads the answer.
+   */
+  hangNext(method: string, times?: number): void;
+  /** Answers every hung call now. */
+  releaseHung(): void;
+  /** Drops injected failures not used yet: of one method, or all. */
+  clearFaults(method?: string): void;
   /** Where `apps.connections.open` sends Socket Mode clients (see fake-socket.ts). */
   attachSocket(url: () => string | undefined): void;
   close(): Promise<void>;
 }
 
-const HANDLERS: Record<string, MethodHandler> = { ...chatMethods, ...viewMethods, ...directoryMethods };
+const HANDLERS: Record<string, MethodHandler> = { ...chatMethods, ...viewMethods, ...directoryMethods, ...historyMethods };
 const JSON_PARAMS = ['blocks', 'view', 'attachments', 'metadata'];
 
 function decodeJsonParams(params: Record<string, unknown>): void {
@@ -121,9 +134,10 @@ function bearer(req: IncomingMessage): string | undefined {
 }
 
 interface Fault {
-  kind: 'fail' | 'rate';
+  kind: 'fail' | 'rate' | 'http' | 'hang';
   error: string;
   retryAfterSec: number;
+  httpStatus?: number;
   extra: Record<string, unknown>;
   remaining: number;
 }
@@ -149,6 +163,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   const calls: RecordedCall[] = [];
   const violations: RecordedViolation[] = [];
   const faults = new Map<string, Fault[]>();
+  const hung: (() => void)[] = [];
   let socketUrl: () => string | undefined = () => undefined;
   const nextTs = createTsSequence(now);
 
@@ -186,6 +201,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       now,
       nextTs,
       socketUrl: () => socketUrl(),
+      scopes,
       check: (payload) => {
         const found = findBlockKitViolations(payload);
         violations.push(...found.map((v) => ({ ...v, method, at: now() })));
@@ -208,10 +224,26 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     const token = bearer(req) ?? (typeof params.token === 'string' && params.token !== '' ? params.token : undefined);
     delete params.token;
     decodeJsonParams(params);
-    const rate = faults.get(method)?.[0]?.kind === 'rate' ? takeFault(method) : undefined;
+    // Faults of Slack's own infrastructure come before anything the method checks.
+    const head = faults.get(method)?.[0]?.kind;
+    const infra = head === 'rate' || head === 'http' || head === 'hang' ? takeFault(method) : undefined;
+    const rate = infra?.kind === 'rate' ? infra : undefined;
+    if (infra?.kind === 'hang') {
+      const call: RecordedCall = { method, params, token, at: now(), status: 0, response: fail('no_answer') };
+      calls.push(call);
+      hung.push(() => {
+        call.response = parsed.ok ? answer(method, params, token) : fail(parsed.error);
+        call.status = 200;
+        if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(call.response));
+      });
+      return;
+    }
     let status = 200;
     let response: SlackResponse;
-    if (rate) {
+    if (infra?.kind === 'http') {
+      status = infra.httpStatus ?? 500;
+      response = fail('internal_error');
+    } else if (rate) {
       status = 429;
       response = fail('ratelimited');
       res.setHeader('retry-after', String(rate.retryAfterSec));
@@ -255,9 +287,17 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     failNext: (method, error, times = 1, extra = {}) => addFault(method, { kind: 'fail', error, retryAfterSec: 0, extra, remaining: times }),
     rateLimitNext: (method, retryAfterSec, times = 1) =>
       addFault(method, { kind: 'rate', error: 'ratelimited', retryAfterSec, extra: {}, remaining: times }),
+    httpErrorNext: (method, status = 500, times = 1) =>
+      addFault(method, { kind: 'http', error: 'internal_error', retryAfterSec: 0, httpStatus: status, extra: {}, remaining: times }),
+    hangNext: (method, times = 1) => addFault(method, { kind: 'hang', error: 'no_answer', retryAfterSec: 0, extra: {}, remaining: times }),
+    releaseHung: () => hung.splice(0).forEach((release) => release()),
+    clearFaults: (method) => (method === undefined ? faults.clear() : void faults.delete(method)),
     attachSocket: (url) => {
       socketUrl = url;
     },
-    close: () => loopback.close(),
+    close: () => {
+      hung.length = 0; // their connections are closed with the server
+      return loopback.close();
+    },
   };
 }
