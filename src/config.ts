@@ -124,6 +124,9 @@ export const botEnvSchema = cloudEnvSchema
       z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1000, { error: 'must be at least 1000 (1 s)' }).max(600_000, { error: 'must be at most 600000 (10 min)' }),
     ),
     WATCH_BROADCAST: optional(z.enum(['final', 'failures', 'none'], { error: 'must be final, failures or none' })),
+    WATCH_LEASE_MS: optional(
+      z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(2000, { error: 'must be at least 2000 (2 s)' }).max(3_600_000, { error: 'must be at most 3600000 (1 h)' }),
+    ),
     CLOUD_ADMINS: principals,
     CLOUD_OPERATORS: principals,
     CLOUD_VIEWERS: principals,
@@ -181,6 +184,8 @@ export interface BotConfig {
     intervalMs: number;
     /** Which final states are broadcast to the channel. */
     broadcast: 'final' | 'failures' | 'none';
+    /** How long a replica holds a watch it polls; a dead replica's watches move on after it. */
+    leaseMs?: number;
   };
 }
 
@@ -244,7 +249,11 @@ function common(e: z.output<typeof botEnvSchema>) {
     logLevel: e.LOG_LEVEL ?? ('info' as LogLevelName),
     database: databaseConfig(e.DATABASE_URL),
     databasePath: isPostgresUrl(e.DATABASE_URL) ? '' : e.DATABASE_URL.slice('sqlite:'.length),
-    watch: { intervalMs: e.WATCH_INTERVAL_MS ?? 10_000, broadcast: e.WATCH_BROADCAST ?? ('final' as const) },
+    watch: {
+      intervalMs: e.WATCH_INTERVAL_MS ?? 10_000,
+      broadcast: e.WATCH_BROADCAST ?? ('final' as const),
+      ...(e.WATCH_LEASE_MS !== undefined ? { leaseMs: e.WATCH_LEASE_MS } : {}),
+    },
     access: {
       admins: e.CLOUD_ADMINS ?? [],
       operators: e.CLOUD_OPERATORS ?? [],

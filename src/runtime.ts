@@ -41,7 +41,7 @@ export interface RuntimeSettings {
   database?: DatabaseTarget;
   access: { config: AccessConfig; policy?: PolicyFile };
   auditChannel?: string | undefined;
-  watch?: { intervalMs?: number; broadcast?: BroadcastPolicy };
+  watch?: { intervalMs?: number; broadcast?: BroadcastPolicy; leaseMs?: number };
   log?: { level?: LogLevelName; sink?: (line: string) => void };
 }
 
@@ -158,6 +158,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     kinds: catalog.watchKinds,
     ...(settings.watch?.intervalMs ? { intervalMs: settings.watch.intervalMs } : {}),
     ...(settings.watch?.broadcast ? { broadcast: settings.watch.broadcast } : {}),
+    ...(settings.watch?.leaseMs ? { leaseMs: settings.watch.leaseMs } : {}),
     ...(overrides.watchConcurrency ? { concurrency: overrides.watchConcurrency } : {}),
   });
   const flow = createChangeFlow({
@@ -228,10 +229,15 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       await waitForSlack({ authTest: authTestOnce, clock, logger, timeoutMs: slack.startTimeoutMs ?? DEFAULT_SLACK_START_TIMEOUT_MS, signal: stopping.signal });
       await app.init();
       slackState = 'ok';
-      const recovered = await flow.recoverInterrupted();
-      if (recovered) logger.warn('changes interrupted by the last stop were marked failed', { count: recovered });
+      const recover = async () => {
+        const recovered = await flow.recoverInterrupted();
+        if (recovered) logger.warn('changes left running by a stopped process were marked failed', { count: recovered });
+      };
+      await recover();
+      // Every replica sweeps: expired confirmations, and changes a dead replica left running.
       sweep = setInterval(() => {
         flow.expireDue().catch((error: unknown) => logger.error('expiry sweep failed', { error }));
+        recover().catch((error: unknown) => logger.error('recovery sweep failed', { error }));
       }, overrides.expirySweepMs ?? 30_000);
       sweep.unref();
       watcher.start(); // resumes every open watch from the store

@@ -51,6 +51,11 @@ export interface ChangeFlowDeps {
   authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry') => Promise<Mrkdwn | undefined>;
   /** Whether an operation needs a second admin's approval instead of the requester's Confirm. */
   needsApproval?: (op: AnyOperation) => boolean;
+  /**
+   * A change still confirmed or running this long after its last move was left by a process
+   * that died (any replica's); `recoverInterrupted` marks it failed. Default 2 minutes.
+   */
+  staleRunningMs?: number;
 }
 
 export interface ChangeRequest {

@@ -82,11 +82,18 @@ export async function expireDue(ctx: FlowContext): Promise<number> {
 }
 
 /** After a crash: records left confirmed or running are failed — their outcome is unknown. */
+/** How long a change may sit confirmed or running before it counts as interrupted. */
+export const STALE_RUNNING_MS = 2 * 60_000;
+
 export async function recoverInterrupted(ctx: FlowContext): Promise<number> {
   const { deps } = ctx;
   const now = deps.clock.now();
+  // Another replica may be running a change right now: only one whose last move is older than
+  // any run can take (a mutation times out in well under a minute) was left by a dead process.
+  const staleBefore = now - (deps.staleRunningMs ?? STALE_RUNNING_MS);
   let n = 0;
   for (const r of await deps.store.listUnfinished()) {
+    if (r.updatedAt > staleBefore) continue;
     const moved = await deps.store.transition(r.id, {
       from: ['confirmed', 'running'],
       to: 'failed',

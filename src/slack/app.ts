@@ -111,9 +111,11 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     // "http request failed" warning would only repeat it without the plan.
     logger: { ...logger, debug: () => {}, info: () => {}, warn: () => {} },
   });
+  // New messages are never re-sent by the client after a timeout or a 5xx (see web-client-api.ts).
+  const postClient = new webApi.WebClient(slack.botToken, { ...clientOptions, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true, logger });
   return {
     app,
-    slackApi: slackApiFromClient(app.client),
+    slackApi: slackApiFromClient(app.client, postClient),
     authTestOnce: () => probe.auth.test(),
     ...(receiver instanceof HTTPReceiver ? { httpReceiver: receiver } : {}),
   };

@@ -22,15 +22,35 @@ async function call<T>(method: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function slackApiFromClient(client: webApi.WebClient): SlackApi {
+/** At most this many waits on a 429 before a post gives up (each at most MAX_RATE_WAIT_MS). */
+const POST_RATE_RETRIES = 2;
+const MAX_RATE_WAIT_MS = 10_000;
+
+/**
+ * `postClient` posts new messages. It must not retry on its own: a post that timed out or got
+ * a 5xx may have landed, and posting it again is a second status message or a second final
+ * broadcast (the watcher looks in the thread before posting again instead). Only a 429, which
+ * Slack did not process, is waited out and sent again. Every other call is safe to repeat and
+ * goes through `client` with its retry policy.
+ */
+export function slackApiFromClient(client: webApi.WebClient, postClient: webApi.WebClient = client, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): SlackApi {
+  const post = async (args: Parameters<webApi.WebClient['chat']['postMessage']>[0]) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await postClient.chat.postMessage(args);
+      } catch (e) {
+        const retrySec = (e as { code?: unknown; retryAfter?: unknown }).code === 'slack_webapi_rate_limited_error' ? Number((e as { retryAfter?: unknown }).retryAfter) : NaN;
+        if (attempt >= POST_RATE_RETRIES || !Number.isFinite(retrySec)) throw e;
+        await sleep(Math.min(Math.max(retrySec, 0) * 1000, MAX_RATE_WAIT_MS));
+      }
+    }
+  };
   return {
     postMessage: (args) =>
       call('chat.postMessage', async () => {
         const { thread_ts, reply_broadcast, ...rest } = args;
         // The Web API's types want a thread reply's broadcast flag only with a thread.
-        const r = thread_ts
-          ? await client.chat.postMessage({ ...rest, thread_ts, reply_broadcast: reply_broadcast ?? false })
-          : await client.chat.postMessage(rest);
+        const r = thread_ts ? await post({ ...rest, thread_ts, reply_broadcast: reply_broadcast ?? false }) : await post(rest);
         return { channel: String(r.channel), ts: String(r.ts) };
       }),
     update: (args) => call('chat.update', async () => void (await client.chat.update(args))),

@@ -80,6 +80,8 @@ export interface WatchStore {
    * already `owner`'s. Atomic across connections and replicas: a watch goes to one claimer.
    */
   claimDue(owner: string, now: number, leaseMs: number, limit: number): Promise<WatchRecord[]>;
+  /** Ends every lease `owner` holds (a clean stop), so another replica takes them over at once. */
+  release(owner: string): Promise<number>;
   /**
    * Moves status from one of `from` to `to` and applies the patch; undefined if it was not in
    * `from` or, with `owner`, if the lease is no longer `owner`'s (another replica took it over).
@@ -184,6 +186,7 @@ export function createWatchStore(db: Db, clock: Pick<Clock, 'now'>): WatchStore 
        AND (@owner IS NULL OR lease_owner = @owner)
     RETURNING *`);
   // One statement, so SQLite's write lock makes it atomic across connections and processes.
+  const releaseAll = db.prepare<[string]>('UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?');
   const claim = db.prepare<Record<string, unknown>, WatchRow>(`
     UPDATE watches SET lease_owner = @owner, lease_until = @until
      WHERE id IN (
@@ -226,6 +229,9 @@ export function createWatchStore(db: Db, clock: Pick<Clock, 'now'>): WatchStore 
     },
     async listOpen() {
       return open.all().map(toRecord);
+    },
+    async release(owner) {
+      return releaseAll.run(owner).changes;
     },
     async claimDue(owner, now, leaseMs, limit) {
       const rows = claim.all({ owner, now, until: now + leaseMs, limit: Math.max(0, Math.trunc(limit)) });

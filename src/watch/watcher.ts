@@ -124,6 +124,8 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       return undefined;
     }
   };
+  /** Slack said no (an error code in its answer); a timeout, a dropped connection or a 5xx is no answer. */
+  const refused = (e: unknown) => e instanceof SlackApiError && e.failure === 'refused';
   /**
    * The final post: its ts; null if Slack refused it (a definite no: not posted, and posting
    * again would be refused too); 'unknown' if the call failed without an answer (a timeout, a
@@ -143,7 +145,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       return posted.ts;
     } catch (e) {
       deps.logger.warn('could not post the final state of a watch', { watch: w.id, error: e });
-      return e instanceof SlackApiError ? null : 'unknown';
+      return refused(e) ? null : 'unknown';
     }
   };
   /** The ts of this watch's final post if the thread has it; null if not; 'unknown' if Slack could not say. */
@@ -156,7 +158,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
     } catch (e) {
       // A refusal (missing_scope, thread_not_found) will not change by asking again: post.
       deps.logger.warn('could not look for an earlier final post of a watch', { watch: w.id, error: e });
-      return e instanceof SlackApiError ? null : 'unknown';
+      return refused(e) ? null : 'unknown';
     }
   };
   const refresh = (w: WatchRecord) =>
@@ -359,6 +361,8 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       sleeper?.abort();
       await inFlight;
       await loopDone;
+      // A clean stop (a deploy) hands its watches over at once instead of after the lease.
+      await deps.store.release(owner).catch((error: unknown) => deps.logger.warn('could not release watch leases', { error }));
     },
     async cancel(id, userId) {
       const cancelled = await deps.store.move(id, ['active', 'expired'], 'cancelled', deps.clock.now());

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAuditor } from '../../src/audit/auditor.js';
 import type { AuditEntry } from '../../src/audit/types.js';
 import { SlackApiError, type MessageArgs, type SlackApi } from '../../src/chat/slack-api.js';
+import { STALE_RUNNING_MS } from '../../src/confirm/upkeep.js';
 import { createChangeFlow, type ChangeFlow, type ChangeFlowDeps } from '../../src/confirm/change-flow.js';
 import { createLogger } from '../../src/log.js';
 import { catalog } from '../../src/operations/index.js';
@@ -665,6 +666,10 @@ describe('recoverInterrupted', () => {
 
     await rig.clock.advance(30_000);
     const restarted = makeFlow();
+    // Another replica could still be running them: left alone until they are stale.
+    expect(await restarted.recoverInterrupted()).toBe(0);
+    expect((await get(running.id)).status).toBe('running');
+    await rig.clock.advance(STALE_RUNNING_MS - 30_000);
     expect(await restarted.recoverInterrupted()).toBe(2);
     for (const id of [running.id, confirmed.id]) {
       expect(await get(id)).toMatchObject({ status: 'failed', errorCode: 'INTERRUPTED', sealedSecrets: null, finishedAt: rig.clock.now() });

@@ -17,6 +17,8 @@ import { createSlackSender } from '../rig/slack-sender.js';
 import { waitFor } from '../rig/wait-for.js';
 import { BOT_TOKEN, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
 
+const LEASE_MS = 4000;
+
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 // The child runs in a temporary folder, so tsx's loader is named by its full path.
 const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
@@ -55,6 +57,8 @@ function startBot() {
       CLOUD_API_TOKEN: sandbox.token,
       DATABASE_URL: `sqlite:${join(dir, 'cloudbot.db')}`,
       WATCH_INTERVAL_MS: '1000',
+      // A SIGKILLed process cannot release its leases: the next one takes its watches after this.
+      WATCH_LEASE_MS: String(LEASE_MS),
     },
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -94,8 +98,8 @@ it('a bot killed mid-build resumes the watch and posts the final state exactly o
   const killedAt = Date.now();
   const second = startBot();
   await waitFor(() => /listening for Slack/.test(second.output()), { timeoutMs: 15_000 });
-  await waitFor(() => finals(own.ts)[0], { timeoutMs: 45_000 });
-  expect(Date.now() - killedAt).toBeLessThan(30_000 + 10_000); // within the lease, plus a poll or two
+  await waitFor(() => finals(own.ts)[0], { timeoutMs: LEASE_MS + 15_000 });
+  expect(Date.now() - killedAt).toBeLessThan(LEASE_MS + 10_000); // within the lease, plus a poll or two
   await new Promise((r) => setTimeout(r, 2500)); // any duplicate would arrive within a poll or two
   expect(finals(own.ts)).toHaveLength(1);
   const thread = slack.messages.thread(OPS_CHANNEL.id, own.ts);

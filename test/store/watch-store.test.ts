@@ -122,6 +122,21 @@ describe.each(BACKENDS)('%s', (backend) => {
     expect((await a.claimDue('replica-a', T0 + 120_000, 30_000, 10)).map((w) => w.id).sort()).toEqual([due1.id, later.id].sort());
   });
 
+  it('release hands a stopping replica’s leases over at once, and only its own', async () => {
+    const path = t.file();
+    const a = t.open(path).watches;
+    const b = t.open(path).watches;
+    const w1 = await a.create(newWatch({ nextPollAt: T0 }));
+    const w2 = await a.create(newWatch({ nextPollAt: T0, startedAt: T0 + 1 }));
+    expect((await a.claimDue('replica-a', T0, 30_000, 1)).map((w) => w.id)).toEqual([w1.id]);
+    expect((await b.claimDue('replica-b', T0, 30_000, 10)).map((w) => w.id)).toEqual([w2.id]);
+    expect(await a.release('replica-a')).toBe(1);
+    expect(await a.get(w1.id)).toMatchObject({ leaseOwner: null, leaseUntil: null });
+    expect(await a.get(w2.id)).toMatchObject({ leaseOwner: 'replica-b' }); // not A's to give away
+    // Well inside A's old lease, B takes the released watch.
+    expect((await b.claimDue('replica-b', T0 + 1, 30_000, 10)).map((w) => w.id).sort()).toEqual([w1.id, w2.id].sort());
+  });
+
   it('claimDue from many connections at once: every due watch goes to exactly one replica', async () => {
     const path = t.file();
     const replicas = Array.from({ length: 4 }, () => t.open(path).watches);

@@ -147,6 +147,10 @@ export function createPgWatchStore(db: () => Promise<Queryable>, clock: Pick<Clo
       );
       return rows.map(toRecord);
     },
+    async release(owner) {
+      const rows = await run<{ id: string }>(await db(), 'UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = @owner::text RETURNING id', { owner });
+      return rows.length;
+    },
     async claimDue(owner, now, leaseMs, limit) {
       const rows = await run<WatchRow>(await db(), CLAIM, { owner, now, until: now + leaseMs, limit: Math.max(0, Math.trunc(limit)) });
       return rows.map(toRecord).sort(oldestFirst);
