@@ -146,18 +146,25 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     const secrets = running.record.sealedSecrets ? deps.sealer.open(running.record.sealedSecrets) : {};
     rememberSecrets(deps.logger, Object.values(secrets));
     const args = { ...running.record.args, ...secrets };
+    let result: unknown;
     try {
-      const result: unknown = await op.run({ cloud: deps.cloud, clock: deps.clock }, args);
+      result = await op.run({ cloud: deps.cloud, clock: deps.clock }, args);
+    } catch (e) {
+      return failed(op, running.record, e, log);
+    }
+    {
       // A password the cloud generated must be masked before any log line can carry it.
       rememberSecretsIn(deps.logger, result);
       const summary = op.change!.summarize(result as never, args as never);
-      const done = await deps.store.transition(record.id, {
-        from: ['running'],
-        to: 'succeeded',
-        now: deps.clock.now(),
-        patch: { result: { text: summary.text, ...(summary.details ? { details: summary.details } : {}) } },
+      const now = deps.clock.now();
+      const patch = { result: { text: summary.text, ...(summary.details ? { details: summary.details } : {}) } };
+      // The cloud did it: a store that cannot record it now must not turn it into a failure.
+      // The message and the audit entry (kept by the auditor until the store takes it) say done.
+      const done = await deps.store.transition(record.id, { from: ['running'], to: 'succeeded', now, patch }).catch((error: unknown) => {
+        log.error('the change succeeded but its record could not be updated', { error });
+        return { ok: false as const, record: { ...running.record, ...patch, status: 'succeeded' as const, finishedAt: now, updatedAt: now } };
       });
-      const final = done.ok ? done.record : running.record;
+      const final = done.ok ? done.record : done.record?.status === 'succeeded' ? done.record : running.record;
       const edited = refresh(op, final, deps.clock.now());
       await audit(op, final, 'succeeded');
       // A watch edits this message too: it starts once the final edit is through (or given up).
@@ -174,23 +181,26 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       }
       log.info('change succeeded');
       return { record: final, unseen: both(unseen(op, final, failure), undelivered) };
-    } catch (e) {
-      const code = isCloudApiError(e) ? e.code : 'INTERNAL';
-      const message = e instanceof Error ? e.message : String(e);
-      if (!isCloudApiError(e)) log.error('change failed inside the bot', { error: e });
-      else log.warn('change refused by the cloud', { code, status: e.status });
-      const details = isCloudApiError(e) && e.details ? { errorDetails: e.details } : {};
-      const failed = await deps.store.transition(record.id, {
-        from: ['running'],
-        to: 'failed',
-        now: deps.clock.now(),
-        patch: { errorCode: code, errorMessage: message, result: details },
-      });
-      const final = failed.ok ? failed.record : running.record;
-      const edited = refresh(op, final, deps.clock.now());
-      await audit(op, final, 'failed');
-      return { record: final, unseen: unseen(op, final, await edited) };
     }
+  }
+
+  /** The cloud call failed (or the bot did, around it): recorded, shown and audited as failed. */
+  async function failed(op: AnyOperation, running: OperationRecord, e: unknown, log: Logger): Promise<{ record: OperationRecord; unseen?: Reply | undefined }> {
+    const code = isCloudApiError(e) ? e.code : 'INTERNAL';
+    const message = e instanceof Error ? e.message : String(e);
+    if (!isCloudApiError(e)) log.error('change failed inside the bot', { error: e });
+    else log.warn('change refused by the cloud', { code, status: e.status });
+    const details = isCloudApiError(e) && e.details ? { errorDetails: e.details } : {};
+    const now = deps.clock.now();
+    const patch = { errorCode: code, errorMessage: message, result: details };
+    const moved = await deps.store.transition(running.id, { from: ['running'], to: 'failed', now, patch }).catch((error: unknown) => {
+      log.error('the change failed and its record could not be updated', { error });
+      return { ok: false as const, record: { ...running, ...patch, status: 'failed' as const, finishedAt: now, updatedAt: now } };
+    });
+    const final = moved.ok ? moved.record : moved.record?.status === 'failed' ? moved.record : running;
+    const edited = refresh(op, final, deps.clock.now());
+    await audit(op, final, 'failed');
+    return { record: final, unseen: unseen(op, final, await edited) };
   }
 
   async function tellPrivately(record: OperationRecord, reply: Reply): Promise<boolean> {

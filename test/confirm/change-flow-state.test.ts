@@ -12,6 +12,7 @@ import { createAuditor } from '../../src/audit/auditor.js';
 import type { AuditEntry } from '../../src/audit/types.js';
 import { SlackApiError, type MessageArgs, type SlackApi } from '../../src/chat/slack-api.js';
 import { STALE_RUNNING_MS } from '../../src/confirm/upkeep.js';
+import { StoreUnavailableError } from '../../src/store/errors.js';
 import { createChangeFlow, type ChangeFlow, type ChangeFlowDeps } from '../../src/confirm/change-flow.js';
 import { createLogger } from '../../src/log.js';
 import { catalog } from '../../src/operations/index.js';
@@ -277,6 +278,25 @@ describe('start', () => {
 // ── confirm ─────────────────────────────────────────────────────────────────────────────────
 
 describe('confirm', () => {
+  it('the cloud did it but the store cannot record it: the message still says done and the audit keeps "succeeded"', async () => {
+    const record = await posted(request('ssh-key.delete', { id: '11' }));
+    const operations = store.operations;
+    // The store is held by something else exactly when the outcome is written.
+    const failing: Store = {
+      ...store,
+      operations: {
+        ...operations,
+        transition: (id, t) => (t.to === 'succeeded' ? Promise.reject(new StoreUnavailableError('locked', 'sqlite', 'the database is locked')) : operations.transition(id, t)),
+      },
+    };
+    const flaky = makeFlow({}, failing);
+    expect(await flaky.confirm(record.id, ALICE)).toEqual({ kind: 'done' });
+    expect(sent()).toEqual([{ method: 'DELETE', path: '/v2/ssh-keys/11', body: undefined }]);
+    expect(lastUpdate().text).toBe('Delete SSH key `11` (`alice@laptop`): done');
+    expect((await audits()).map((a) => a.outcome)).toEqual(['requested', 'succeeded']);
+    expect(logLines.some((l) => l.includes('the change succeeded but its record could not be updated'))).toBe(true);
+  });
+
   it('the requester confirms: one DELETE, then the message reads running, then done', async () => {
     const record = await posted(request('ssh-key.delete', { id: '11' }));
     await rig.clock.advance(4000);
