@@ -36,7 +36,7 @@ export interface AuditStore {
   list(query: { userId?: string; limit: number }): Promise<AuditEntry[]>;
 }
 
-interface AuditRow {
+export interface AuditRow {
   id: number;
   at: number;
   user_id: string;
@@ -53,7 +53,7 @@ interface AuditRow {
   detail: string | null;
 }
 
-function toEntry(r: AuditRow): AuditEntry {
+export function toEntry(r: AuditRow): AuditEntry {
   if (!(AUDIT_TIERS as readonly string[]).includes(r.tier)) throw new Error(`audit.tier of ${r.id} is unknown: ${r.tier}`);
   if (!(AUDIT_OUTCOMES as readonly string[]).includes(r.outcome)) throw new Error(`audit.outcome of ${r.id} is unknown: ${r.outcome}`);
   return {
@@ -74,12 +74,12 @@ function toEntry(r: AuditRow): AuditEntry {
   };
 }
 
-function text(value: unknown, what: string): string {
+export function text(value: unknown, what: string): string {
   if (typeof value !== 'string' || value === '') throw new TypeError(`${what} must be a non-empty string`);
   return value;
 }
 
-function optionalText(value: unknown, what: string): string | null {
+export function optionalText(value: unknown, what: string): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') throw new TypeError(`${what} must be a string or null`);
   return value;

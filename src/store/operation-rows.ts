@@ -108,3 +108,32 @@ export function patchParams(patch: OperationPatch): Record<string, unknown> {
   }
   return params;
 }
+
+export function assertInteger(value: unknown, what: string): asserts value is number {
+  if (!Number.isSafeInteger(value)) throw new TypeError(`${what} must be an integer (epoch ms)`);
+}
+
+export function assertText(value: unknown, what: string): asserts value is string {
+  if (typeof value !== 'string' || value === '') throw new TypeError(`${what} must be a non-empty string`);
+}
+
+/** Checks a new operation and gives the named parameters of its INSERT (both backends). */
+export function insertParams(input: import('./types.js').NewOperation, id: string, now: number) {
+  assertText(input.opId, 'opId');
+  assertText(input.requestedBy, 'requestedBy');
+  assertText(input.channelId, 'channelId');
+  assertInteger(input.expiresAt, 'expiresAt');
+  return {
+    id,
+    op_id: input.opId,
+    args: objectToJson(input.args, 'args'),
+    facts: objectToJson(input.facts ?? {}, 'facts'),
+    sealed_secrets: input.sealedSecrets ?? null,
+    requested_by: input.requestedBy,
+    team_id: input.teamId ?? null,
+    channel_id: input.channelId,
+    dedupe_key: input.dedupeKey ?? null,
+    now,
+    expires_at: input.expiresAt,
+  };
+}

@@ -13,7 +13,7 @@ import { migrate } from './migrations.js';
 import { createWatchStore } from './watch-store.js';
 import { createAuditStore } from './audit-store.js';
 import { createLockRetry, retryingMethods, type LockRetryOptions } from './sqlite-retry.js';
-import { PATCH_COLUMN_NAMES, objectToJson, patchParams, rowToRecord } from './operation-rows.js';
+import { PATCH_COLUMN_NAMES, assertInteger, assertText, insertParams, patchParams, rowToRecord } from './operation-rows.js';
 import type { OperationRow } from './operation-rows.js';
 import { TERMINAL_STATUSES } from './types.js';
 import type {
@@ -80,13 +80,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   }
 }
 
-function assertInteger(value: unknown, what: string): asserts value is number {
-  if (!Number.isSafeInteger(value)) throw new TypeError(`${what} must be an integer (epoch ms)`);
-}
-
-function assertText(value: unknown, what: string): asserts value is string {
-  if (typeof value !== 'string' || value === '') throw new TypeError(`${what} must be a non-empty string`);
-}
 
 function createOperationStore(db: Db, clock: Pick<Clock, 'now'>): OperationStore {
   const insert = db.prepare<Record<string, unknown>, OperationRow>(`
@@ -165,25 +158,9 @@ function createOperationStore(db: Db, clock: Pick<Clock, 'now'>): OperationStore
 
   return {
     async create(input: NewOperation) {
-      assertText(input.opId, 'opId');
-      assertText(input.requestedBy, 'requestedBy');
-      assertText(input.channelId, 'channelId');
-      assertInteger(input.expiresAt, 'expiresAt');
-      const dedupeKey = input.dedupeKey ?? null;
       const now = clock.now();
-      const params = {
-        id: newOperationId(),
-        op_id: input.opId,
-        args: objectToJson(input.args, 'args'),
-        facts: objectToJson(input.facts ?? {}, 'facts'),
-        sealed_secrets: input.sealedSecrets ?? null,
-        requested_by: input.requestedBy,
-        team_id: input.teamId ?? null,
-        channel_id: input.channelId,
-        dedupe_key: dedupeKey,
-        now,
-        expires_at: input.expiresAt,
-      };
+      const params = insertParams(input, newOperationId(), now);
+      const dedupeKey = params.dedupe_key;
       return createTx.immediate(params, dedupeKey);
     },
 

@@ -93,7 +93,8 @@ export interface WatchStore {
   listRecent(limit: number): Promise<WatchRecord[]>;
 }
 
-interface WatchRow {
+/** A watches row as both backends return it (times as numbers, state as JSON text). */
+export interface WatchRow {
   id: string;
   kind: string;
   resource: string;
@@ -115,7 +116,7 @@ interface WatchRow {
   lease_until: number | null;
 }
 
-function toRecord(r: WatchRow): WatchRecord {
+export function toRecord(r: WatchRow): WatchRecord {
   return {
     id: r.id,
     kind: r.kind as WatchKind,

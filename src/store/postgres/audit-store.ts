@@ -1,59 +1,8 @@
 /** The audit trail in PostgreSQL: append-only rows, newest first; same checks as the SQLite store. */
-import type { AuditEntry, AuditOutcome } from '../../audit/types.js';
 import type { Clock } from '../../clock.js';
-import type { Tier } from '../../operations/types.js';
-import { AUDIT_OUTCOMES, AUDIT_TIERS, clampAuditLimit, type AuditStore } from '../audit-store.js';
+import { clampAuditLimit, optionalText, text, toEntry, type AuditRow, type AuditStore } from '../audit-store.js';
 import { objectToJson } from '../operation-rows.js';
 import { run, type Queryable } from './sql.js';
-
-interface AuditRow {
-  id: number;
-  at: number;
-  user_id: string;
-  channel_id: string | null;
-  op_id: string;
-  tier: string;
-  args: string;
-  outcome: string;
-  error_code: string | null;
-  confirmed_by: string | null;
-  approved_by: string | null;
-  operation_id: string | null;
-  duration_ms: number | null;
-  detail: string | null;
-}
-
-function toEntry(r: AuditRow): AuditEntry {
-  if (!(AUDIT_TIERS as readonly string[]).includes(r.tier)) throw new Error(`audit.tier of ${r.id} is unknown: ${r.tier}`);
-  if (!(AUDIT_OUTCOMES as readonly string[]).includes(r.outcome)) throw new Error(`audit.outcome of ${r.id} is unknown: ${r.outcome}`);
-  return {
-    id: r.id,
-    at: r.at,
-    userId: r.user_id,
-    channelId: r.channel_id,
-    opId: r.op_id,
-    tier: r.tier as Tier,
-    args: JSON.parse(r.args) as Record<string, unknown>,
-    outcome: r.outcome as AuditOutcome,
-    errorCode: r.error_code,
-    confirmedBy: r.confirmed_by,
-    approvedBy: r.approved_by,
-    operationId: r.operation_id,
-    durationMs: r.duration_ms,
-    detail: r.detail,
-  };
-}
-
-function text(value: unknown, what: string): string {
-  if (typeof value !== 'string' || value === '') throw new TypeError(`${what} must be a non-empty string`);
-  return value;
-}
-
-function optionalText(value: unknown, what: string): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw new TypeError(`${what} must be a string or null`);
-  return value;
-}
 
 export function createPgAuditStore(db: () => Promise<Queryable>, clock: Pick<Clock, 'now'>): AuditStore {
   return {

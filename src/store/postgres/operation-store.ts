@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../../clock.js';
 import { newOperationId } from '../ids.js';
-import { PATCH_COLUMN_NAMES, objectToJson, patchParams, rowToRecord, type OperationRow } from '../operation-rows.js';
+import { PATCH_COLUMN_NAMES, assertInteger, assertText, insertParams, patchParams, rowToRecord, type OperationRow } from '../operation-rows.js';
 import { TERMINAL_STATUSES, type NewOperation, type OperationStore, type TransitionResult } from '../types.js';
 import { run, type Queryable } from './sql.js';
 
@@ -44,37 +44,14 @@ const COMPARE_AND_SET = `
     AND (@require_unexpired::int = 0 OR expires_at > @now::bigint)
   ${RETURNING}`;
 
-function assertInteger(value: unknown, what: string): asserts value is number {
-  if (!Number.isSafeInteger(value)) throw new TypeError(`${what} must be an integer (epoch ms)`);
-}
-
-function assertText(value: unknown, what: string): asserts value is string {
-  if (typeof value !== 'string' || value === '') throw new TypeError(`${what} must be a non-empty string`);
-}
 
 export function createPgOperationStore(db: () => Promise<Queryable>, clock: Pick<Clock, 'now'>): OperationStore {
   const byId = async (id: string) => (await run<OperationRow>(await db(), `${SELECT} WHERE id = @id`, { id }))[0];
 
   return {
     async create(input: NewOperation) {
-      assertText(input.opId, 'opId');
-      assertText(input.requestedBy, 'requestedBy');
-      assertText(input.channelId, 'channelId');
-      assertInteger(input.expiresAt, 'expiresAt');
-      const dedupeKey = input.dedupeKey ?? null;
-      const params = {
-        id: newOperationId(),
-        op_id: input.opId,
-        args: objectToJson(input.args, 'args'),
-        facts: objectToJson(input.facts ?? {}, 'facts'),
-        sealed_secrets: input.sealedSecrets ?? null,
-        requested_by: input.requestedBy,
-        team_id: input.teamId ?? null,
-        channel_id: input.channelId,
-        dedupe_key: dedupeKey,
-        now: clock.now(),
-        expires_at: input.expiresAt,
-      };
+      const params = insertParams(input, newOperationId(), clock.now());
+      const dedupeKey = params.dedupe_key;
       const conn = await db();
       // A concurrent insert of the same key makes this one wait for it, then do nothing.
       const [row] = await run<OperationRow>(

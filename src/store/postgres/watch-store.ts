@@ -4,54 +4,9 @@
  */
 import type { Clock } from '../../clock.js';
 import { newWatchId } from '../ids.js';
-import { oldestFirst, type WatchKind, type WatchPatch, type WatchRecord, type WatchStatus, type WatchStore } from '../watch-store.js';
+import { oldestFirst, toRecord, type WatchPatch, type WatchRow, type WatchStore } from '../watch-store.js';
 import { isUniqueViolation, run, type Queryable } from './sql.js';
 
-interface WatchRow {
-  id: string;
-  kind: string;
-  resource: string;
-  operation_id: string | null;
-  channel_id: string;
-  thread_ts: string | null;
-  requested_by: string;
-  status: string;
-  state: string | null;
-  outcome: string | null;
-  polls: number;
-  interval_ms: number;
-  started_at: number;
-  deadline_at: number;
-  next_poll_at: number;
-  updated_at: number;
-  final_ts: string | null;
-  lease_owner: string | null;
-  lease_until: number | null;
-}
-
-function toRecord(r: WatchRow): WatchRecord {
-  return {
-    id: r.id,
-    kind: r.kind as WatchKind,
-    resource: r.resource,
-    operationId: r.operation_id,
-    channelId: r.channel_id,
-    threadTs: r.thread_ts,
-    requestedBy: r.requested_by,
-    status: r.status as WatchStatus,
-    state: r.state === null ? null : (JSON.parse(r.state) as WatchRecord['state']),
-    outcome: r.outcome,
-    polls: r.polls,
-    intervalMs: r.interval_ms,
-    startedAt: r.started_at,
-    deadlineAt: r.deadline_at,
-    nextPollAt: r.next_poll_at,
-    updatedAt: r.updated_at,
-    finalTs: r.final_ts,
-    leaseOwner: r.lease_owner,
-    leaseUntil: r.lease_until,
-  };
-}
 
 const PATCHABLE = {
   state: ['state', 'jsonb'],
