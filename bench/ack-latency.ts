@@ -19,6 +19,9 @@
  *   where the bare app's own p99 is near 90 ms at 50 in flight on 2 cores;
  * - `separate`: they run in a child process (bench/lib/ack-world.ts), so this event loop
  *   carries only the apps.
+ *
+ * The bot's store is a SQLite file in a temp folder, or, when a second argument names a
+ * postgres:// database (bench/run.ts makes a fresh one and drops it after), PostgreSQL.
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -54,6 +57,8 @@ export type AckLayout = 'same' | 'separate';
 
 export interface AckLatencyResult {
   layout: AckLayout;
+  /** The bot's store. */
+  store: 'sqlite' | 'postgres';
   perRound: number;
   concurrency: number;
   rounds: number;
@@ -122,7 +127,7 @@ async function startWorldProcess(): Promise<AckWorld> {
   };
 }
 
-export async function runAckLatency(layout: AckLayout): Promise<AckLatencyResult> {
+export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Promise<AckLatencyResult> {
   const started = performance.now();
   const world = layout === 'same' ? await createAckWorld() : await startWorldProcess();
   let logLines = 0;
@@ -133,6 +138,7 @@ export async function runAckLatency(layout: AckLayout): Promise<AckLatencyResult
     slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: world.slackUrl },
     cloud: { baseUrl: world.cloudBaseUrl, token: world.cloudToken },
     databasePath: join(dir, 'cloudbot.db'),
+    ...(postgresUrl ? { database: { kind: 'postgres' as const, url: postgresUrl } } : {}),
     access: {
       config: { admins: [ALICE.id], operators: [BOB.id], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined },
     },
@@ -178,7 +184,7 @@ export async function runAckLatency(layout: AckLayout): Promise<AckLatencyResult
   };
 
   try {
-    // Warm-up: JIT, connections, SQLite pages, the fake Slack's and the sandbox's own paths.
+    // Warm-up: JIT, connections, the store's pages (or pool), the fake Slack's and the sandbox's own paths.
     for (const app of ['bare', 'bot', 'bare', 'bot'] as const) await run(app, WARMUP);
     gc?.();
 
@@ -230,6 +236,7 @@ export async function runAckLatency(layout: AckLayout): Promise<AckLatencyResult
 
     return {
       layout,
+      store: postgresUrl ? 'postgres' : 'sqlite',
       perRound: PER_ROUND,
       concurrency: CONCURRENCY,
       rounds: ORDER.length / 2,
@@ -270,7 +277,7 @@ export async function runAckLatency(layout: AckLayout): Promise<AckLatencyResult
 }
 
 runAsSection(import.meta.url, () => {
-  const layout = process.argv[2] ?? 'separate';
+  const [layout = 'separate', database] = process.argv.slice(2);
   if (layout !== 'same' && layout !== 'separate') throw new Error(`unknown layout ${layout} (same | separate)`);
-  return runAckLatency(layout);
+  return runAckLatency(layout, database);
 });

@@ -1,19 +1,24 @@
 /**
  * `npm run bench`: runs every section in a process of its own (ack latency in two layouts, watch
- * scale with a diagnostic re-run and a re-run as compiled JavaScript under plain node, client
- * overhead, runtime floors), prints the results as markdown and
- * writes them to bench/results.md with the machine's details and a PASS/MISS per target.
- * Everything talks to 127.0.0.1 only; every section has a count limit and a time limit, and
- * the sections' time limits add up to 5 minutes.
+ * scale with a diagnostic re-run and a re-run as compiled JavaScript under plain node, the
+ * reference ack run and the watch-scale run again on PostgreSQL, client overhead, runtime
+ * floors), prints the results as markdown and writes them to bench/results.md with the
+ * machine's details and a PASS/MISS per target. Everything talks to 127.0.0.1 only (PostgreSQL:
+ * the server BENCH_DATABASE_URL / TEST_DATABASE_URL names, by default CI's on 127.0.0.1); every
+ * section has a count limit and a time limit. The sections' time limits add up to 520 s (390 s
+ * SQLite and the rest, 130 s PostgreSQL); the target for the whole run is under 5 minutes.
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { AckLatencyResult, AckLayout } from './ack-latency.js';
+import { loadBenchDatabaseUrl } from '../src/config.js';
 import type { ClientOverheadResult } from './client-overhead.js';
+import { createBenchDatabase, PgUnavailable, probeServer, type PgServer } from './lib/pg-database.js';
 import { forkSection, type ForkOptions } from './lib/section.js';
 import { fmt } from './lib/stats.js';
+import { notMeasured, storeComparison, table, type PgRun } from './lib/store-comparison.js';
 import type { WatchScaleResult } from './watch-scale.js';
 
 const TARGETS = {
@@ -69,8 +74,42 @@ async function section<T>(name: string, file: string, timeoutMs: number, flags: 
 }
 
 const pass = (ok: boolean) => (ok ? 'PASS' : '**MISS**');
-const table = (head: string[], rows: (string | number)[][]) =>
-  [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+
+/** The PostgreSQL server of this run: probed once; once unreachable, later sections are not tried. */
+const pgServerUrl = loadBenchDatabaseUrl();
+let pgServer: PgServer | undefined;
+let pgDown: string | undefined;
+
+/**
+ * A section on PostgreSQL: a fresh database for it (its URL is the section's last argument),
+ * dropped afterwards whatever happened. Never throws: a PostgreSQL failure leaves the SQLite
+ * figures standing and is reported as such.
+ */
+async function pgSection<T>(name: string, file: string, timeoutMs: number, flags: string[], args: string[], tag: string): Promise<PgRun<T>> {
+  if (pgDown) {
+    process.stderr.write(`bench: ${name} skipped (${pgDown})\n`);
+    return { ok: false, unreachable: true, why: pgDown };
+  }
+  let db: Awaited<ReturnType<typeof createBenchDatabase>>;
+  try {
+    pgServer ??= await probeServer(pgServerUrl);
+    db = await createBenchDatabase(pgServerUrl, tag);
+  } catch (e) {
+    const why = firstLine(e);
+    if (e instanceof PgUnavailable) pgDown = why;
+    process.stderr.write(`bench: ${name} not run: ${why}\n`);
+    return { ok: false, unreachable: e instanceof PgUnavailable, why };
+  }
+  try {
+    return { ok: true, result: await section<T>(name, file, timeoutMs, flags, { args: [...args, db.url] }) };
+  } catch (e) {
+    process.stderr.write(`bench: ${name} failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    return { ok: false, unreachable: false, why: firstLine(e) };
+  } finally {
+    await db.drop().catch((e: unknown) => process.stderr.write(`bench: could not drop the bench database: ${firstLine(e)}\n`));
+  }
+}
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -79,10 +118,12 @@ async function main(): Promise<void> {
 
   // The issue's reference layout first: the load generator (and fake Slack, sandbox) beside the apps.
   const ack = await section<AckLatencyResult>('ack latency (load generator in the same process, reference)', './ack-latency.ts', 60_000, ['--expose-gc'], { args: ['same'] });
+  const ackPg = await pgSection<AckLatencyResult>('ack latency on PostgreSQL (reference layout)', './ack-latency.ts', 60_000, ['--expose-gc'], ['same'], 'ack');
   const ackSeparate = await section<AckLatencyResult>('ack latency (load generator in a separate process)', './ack-latency.ts', 60_000, ['--expose-gc'], {
     args: ['separate'],
   });
   const watch = await section<WatchScaleResult>('watch scale', './watch-scale.ts', 70_000, ['--expose-gc']);
+  const watchPg = await pgSection<WatchScaleResult>('watch scale on PostgreSQL', './watch-scale.ts', 70_000, ['--expose-gc'], [], 'watch');
   process.stderr.write('bench: compiling src and bench (bench/tsconfig.compiled.json)…\n');
   const compiled = compile();
   const watchCompiled = compiled.ok
@@ -111,6 +152,16 @@ async function main(): Promise<void> {
   const compiledSame = watchCompiled !== undefined && watchCompiled.finished === watch.finished && watchCompiled.requestsPerWatch.total === watch.requestsPerWatch.total;
   const clientOk = client.ratio <= TARGETS.clientRatio && client.errors === 0;
   const timeOk = totalS < TARGETS.totalMinutes * 60;
+  // The same targets on PostgreSQL (undefined: not measured).
+  const pgAckOk = ackPg.ok ? ackPg.result.p99Ratio <= TARGETS.ackRatio : undefined;
+  const pgW = watchPg.ok ? watchPg.result : undefined;
+  const pgWatchOk = pgW
+    ? pgW.finished === pgW.watches && pgW.requestsPerWatch.overBound === 0 && pgW.postsWithoutChange === 0 && Math.max(pgW.peak.limiter, pgW.peak.server, pgW.peak.transport) <= pgW.cap
+    : undefined;
+  const pgLoopOk = pgW ? pgW.eventLoop.p99Ms < TARGETS.eventLoopMs : undefined;
+  const pgRssOk = pgW ? pgW.rss.peakMb < TARGETS.rssMb : undefined;
+  const pgPass = (ok: boolean | undefined) => (ok === undefined ? '**NOT MEASURED**' : pass(ok));
+  const pgMeasured = <T>(run: PgRun<T>, f: (r: T) => string) => (run.ok ? f(run.result) : notMeasured(run));
 
   const targets = table(
     ['Target', 'Measured', 'Limit', 'Result'],
@@ -120,6 +171,12 @@ async function main(): Promise<void> {
         `${fmt(ack.p99Ratio, 2)}× (${fmt(ack.bot.p99)} ms ÷ ${fmt(ack.bare.p99)} ms)`,
         `≤ ${TARGETS.ackRatio}×`,
         pass(ackOk),
+      ],
+      [
+        '… the same on PostgreSQL (reference layout)',
+        pgMeasured(ackPg, (r) => `${fmt(r.p99Ratio, 2)}× (${fmt(r.bot.p99)} ms ÷ ${fmt(r.bare.p99)} ms)`),
+        `≤ ${TARGETS.ackRatio}×`,
+        pgPass(pgAckOk),
       ],
       [
         '… the same with the load generator in a separate process (for comparison, not the target)',
@@ -143,6 +200,17 @@ async function main(): Promise<void> {
         `< ${TARGETS.rssMb} MB`,
         watchCompiled ? pass(compiledRssOk) : '**MISS**',
       ],
+      [
+        'Watch scale on PostgreSQL: every watch finished, requests within the bound, no post without a change, peak concurrency ≤ cap',
+        pgMeasured(
+          watchPg,
+          (r) => `${r.finished} of ${r.watches} finished; requests mean ${fmt(r.requestsPerWatch.mean, 2)}, ${r.requestsPerWatch.overBound} over; ${r.postsWithoutChange} posts without a change; peak ${r.peak.limiter} / ${r.peak.transport} / ${r.peak.server}`,
+        ),
+        `bound; 0; ≤ ${watch.cap}`,
+        pgPass(pgWatchOk),
+      ],
+      ['Event-loop delay p99 (watch scale, PostgreSQL)', pgMeasured(watchPg, (r) => `${fmt(r.eventLoop.p99Ms)} ms`), `< ${TARGETS.eventLoopMs} ms`, pgPass(pgLoopOk)],
+      ['RSS peak (watch scale, PostgreSQL, tsx)', pgMeasured(watchPg, (r) => `${fmt(r.rss.peakMb)} MB`), `< ${TARGETS.rssMb} MB`, pgPass(pgRssOk)],
       ['Client overhead, cloud client ÷ raw undici', `${fmt(client.ratio, 2)}× (${fmt(client.client.perRequestUs)} µs ÷ ${fmt(client.raw.perRequestUs)} µs per GET)`, `≤ ${TARGETS.clientRatio}×`, pass(clientOk)],
       ['`npm run bench` wall time', `${fmt(totalS)} s`, `< ${TARGETS.totalMinutes * 60} s`, pass(timeOk)],
     ],
@@ -153,11 +221,12 @@ async function main(): Promise<void> {
     same: 'load generator in the same process (reference)',
     separate: 'load generator in a separate process',
   };
+  const layoutLabel = (r: AckLatencyResult) => `${layoutName[r.layout]}${r.store === 'postgres' ? ', **store on PostgreSQL**' : ''}`;
   const ackRows = (r: AckLatencyResult) =>
     (['bare', 'bot'] as const).map((app) => {
       const f = r[app];
       return [
-        layoutName[r.layout],
+        layoutLabel(r),
         app === 'bare' ? 'bare Bolt app (ack only)' : 'cloudbot (createRuntime)',
         fmt(f.p50),
         fmt(f.p95),
@@ -172,13 +241,13 @@ async function main(): Promise<void> {
     });
   const ackTable = table(
     ['Layout', 'App', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'p99 ms without each round\'s first 50', 'acks/s while sending', 'CPU ms per command (app process)', 'app event-loop p99 ms', 'p99 per round (ms)'],
-    [...ackRows(ack), ...ackRows(ackSeparate)],
+    [...ackRows(ack), ...(ackPg.ok ? ackRows(ackPg.result) : []), ...ackRows(ackSeparate)],
   );
   const ackBullets = (r: AckLatencyResult) => {
     const a = r.answers;
     const viewErrors = Object.entries(a.viewErrors).map(([k, v]) => `${k} × ${v}`).join(', ') || 'none';
     return [
-      `- **${layoutName[r.layout]}**: p99 ratio bot ÷ bare **${fmt(r.p99Ratio, 2)}×** over all rounds (${fmt(r.bot.p99)} ÷ ${fmt(r.bare.p99)} ms); per adjacent pair of rounds: ${r.pairRatios.map((x) => `${fmt(x, 2)}×`).join(', ')}; without each round's first ${r.concurrency} requests ${fmt(r.p99RatioAfterFirstWave, 2)}× (${fmt(r.bot.p99AfterFirstWave)} ÷ ${fmt(r.bare.p99AfterFirstWave)} ms).`,
+      `- **${layoutLabel(r).replaceAll('**', '')}**: p99 ratio bot ÷ bare **${fmt(r.p99Ratio, 2)}×** over all rounds (${fmt(r.bot.p99)} ÷ ${fmt(r.bare.p99)} ms); per adjacent pair of rounds: ${r.pairRatios.map((x) => `${fmt(x, 2)}×`).join(', ')}; without each round's first ${r.concurrency} requests ${fmt(r.p99RatioAfterFirstWave, 2)}× (${fmt(r.bot.p99AfterFirstWave)} ÷ ${fmt(r.bare.p99AfterFirstWave)} ms).`,
       `  Non-200 acks: ${r.errors.non200}; transport errors: ${r.errors.transport}. The bot's answers: reads ${a.readsAnswered}/${a.reads} answered through their response_url (${a.readsFailed} showing an error, ${a.slowNotices} "cloud is slow" notices); forms ${a.viewsOpened}/${a.modals} opened, ${a.viewsFilled}/${a.modals} filled with choices from the cloud; Slack refusals: ${viewErrors}; response_url refusals: ${a.responseUrlRefusals}; Block Kit violations: ${a.blockKitViolations}; every round drained: ${a.allDrained ? 'yes' : 'NO'} (longest ${fmt(a.maxDrainMs / 1000, 1)} s after the last ack).`,
       `  Load generator's event-loop delay p99 (ms late${r.layout === 'same' ? ', the apps\' own loop in this layout' : ''}): ${fmt(r.generatorLoopP99Ms.bare)} during bare rounds, ${fmt(r.generatorLoopP99Ms.bot)} during bot rounds. App process RSS peak ${fmt(r.rssPeakMb)} MB. Section wall time ${fmt(r.wallMs / 1000)} s.`,
     ].join('\n');
@@ -186,11 +255,12 @@ async function main(): Promise<void> {
   const ackSection = [
     '## Ack latency under load',
     '',
-    `Per layout: ${ack.rounds} measured rounds per app of ${ack.perRound} signed \`/cloud\` commands (reads and form openers), ${ack.concurrency} in flight, order ${ack.order.join(' → ')} (after a warm-up of 4 × 500); the cloud answers every request after ${ack.cloudLatencyMs} ms. Ack time = request sent → response status received, over ${ack.bot.n} requests per app and layout. Two layouts, each in a process of its own: the **reference** (the issue's "load generator beside it") runs the load generator, the fake Slack Web API, the response_url endpoints and the sandbox cloud in the same process as both apps, as the e2e rig does; the other runs them in a separate process, so the apps' event loop carries only the apps. In the reference layout the "CPU per command" column includes the load generator, fake Slack and sandbox.`,
+    `Per layout: ${ack.rounds} measured rounds per app of ${ack.perRound} signed \`/cloud\` commands (reads and form openers), ${ack.concurrency} in flight, order ${ack.order.join(' → ')} (after a warm-up of 4 × 500); the cloud answers every request after ${ack.cloudLatencyMs} ms. Ack time = request sent → response status received, over ${ack.bot.n} requests per app and layout. Two layouts, each in a process of its own: the **reference** (the issue's "load generator beside it") runs the load generator, the fake Slack Web API, the response_url endpoints and the sandbox cloud in the same process as both apps, as the e2e rig does; the other runs them in a separate process, so the apps' event loop carries only the apps. The reference layout runs twice, the bot's store a SQLite file, then PostgreSQL (the bare app has no store; it is measured again beside each). In the reference layout the "CPU per command" column includes the load generator, fake Slack and sandbox.`,
     '',
     ackTable,
     '',
     ackBullets(ack),
+    ...(ackPg.ok ? [ackBullets(ackPg.result)] : [`- **${layoutName.same}, store on PostgreSQL**: ${notMeasured(ackPg)} (${ackPg.why}).`]),
     ackBullets(ackSeparate),
   ].join('\n');
 
@@ -254,6 +324,20 @@ async function main(): Promise<void> {
       `- **RSS peak ${fmt(w.rss.peakMb)} MB.** Not the watches' own memory: ${w.heapAfterGcMb === null ? 'n/a' : fmt(w.heapAfterGcMb)} MB of heap is live after a full GC at the end. The floor is the runtime — an empty program is ${fmt(idleTsx.rssMb)} MB under tsx (how \`npm start\` runs the bot) against ${fmt(idleNode)} MB on plain node — plus the bot's modules (${fmt(w.rss.startMb)} MB before the first watch). The rest is V8 letting the heap grow to ${fmt(w.heapPeakMb)} MB of mostly garbage before a full collection (allocation from ~${fmt(w.requestsPerWatch.total / 1000, 1)}k polls, their SQLite rows and JSON). With the old space capped (${DIAGNOSTIC_HEAP_FLAG}) the same run peaks at ${fmt(watchCapped.rss.peakMb)} MB with the same event-loop delay (${fmt(watchCapped.eventLoop.p99Ms)} ms p99). ${watchCompiled ? `Run as compiled JavaScript under plain node (no tsx, no heap cap), the same section peaks at ${fmt(watchCompiled.rss.peakMb)} MB (${compiledRssOk ? 'under' : 'over'} the ${TARGETS.rssMb} MB target), starting at ${fmt(watchCompiled.rss.startMb)} MB instead of ${fmt(w.rss.startMb)} MB, with ${fmt(watchCompiled.heapAfterGcMb ?? Number.NaN)} MB live after a full GC: the miss is tsx's cost, not the watcher's.` : 'The compiled-JavaScript run could not be measured (compilation failed, see the watch-scale table).'} Remedies outside this bench's scope (src and \`npm start\` were not changed): run compiled JavaScript instead of tsx, or start the bot with a heap cap (\`NODE_OPTIONS=${DIAGNOSTIC_HEAP_FLAG}\`).`,
     );
   }
+  if (pgAckOk === false) {
+    const r = (ackPg as { result: AckLatencyResult }).result;
+    why.push(
+      `- **Ack p99 on PostgreSQL: ${fmt(r.p99Ratio, 2)}× (bot ${fmt(r.bot.p99)} ms ÷ bare ${fmt(r.bare.p99)} ms; on SQLite ${fmt(ack.bot.p99)} ÷ ${fmt(ack.bare.p99)} ms).** Without each round's first ${r.concurrency} acks ${fmt(r.p99RatioAfterFirstWave, 2)}× (SQLite ${fmt(ack.p99RatioAfterFirstWave, 2)}×); CPU per command in the apps' process ${fmt(r.bot.cpuMsPerCommand, 2)} ms (SQLite ${fmt(ack.bot.cpuMsPerCommand, 2)} ms), and the PostgreSQL server's own CPU is on the same cores. The acks themselves wait on no query (\`ack()\` comes first); no further cause was investigated.`,
+    );
+  }
+  if (pgW && pgRssOk === false) {
+    why.push(
+      `- **RSS peak on PostgreSQL ${fmt(pgW.rss.peakMb)} MB** (SQLite ${fmt(w.rss.peakMb)} MB): the same shape as above — ${fmt(pgW.rss.startMb)} MB before the first watch under tsx (SQLite ${fmt(w.rss.startMb)} MB), heap peak ${fmt(pgW.heapPeakMb)} MB, ${pgW.heapAfterGcMb === null ? 'n/a' : fmt(pgW.heapAfterGcMb)} MB live after a full GC (SQLite ${w.heapAfterGcMb === null ? 'n/a' : fmt(w.heapAfterGcMb)} MB). The compiled and heap-capped re-runs were made on SQLite only.`,
+    );
+  }
+  if (pgWatchOk === false || pgLoopOk === false) {
+    why.push('- Watch scale on PostgreSQL missed a target: see "SQLite and PostgreSQL side by side"; no explanation was prepared for it.');
+  }
   if (!boundOk || !quietOk || !capOk || !loopOk || !clientOk || !timeOk || (watchCompiled !== undefined && !compiledSame)) {
     why.push('- Other misses: see the figures above; no explanation was prepared for them.');
   }
@@ -269,6 +353,7 @@ async function main(): Promise<void> {
       ['Memory', `${fmt(mbToGb(os.totalmem()), 1)} GB total, ${fmt(mbToGb(os.freemem()), 1)} GB free at the end`],
       ['Node', `${process.version} (${os.platform()} ${os.release()}, ${os.arch()}), run through tsx as \`npm start\` does (one watch-scale re-run: compiled JavaScript under plain node)`],
       ['Load average (1/5/15 min)', `start ${loadStart.map((l) => fmt(l, 2)).join(' / ')}, end ${loadEnd.map((l) => fmt(l, 2)).join(' / ')}`],
+      ['PostgreSQL', pgServer ? `${pgServer.description}, server ${pgServer.version} (a fresh database per section, dropped after it)` : (pgDown ?? 'not reached')],
       ['Commit', `${commit ?? 'unknown'}${dirty ? ' + uncommitted changes in src/' : ''}`],
       ['Total wall time of `npm run bench`', `${fmt(totalS)} s`],
     ],
@@ -277,10 +362,11 @@ async function main(): Promise<void> {
   const method = [
     '## Method and caveats',
     '',
-    "- Each section runs in a process of its own. Ack latency runs twice, both apps in one process each time. Reference layout (the issue's \"load generator beside it\"): Slack's side (load generator, fake Web API, response_url endpoints) and the sandbox cloud in that same process, as the e2e rig runs them, so one thread carries everything. Separate layout: Slack's side and the sandbox in a second process, so the apps' event loop carries only the apps; on 2 cores the two processes each get one. Rounds alternate ABBA/BAAB and each starts on a collected heap (`--expose-gc`), so no round pays for the previous round's garbage, and a bot round ends only when every command was answered. Bare rounds follow bot rounds that last seconds longer (the wait for the answers), so the two apps do not start their rounds alike; the \"without each round's first 50\" column shows how much a round's opening wave weighs.",
+    "- Each section runs in a process of its own. Ack latency runs three times (both layouts on SQLite, the reference layout again on PostgreSQL), both apps in one process each time. Reference layout (the issue's \"load generator beside it\"): Slack's side (load generator, fake Web API, response_url endpoints) and the sandbox cloud in that same process, as the e2e rig runs them, so one thread carries everything. Separate layout: Slack's side and the sandbox in a second process, so the apps' event loop carries only the apps; on 2 cores the two processes each get one. Rounds alternate ABBA/BAAB and each starts on a collected heap (`--expose-gc`), so no round pays for the previous round's garbage, and a bot round ends only when every command was answered. Bare rounds follow bot rounds that last seconds longer (the wait for the answers), so the two apps do not start their rounds alike; the \"without each round's first 50\" column shows how much a round's opening wave weighs.",
     "- RSS as compiled JavaScript: `bench/tsconfig.compiled.json` (the repo's tsconfig with `noEmit: false`, src and bench) is compiled by the repo's tsc into bench/.compiled (gitignored; inside the repo so node_modules resolves; removed after the run), and the compiled watch-scale section runs with plain `node --expose-gc`, its sandbox child too.",
     '- The load is a closed loop (a new command as soon as one is acked), i.e. a saturation test: figures are for the apps at their own maximum rate, not at a fixed arrival rate.',
     '- Watch scale: simulated time (manual clocks, 250 ms steps calling `watcher.tick()` as the watcher\'s loop would); the sandbox runs in its own process with its clock moved over IPC before each pass, and answers after 2 ms of real time so concurrent polls overlap at the server. Delays are in simulated time and include up to one step (250 ms) of quantisation; they come from the poll interval backing off 10 s → 60 s while nothing changes (by design). Event-loop delay is how late a 10 ms timer fired (Node\'s histogram minus the 10 ms).',
+    '- PostgreSQL: the reference ack-latency run and the watch-scale run repeated with the store on PostgreSQL (the bot through `createRuntime` with `database: { kind: \'postgres\' }`, the watcher on `createStore(postgres://…)`: the production pool, timeouts and migrations), each in a database created for it and dropped after it (`DROP DATABASE … WITH (FORCE)`, also when the section fails). The server is whatever BENCH_DATABASE_URL / TEST_DATABASE_URL names (by default CI\'s, postgres://postgres@127.0.0.1:5432/test); on this machine it shares the cores with the bench, and its memory is outside the RSS figures. If it cannot be reached, the PostgreSQL rows say so and the rest of the bench runs as usual.',
     '- Client overhead: both sides use an undici Agent with the same options; the raw side does the least any caller must (request, read the body, JSON.parse); the cloud client adds URL building, headers, retry bookkeeping, `{ data }` envelope and schema validation and error scrubbing. The server is another process, so the client process\'s CPU per request is shown too.',
     '- Noise: other work on the machine (see the load average) moves the absolute figures by tens of percent between runs; the alternating rounds and same-run ratios are meant to cancel most of it.',
     '- `src/cloud/envelope.ts` builds each `{ data: … }` envelope schema once per item schema (it used to build one per call, ~20 µs): before that change this section measured 1.68–1.80× (CPU 1.82–2.00×); after it 0.93–0.96×.',
@@ -298,6 +384,8 @@ async function main(): Promise<void> {
     '## Targets',
     '',
     targets,
+    '',
+    storeComparison({ ack, watch }, { ack: ackPg, watch: watchPg }, pgServer),
     '',
     ackSection,
     '',

@@ -7,7 +7,8 @@
  * own (bench/lib/watch-cloud.ts): the cloud is remote in production, so its memory and CPU are
  * not the bot's; RSS and event-loop delay below are this process's alone. Deploys go through the sandbox's HTTP API spread over the first
  * 30 s; each worker then gets its own build time (deterministic PRNG); 10 % of the repositories
- * fail their build. Watches live in a real SQLite file; Slack is a recording SlackApi; the
+ * fail their build. Watches live in a real SQLite file (or, when the first argument names a
+ * postgres:// database, in PostgreSQL: bench/run.ts makes a fresh one and drops it after); Slack is a recording SlackApi; the
  * parent messages come from `createParentRefresher`, as in the bot. Cloud calls are real HTTP
  * over loopback (the transport waits on the system clock, so a retry could never hang a tick).
  *
@@ -27,7 +28,7 @@ import { createLogger } from '../src/log.js';
 import { catalog } from '../src/operations/index.js';
 import { QUEUED_SHARE } from '../src/sandbox/lifecycle.js';
 import type { MessageArgs, SlackApi } from '../src/chat/slack-api.js';
-import { createSqliteStore } from '../src/store/index.js';
+import { createStore } from '../src/store/index.js';
 import { createParentRefresher } from '../src/watch/parent-message.js';
 import { createWatcher } from '../src/watch/watcher.js';
 import { runAsSection, sibling } from './lib/section.js';
@@ -35,6 +36,8 @@ import type { CloudReport, CloudRequest } from './lib/watch-cloud.js';
 import { percentile, seededRandom, summarize, type Summary } from './lib/stats.js';
 
 export interface WatchScaleResult {
+  /** Where the watches live. */
+  store: 'sqlite' | 'postgres';
   watches: number;
   finished: number;
   succeeded: number;
@@ -148,7 +151,7 @@ async function startCloud(startMs: number) {
   };
 }
 
-export async function runWatchScale(): Promise<WatchScaleResult> {
+export async function runWatchScale(postgresUrl?: string): Promise<WatchScaleResult> {
   const wallStart = performance.now();
   const wallDeadline = wallStart + WALL_LIMIT_MS;
   const rssStart = process.memoryUsage().rss;
@@ -206,7 +209,8 @@ export async function runWatchScale(): Promise<WatchScaleResult> {
 
   // ── the store and the watcher, as the bot builds them
   const dir = mkdtempSync(join(tmpdir(), 'cloudbot-bench-watch-'));
-  const store = createSqliteStore({ path: join(dir, 'cloudbot.db'), clock });
+  const store = createStore(postgresUrl ? { kind: 'postgres', url: postgresUrl } : { kind: 'sqlite', path: join(dir, 'cloudbot.db') }, { clock });
+  await store.ready?.(); // PostgreSQL: migrated before the clock starts
   let logLines = 0;
   const logger = createLogger({ level: 'info', sink: () => void logLines++, secrets: [TOKEN] });
   const watcher = createWatcher({
@@ -325,7 +329,8 @@ export async function runWatchScale(): Promise<WatchScaleResult> {
     if (progress.length > 1) postsWithoutChange += progress.length - 1;
     for (const p of progress) {
       // A poll at or after doneAt sees the end, so a progress post belongs to [inProgressAt, doneAt).
-      if (p.at < b.inProgressAt || p.at >= b.doneAt || !p.text.includes('in_progress')) postsWithoutChange++;
+      // The status reads "in progress" (src/views/words.ts statusWord; it was `in_progress` before).
+      if (p.at < b.inProgressAt || p.at >= b.doneAt || !/\bin[ _]progress\b/.test(p.text)) postsWithoutChange++;
     }
     if (progress[0]) {
       progressSeen++;
@@ -343,6 +348,7 @@ export async function runWatchScale(): Promise<WatchScaleResult> {
   const totalRequests = [...requestsByUuid.values()].reduce((a, n) => a + n, 0);
   const late = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
   const result: WatchScaleResult = {
+    store: postgresUrl ? 'postgres' : 'sqlite',
     watches: WATCHES,
     finished,
     succeeded,
@@ -406,4 +412,4 @@ export async function runWatchScale(): Promise<WatchScaleResult> {
   return result;
 }
 
-runAsSection(import.meta.url, runWatchScale);
+runAsSection(import.meta.url, () => runWatchScale(process.argv[2]));

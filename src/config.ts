@@ -332,3 +332,13 @@ export function loadDotEnv(path = '.env'): boolean {
   process.loadEnvFile(path);
   return true;
 }
+
+// ── The bench (`npm run bench`, not the bot) ────────────────────────────────────────────────
+
+/** CI's PostgreSQL service (trust auth, database `test`). */
+export const DEFAULT_BENCH_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+/** The PostgreSQL server the bench measures on: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else CI's. */
+export function loadBenchDatabaseUrl(env: Env = process.env): string {
+  return [env.BENCH_DATABASE_URL, env.TEST_DATABASE_URL].find(isSet)?.trim() ?? DEFAULT_BENCH_DATABASE_URL;
+}
