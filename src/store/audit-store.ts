@@ -85,6 +85,32 @@ export function optionalText(value: unknown, what: string): string | null {
   return value;
 }
 
+/** Checks a new entry and gives the named parameters of its INSERT (both backends). */
+export function auditInsertParams(entry: NewAuditEntry & { at?: number }, now: number) {
+  const at = entry.at ?? now;
+  if (!Number.isSafeInteger(at)) throw new TypeError('at must be an integer (epoch ms)');
+  const duration = entry.durationMs ?? null;
+  if (duration !== null && !(Number.isFinite(duration) && duration >= 0)) {
+    throw new TypeError('durationMs must be a non-negative number or null');
+  }
+  return {
+      at,
+      user_id: text(entry.userId, 'userId'),
+      channel_id: optionalText(entry.channelId, 'channelId'),
+      op_id: text(entry.opId, 'opId'),
+      tier: entry.tier,
+      args: objectToJson(entry.args, 'args'),
+      outcome: entry.outcome,
+      error_code: optionalText(entry.errorCode, 'errorCode'),
+      confirmed_by: optionalText(entry.confirmedBy, 'confirmedBy'),
+      approved_by: optionalText(entry.approvedBy, 'approvedBy'),
+      operation_id: optionalText(entry.operationId, 'operationId'),
+      // An integer column in both backends: a measured 12.5 ms is stored as 13.
+      duration_ms: duration === null ? null : Math.round(duration),
+      detail: optionalText(entry.detail, 'detail'),
+  };
+}
+
 /** Clamps a requested page size to 1..AUDIT_LIST_MAX (NaN counts as 1). */
 export function clampAuditLimit(limit: number): number {
   if (Number.isNaN(limit)) return 1;
@@ -105,28 +131,7 @@ export function createAuditStore(db: Db, clock: Pick<Clock, 'now'>): AuditStore 
 
   return {
     async insert(entry) {
-      const at = entry.at ?? clock.now();
-      if (!Number.isSafeInteger(at)) throw new TypeError('at must be an integer (epoch ms)');
-      const duration = entry.durationMs ?? null;
-      if (duration !== null && !(Number.isFinite(duration) && duration >= 0)) {
-        throw new TypeError('durationMs must be a non-negative number or null');
-      }
-      const row = insert.get({
-        at,
-        user_id: text(entry.userId, 'userId'),
-        channel_id: optionalText(entry.channelId, 'channelId'),
-        op_id: text(entry.opId, 'opId'),
-        tier: entry.tier,
-        args: objectToJson(entry.args, 'args'),
-        outcome: entry.outcome,
-        error_code: optionalText(entry.errorCode, 'errorCode'),
-        confirmed_by: optionalText(entry.confirmedBy, 'confirmedBy'),
-        approved_by: optionalText(entry.approvedBy, 'approvedBy'),
-        operation_id: optionalText(entry.operationId, 'operationId'),
-        // STRICT INTEGER column: a measured 12.5 ms is stored as 13.
-        duration_ms: duration === null ? null : Math.round(duration),
-        detail: optionalText(entry.detail, 'detail'),
-      });
+      const row = insert.get(auditInsertParams(entry, clock.now()));
       if (!row) throw new Error('audit insert returned no row');
       return toEntry(row);
     },
