@@ -93,6 +93,24 @@ export interface WatchStore {
   listRecent(limit: number): Promise<WatchRecord[]>;
 }
 
+/** The named parameters of a new watch's INSERT (both backends). */
+export function watchInsertParams(input: NewWatch, id: string, now: number) {
+  return {
+    id,
+    kind: input.kind,
+    resource: input.resource,
+    operation_id: input.operationId ?? null,
+    channel_id: input.channelId,
+    thread_ts: input.threadTs ?? null,
+    requested_by: input.requestedBy,
+    interval_ms: input.intervalMs,
+    started_at: input.startedAt,
+    deadline_at: input.deadlineAt,
+    next_poll_at: input.nextPollAt,
+    now,
+  };
+}
+
 /** A watches row as both backends return it (times as numbers, state as JSON text). */
 export interface WatchRow {
   id: string;
@@ -202,20 +220,7 @@ export function createWatchStore(db: Db, clock: Pick<Clock, 'now'>): WatchStore 
     async create(input) {
       for (let attempt = 0; ; attempt++) {
         try {
-          const row = insert.get({
-            id: newWatchId(),
-            kind: input.kind,
-            resource: input.resource,
-            operation_id: input.operationId ?? null,
-            channel_id: input.channelId,
-            thread_ts: input.threadTs ?? null,
-            requested_by: input.requestedBy,
-            interval_ms: input.intervalMs,
-            started_at: input.startedAt,
-            deadline_at: input.deadlineAt,
-            next_poll_at: input.nextPollAt,
-            now: clock.now(),
-          });
+          const row = insert.get(watchInsertParams(input, newWatchId(), clock.now()));
           return toRecord(row!);
         } catch (e) {
           // A 40-bit id collides rarely; try a fresh one.

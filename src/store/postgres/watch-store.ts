@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../../clock.js';
 import { newWatchId } from '../ids.js';
-import { oldestFirst, toRecord, type WatchPatch, type WatchRow, type WatchStore } from '../watch-store.js';
+import { oldestFirst, toRecord, watchInsertParams, type WatchPatch, type WatchRow, type WatchStore } from '../watch-store.js';
 import { isUniqueViolation, run, type Queryable } from './sql.js';
 
 
@@ -68,20 +68,7 @@ export function createPgWatchStore(db: () => Promise<Queryable>, clock: Pick<Clo
              VALUES (@id, @kind, @resource, @operation_id, @channel_id, @thread_ts, @requested_by, 'active',
                      @interval_ms, @started_at, @deadline_at, @next_poll_at, @now)
              RETURNING *`,
-            {
-              id: newWatchId(),
-              kind: input.kind,
-              resource: input.resource,
-              operation_id: input.operationId ?? null,
-              channel_id: input.channelId,
-              thread_ts: input.threadTs ?? null,
-              requested_by: input.requestedBy,
-              interval_ms: input.intervalMs,
-              started_at: input.startedAt,
-              deadline_at: input.deadlineAt,
-              next_poll_at: input.nextPollAt,
-              now: clock.now(),
-            },
+            watchInsertParams(input, newWatchId(), clock.now()),
           );
           return toRecord(row!);
         } catch (e) {
