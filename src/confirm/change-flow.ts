@@ -11,7 +11,7 @@ import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import { maskedRequest, rememberSecrets, rememberSecretsIn, splitSecrets } from '../access/secrets.js';
+import { maskedRequest, splitSecrets } from '../access/secrets.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import type { Catalog } from '../operations/catalog.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
@@ -27,6 +27,7 @@ import type { Mrkdwn } from '../views/mrkdwn.js';
 import { createStatusEditor, renderStatus, type EditFailure } from './status-message.js';
 import { buildOutcomeNotShown, buildStatusNotPosted } from '../views/slack-failure-views.js';
 import { expireDue, recoverInterrupted, retrySync, type FlowContext } from './upkeep.js';
+import { createExecutor } from './execute.js';
 import { auditEntry } from '../audit/entry.js';
 import type { AuditOutcome, Auditor } from '../audit/types.js';
 
@@ -132,86 +133,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   const unseen = (op: AnyOperation, r: OperationRecord, failure: EditFailure | undefined): Reply | undefined =>
     failure ? buildOutcomeNotShown(status(op, r, deps.clock.now()), failure.code, failure.unavailable) : undefined;
 
-  /**
-   * Sends the change once. Status edits never hold it: "running" is edited while the request
-   * is under way, and the final edit is awaited only after the outcome is stored and audited
-   * (before a watch starts editing the same message), so that an edit Slack keeps failing can
-   * be answered privately (`unseen`).
-   */
-  async function execute(op: AnyOperation, record: OperationRecord, answering: string): Promise<{ record: OperationRecord; unseen?: Reply | undefined }> {
-    const log = deps.logger.child({ op: op.id, record: record.id });
-    const running = await deps.store.transition(record.id, { from: ['confirmed'], to: 'running', now: deps.clock.now() });
-    if (!running.ok) return { record: running.record ?? record };
-    void refresh(op, running.record, deps.clock.now());
-    const secrets = running.record.sealedSecrets ? deps.sealer.open(running.record.sealedSecrets) : {};
-    rememberSecrets(deps.logger, Object.values(secrets));
-    const args = { ...running.record.args, ...secrets };
-    let result: unknown;
-    try {
-      result = await op.run({ cloud: deps.cloud, clock: deps.clock }, args);
-    } catch (e) {
-      return failed(op, running.record, e, log);
-    }
-    {
-      // A password the cloud generated must be masked before any log line can carry it.
-      rememberSecretsIn(deps.logger, result);
-      const summary = op.change!.summarize(result as never, args as never);
-      const now = deps.clock.now();
-      const patch = { result: { text: summary.text, ...(summary.details ? { details: summary.details } : {}) } };
-      // The cloud did it: a store that cannot record it now must not turn it into a failure.
-      // The message and the audit entry (kept by the auditor until the store takes it) say done.
-      const done = await deps.store.transition(record.id, { from: ['running'], to: 'succeeded', now, patch }).catch((error: unknown) => {
-        log.error('the change succeeded but its record could not be updated', { error });
-        return { ok: false as const, record: { ...running.record, ...patch, status: 'succeeded' as const, finishedAt: now, updatedAt: now } };
-      });
-      const final = done.ok ? done.record : done.record?.status === 'succeeded' ? done.record : running.record;
-      const edited = refresh(op, final, deps.clock.now());
-      await audit(op, final, 'succeeded');
-      // A watch edits this message too: it starts once the final edit is through (or given up).
-      const failure = await edited;
-      const secret = op.change!.privateReply?.(result as never, args as never);
-      // A private reply Slack would not take goes back with the outcome (to the response_url),
-      // but only to the requester: a second admin's approving click never sees it.
-      const undelivered = secret && !(await tellPrivately(final, secret)) && answering === final.requestedBy ? secret : undefined;
-      const target = op.change!.watch?.(result as never, args as never);
-      if (target && deps.startWatch) {
-        await deps
-          .startWatch({ ...target, channelId: final.channelId, threadTs: final.messageTs, requestedBy: final.requestedBy, operationId: final.id })
-          .catch((error: unknown) => log.error('could not start a watch', { error }));
-      }
-      log.info('change succeeded');
-      return { record: final, unseen: both(unseen(op, final, failure), undelivered) };
-    }
-  }
-
-  /** The cloud call failed (or the bot did, around it): recorded, shown and audited as failed. */
-  async function failed(op: AnyOperation, running: OperationRecord, e: unknown, log: Logger): Promise<{ record: OperationRecord; unseen?: Reply | undefined }> {
-    const code = isCloudApiError(e) ? e.code : 'INTERNAL';
-    const message = e instanceof Error ? e.message : String(e);
-    if (!isCloudApiError(e)) log.error('change failed inside the bot', { error: e });
-    else log.warn('change refused by the cloud', { code, status: e.status });
-    const details = isCloudApiError(e) && e.details ? { errorDetails: e.details } : {};
-    const now = deps.clock.now();
-    const patch = { errorCode: code, errorMessage: message, result: details };
-    const moved = await deps.store.transition(running.id, { from: ['running'], to: 'failed', now, patch }).catch((error: unknown) => {
-      log.error('the change failed and its record could not be updated', { error });
-      return { ok: false as const, record: { ...running, ...patch, status: 'failed' as const, finishedAt: now, updatedAt: now } };
-    });
-    const final = moved.ok ? moved.record : moved.record?.status === 'failed' ? moved.record : running;
-    const edited = refresh(op, final, deps.clock.now());
-    await audit(op, final, 'failed');
-    return { record: final, unseen: unseen(op, final, await edited) };
-  }
-
-  async function tellPrivately(record: OperationRecord, reply: Reply): Promise<boolean> {
-    try {
-      await deps.slack.postEphemeral({ channel: record.channelId, user: record.requestedBy, text: reply.text, blocks: reply.blocks });
-      return true;
-    } catch (e) {
-      deps.logger.warn('could not send a private message to the requester', { record: record.id, error: e });
-      return false;
-    }
-  }
+  const execute = createExecutor({ deps, audit, refresh, unseen });
 
   async function claimAnswer(recordId: string, userId: string, record: OperationRecord | undefined, reason: string): Promise<ClickOutcome> {
     return { kind: 'tell', text: buildClickAnswer(record, userId, reason) };
@@ -369,11 +291,6 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     expireDue: () => expireDue(ctx),
     recoverInterrupted: () => recoverInterrupted(ctx),
   };
-}
-
-/** Two private replies as one (either may be missing). */
-function both(a: Reply | undefined, b: Reply | undefined): Reply | undefined {
-  return a && b ? { text: a.text, blocks: [...a.blocks, ...b.blocks] } : (a ?? b);
 }
 
 function validationFields(record: OperationRecord): Record<string, string> {
