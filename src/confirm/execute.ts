@@ -73,36 +73,34 @@ export function createExecutor({ deps, audit, refresh, unseen }: ExecuteContext)
     } catch (e) {
       return failed(op, running.record, e, log);
     }
-    {
-      // A password the cloud generated must be masked before any log line can carry it.
-      rememberSecretsIn(deps.logger, result);
-      const summary = op.change!.summarize(result as never, args as never);
-      const now = deps.clock.now();
-      const patch = { result: { text: summary.text, ...(summary.details ? { details: summary.details } : {}) } };
-      // The cloud did it: a store that cannot record it now must not turn it into a failure.
-      // The message and the audit entry (kept by the auditor until the store takes it) say done.
-      const done = await deps.store.transition(record.id, { from: ['running'], to: 'succeeded', now, patch }).catch((error: unknown) => {
-        log.error('the change succeeded but its record could not be updated', { error });
-        return { ok: false as const, record: { ...running.record, ...patch, status: 'succeeded' as const, finishedAt: now, updatedAt: now } };
-      });
-      const final = done.ok ? done.record : done.record?.status === 'succeeded' ? done.record : running.record;
-      const edited = refresh(op, final, deps.clock.now());
-      await audit(op, final, 'succeeded');
-      // A watch edits this message too: it starts once the final edit is through (or given up).
-      const failure = await edited;
-      const secret = op.change!.privateReply?.(result as never, args as never);
-      // A private reply Slack would not take goes back with the outcome (to the response_url),
-      // but only to the requester: a second admin's approving click never sees it.
-      const undelivered = secret && !(await tellPrivately(final, secret)) && answering === final.requestedBy ? secret : undefined;
-      const target = op.change!.watch?.(result as never, args as never);
-      if (target && deps.startWatch) {
-        await deps
-          .startWatch({ ...target, channelId: final.channelId, threadTs: final.messageTs, requestedBy: final.requestedBy, operationId: final.id })
-          .catch((error: unknown) => log.error('could not start a watch', { error }));
-      }
-      log.info('change succeeded');
-      return { record: final, unseen: both(unseen(op, final, failure), undelivered) };
+    // A password the cloud generated must be masked before any log line can carry it.
+    rememberSecretsIn(deps.logger, result);
+    const summary = op.change!.summarize(result as never, args as never);
+    const now = deps.clock.now();
+    const patch = { result: { text: summary.text, ...(summary.details ? { details: summary.details } : {}) } };
+    // The cloud did it: a store that cannot record it now must not turn it into a failure.
+    // The message and the audit entry (kept by the auditor until the store takes it) say done.
+    const done = await deps.store.transition(record.id, { from: ['running'], to: 'succeeded', now, patch }).catch((error: unknown) => {
+      log.error('the change succeeded but its record could not be updated', { error });
+      return { ok: false as const, record: { ...running.record, ...patch, status: 'succeeded' as const, finishedAt: now, updatedAt: now } };
+    });
+    const final = done.ok ? done.record : done.record?.status === 'succeeded' ? done.record : running.record;
+    const edited = refresh(op, final, deps.clock.now());
+    await audit(op, final, 'succeeded');
+    // A watch edits this message too: it starts once the final edit is through (or given up).
+    const failure = await edited;
+    const secret = op.change!.privateReply?.(result as never, args as never);
+    // A private reply Slack would not take goes back with the outcome (to the response_url),
+    // but only to the requester: a second admin's approving click never sees it.
+    const undelivered = secret && !(await tellPrivately(final, secret)) && answering === final.requestedBy ? secret : undefined;
+    const target = op.change!.watch?.(result as never, args as never);
+    if (target && deps.startWatch) {
+      await deps
+        .startWatch({ ...target, channelId: final.channelId, threadTs: final.messageTs, requestedBy: final.requestedBy, operationId: final.id })
+        .catch((error: unknown) => log.error('could not start a watch', { error }));
     }
+    log.info('change succeeded');
+    return { record: final, unseen: both(unseen(op, final, failure), undelivered) };
   };
 }
 
