@@ -7,7 +7,7 @@ import type { Database as Db } from 'better-sqlite3';
 import type { AuditEntry, AuditOutcome, NewAuditEntry } from '../audit/types.js';
 import type { Clock } from '../clock.js';
 import type { Tier } from '../operations/types.js';
-import { objectToJson } from './operation-rows.js';
+import { accountParam, objectToJson } from './operation-rows.js';
 
 export const AUDIT_TIERS = ['read', 'change', 'billing', 'destroy', 'secret'] as const satisfies readonly Tier[];
 export const AUDIT_OUTCOMES = [
@@ -51,6 +51,7 @@ export interface AuditRow {
   operation_id: string | null;
   duration_ms: number | null;
   detail: string | null;
+  account: string | null;
 }
 
 export function toEntry(r: AuditRow): AuditEntry {
@@ -71,6 +72,7 @@ export function toEntry(r: AuditRow): AuditEntry {
     operationId: r.operation_id,
     durationMs: r.duration_ms,
     detail: r.detail,
+    account: r.account,
   };
 }
 
@@ -108,6 +110,7 @@ export function auditInsertParams(entry: NewAuditEntry & { at?: number }, now: n
       // An integer column in both backends: a measured 12.5 ms is stored as 13.
       duration_ms: duration === null ? null : Math.round(duration),
       detail: optionalText(entry.detail, 'detail'),
+      account: accountParam(entry.account),
   };
 }
 
@@ -120,9 +123,9 @@ export function clampAuditLimit(limit: number): number {
 export function createAuditStore(db: Db, clock: Pick<Clock, 'now'>): AuditStore {
   const insert = db.prepare<Record<string, unknown>, AuditRow>(`
     INSERT INTO audit (at, user_id, channel_id, op_id, tier, args, outcome, error_code, confirmed_by,
-                       approved_by, operation_id, duration_ms, detail)
+                       approved_by, operation_id, duration_ms, detail, account)
     VALUES (@at, @user_id, @channel_id, @op_id, @tier, @args, @outcome, @error_code, @confirmed_by,
-            @approved_by, @operation_id, @duration_ms, @detail)
+            @approved_by, @operation_id, @duration_ms, @detail, @account)
     RETURNING *`);
   const recent = db.prepare<[number], AuditRow>('SELECT * FROM audit ORDER BY at DESC, id DESC LIMIT ?');
   const recentBy = db.prepare<[string, number], AuditRow>(

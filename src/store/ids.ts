@@ -39,3 +39,17 @@ const ID_PATTERN = /^op_[a-z2-7]{16}$/;
 export function isOperationId(value: unknown): value is string {
   return typeof value === 'string' && ID_PATTERN.test(value);
 }
+
+/** 'sub_' + 10 base32 characters (50 bits): short enough to type in `/cloud unsubscribe <id>`. */
+export function newSubscriptionId(): string {
+  return `sub_${base32(randomBytes(7)).slice(0, 10)}`;
+}
+
+export const SUBSCRIPTION_ID_PATTERN = /^sub_[a-z2-7]{10}$/;
+
+/** 'alt_' + 10 base32 characters (50 bits); the primary key catches the rare collision. */
+export function newAlertId(): string {
+  return `alt_${base32(randomBytes(7)).slice(0, 10)}`;
+}
+
+export const ALERT_ID_PATTERN = /^alt_[a-z2-7]{10}$/;

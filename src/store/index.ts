@@ -19,6 +19,21 @@ export { isOperationId, newOperationId } from './ids.js';
 export { createWatchStore } from './watch-store.js';
 export type { NewWatch, WatchKind, WatchPatch, WatchRecord, WatchState, WatchStatus, WatchStore } from './watch-store.js';
 export { newWatchId, WATCH_ID_PATTERN } from './ids.js';
+export { ALERT_ID_PATTERN, SUBSCRIPTION_ID_PATTERN, newAlertId, newSubscriptionId } from './ids.js';
+export type {
+  AlertRecord,
+  AlertStatus,
+  AlertStore,
+  LeaseStore,
+  MonitorStateStore,
+  MonitorStores,
+  NewAlert,
+  NewSubscription,
+  SubscriptionKind,
+  SubscriptionRecord,
+  SubscriptionStore,
+} from './monitor-types.js';
+export { ACCOUNT_WIDE_KINDS, ALERT_LIST_MAX, ALERT_STATUSES, SUBSCRIPTION_KINDS } from './monitor-rows.js';
 export { AUDIT_LIST_MAX, AUDIT_OUTCOMES, AUDIT_TIERS, clampAuditLimit, createAuditStore } from './audit-store.js';
 export type { AuditStore } from './audit-store.js';
 export { createStore, isPostgresUrl, parseDatabaseUrl } from './create-store.js';
@@ -26,6 +41,10 @@ export type { CreateStoreOptions, DatabaseTarget } from './create-store.js';
 export { createPostgresStore } from './postgres/postgres-store.js';
 export type { PostgresStore, PostgresStoreOptions } from './postgres/postgres-store.js';
 export { PG_MIGRATIONS, migratePostgres, pgSchemaVersion } from './postgres/migrations.js';
+export { KNOWN_KINDS, KNOWN_LIST_MAX } from './known-types.js';
+export type { KnownEntry, KnownKind, KnownResource, KnownResourceStore } from './known-types.js';
+export { ALIASES_PER_CHANNEL, ALIAS_COMMAND_MAX } from './alias-types.js';
+export type { AliasRecord, AliasStore, NewAlias } from './alias-types.js';
 export { StoreUnavailableError, isStoreUnavailable } from './errors.js';
 export type { StoreFailureReason } from './errors.js';
 export { LOCK_BUDGET_MS, createLockRetry, retryingMethods } from './sqlite-retry.js';

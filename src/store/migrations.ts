@@ -122,6 +122,99 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE watches ADD COLUMN lease_until INTEGER;
     `,
   },
+  {
+    version: 6,
+    name: 'accounts',
+    // Several named cloud accounts (issue 12): what each row acts on. NULL is the default
+    // account, which is also what every row written before this migration meant.
+    up: `
+      ALTER TABLE operations ADD COLUMN account TEXT;
+      ALTER TABLE watches ADD COLUMN account TEXT;
+      ALTER TABLE audit ADD COLUMN account TEXT;
+    `,
+  },
+  {
+    version: 7,
+    name: 'monitor',
+    // Proactive notifications (issue 13). The partial unique indexes make `add` and `open`
+    // idempotent under races: one active subscription per target, one firing alert per condition.
+    up: `
+      CREATE TABLE subscriptions (
+        id           TEXT    NOT NULL PRIMARY KEY,
+        channel_id   TEXT    NOT NULL,
+        account      TEXT,
+        kind         TEXT    NOT NULL CHECK (kind IN ('server', 'worker', 'usage', 'invoices', 'digest')),
+        resource     TEXT    NOT NULL,
+        params       TEXT    NOT NULL CHECK (json_valid(params) AND json_type(params) = 'object'),
+        created_by   TEXT    NOT NULL,
+        created_at   INTEGER NOT NULL,
+        muted_until  INTEGER,
+        removed_at   INTEGER,
+        last_run     TEXT
+      ) STRICT;
+      CREATE UNIQUE INDEX subscriptions_active ON subscriptions (channel_id, COALESCE(account, ''), kind, resource)
+        WHERE removed_at IS NULL;
+      CREATE TABLE alerts (
+        id               TEXT    NOT NULL PRIMARY KEY,
+        subscription_id  TEXT    NOT NULL REFERENCES subscriptions (id),
+        channel_id       TEXT    NOT NULL,
+        condition        TEXT    NOT NULL,
+        status           TEXT    NOT NULL CHECK (status IN ('firing', 'resolved')),
+        message_ts       TEXT,
+        started_at       INTEGER NOT NULL,
+        resolved_at      INTEGER,
+        detail           TEXT    NOT NULL CHECK (json_valid(detail) AND json_type(detail) = 'object')
+      ) STRICT;
+      CREATE UNIQUE INDEX alerts_firing ON alerts (subscription_id, condition) WHERE status = 'firing';
+      CREATE INDEX alerts_channel_started ON alerts (channel_id, started_at);
+      CREATE TABLE monitor_state (
+        key         TEXT    NOT NULL PRIMARY KEY,
+        state       TEXT    NOT NULL CHECK (json_valid(state) AND json_type(state) = 'object'),
+        updated_at  INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE leases (
+        name   TEXT    NOT NULL PRIMARY KEY,
+        owner  TEXT    NOT NULL,
+        until  INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    version: 8,
+    name: 'known resources',
+    // What the bot has seen of servers, groups and workers (issue 14): the API lists none, so
+    // names resolve to ids from here. account '' is the default account (a plain unique key).
+    up: `
+      CREATE TABLE known_resources (
+        account     TEXT    NOT NULL DEFAULT '',
+        kind        TEXT    NOT NULL CHECK (kind IN ('server', 'sg', 'worker')),
+        id          TEXT    NOT NULL,
+        uuid        TEXT,
+        name        TEXT,
+        first_seen  INTEGER NOT NULL,
+        last_seen   INTEGER NOT NULL,
+        UNIQUE (account, kind, id)
+      ) STRICT;
+      CREATE INDEX known_resources_name ON known_resources (account, kind, lower(name));
+    `,
+  },
+  {
+    version: 9,
+    name: 'aliases',
+    // Saved commands (issue 14), one namespace per channel: roles and accounts are per channel,
+    // so a word typed in a channel means what someone with a role there made it mean.
+    up: `
+      CREATE TABLE aliases (
+        channel_id  TEXT    NOT NULL,
+        name        TEXT    NOT NULL,
+        command     TEXT    NOT NULL,
+        created_by  TEXT    NOT NULL,
+        team_id     TEXT,
+        created_at  INTEGER NOT NULL,
+        PRIMARY KEY (channel_id, name)
+      ) STRICT;
+    `,
+  },
 ];
 
 export class MigrationError extends Error {

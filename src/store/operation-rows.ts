@@ -25,6 +25,7 @@ export interface OperationRow {
   result: string | null;
   error_code: string | null;
   error_message: string | null;
+  account: string | null;
 }
 
 function isStatus(value: string): value is OperationStatus {
@@ -64,6 +65,7 @@ export function rowToRecord(row: OperationRow): OperationRecord {
     result: row.result === null ? null : parseObject(row.result, 'result', row.id),
     errorCode: row.error_code,
     errorMessage: row.error_message,
+    account: row.account,
   };
 }
 
@@ -117,6 +119,13 @@ export function assertText(value: unknown, what: string): asserts value is strin
   if (typeof value !== 'string' || value === '') throw new TypeError(`${what} must be a non-empty string`);
 }
 
+/** An account name, or null for the default account; '' is refused (it would read as a name). */
+export function accountParam(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  assertText(value, 'account');
+  return value;
+}
+
 /** Checks a new operation and gives the named parameters of its INSERT (both backends). */
 export function insertParams(input: import('./types.js').NewOperation, id: string, now: number) {
   assertText(input.opId, 'opId');
@@ -135,5 +144,6 @@ export function insertParams(input: import('./types.js').NewOperation, id: strin
     dedupe_key: input.dedupeKey ?? null,
     now,
     expires_at: input.expiresAt,
+    account: accountParam(input.account),
   };
 }

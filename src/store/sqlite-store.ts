@@ -12,6 +12,9 @@ import { newOperationId } from './ids.js';
 import { migrate } from './migrations.js';
 import { createWatchStore } from './watch-store.js';
 import { createAuditStore } from './audit-store.js';
+import { createMonitorStores } from './monitor-store.js';
+import { createKnownStore } from './known-store.js';
+import { createAliasStore } from './alias-store.js';
 import { createLockRetry, retryingMethods, type LockRetryOptions } from './sqlite-retry.js';
 import { PATCH_COLUMN_NAMES, assertInteger, assertText, insertParams, patchParams, rowToRecord } from './operation-rows.js';
 import type { OperationRow } from './operation-rows.js';
@@ -66,10 +69,17 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     const operations = retryingMethods(createOperationStore(db, clock), run);
     const watches = retryingMethods(createWatchStore(db, clock), run);
     const audit = retryingMethods(createAuditStore(db, clock), run);
+    const monitor = createMonitorStores(db);
     return {
       operations,
       watches,
       audit,
+      subscriptions: retryingMethods(monitor.subscriptions, run),
+      alerts: retryingMethods(monitor.alerts, run),
+      monitorState: retryingMethods(monitor.monitorState, run),
+      leases: retryingMethods(monitor.leases, run),
+      known: retryingMethods(createKnownStore(db), run),
+      aliases: retryingMethods(createAliasStore(db), run),
       async close() {
         if (db.open) db.close();
       },
@@ -84,9 +94,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 function createOperationStore(db: Db, clock: Pick<Clock, 'now'>): OperationStore {
   const insert = db.prepare<Record<string, unknown>, OperationRow>(`
     INSERT INTO operations (id, op_id, args, facts, sealed_secrets, status, requested_by, team_id, channel_id,
-                            dedupe_key, created_at, updated_at, expires_at)
+                            dedupe_key, created_at, updated_at, expires_at, account)
     VALUES (@id, @op_id, @args, @facts, @sealed_secrets, 'pending', @requested_by, @team_id, @channel_id,
-            @dedupe_key, @now, @now, @expires_at)
+            @dedupe_key, @now, @now, @expires_at, @account)
     ON CONFLICT (dedupe_key) DO NOTHING
     RETURNING *`);
   const byId = db.prepare<[string], OperationRow>('SELECT * FROM operations WHERE id = ?');

@@ -52,6 +52,8 @@ export interface OperationRecord {
   result: Record<string, unknown> | null;
   errorCode: string | null;
   errorMessage: string | null;
+  /** The named cloud account it acts on; null means the default account (and rows older than accounts). */
+  account: string | null;
 }
 
 export interface NewOperation {
@@ -64,6 +66,8 @@ export interface NewOperation {
   channelId: string;
   dedupeKey?: string | null;
   expiresAt: number;
+  /** Null or absent: the default account. */
+  account?: string | null;
 }
 
 /** Fields a transition may set besides the status. */
@@ -131,6 +135,14 @@ export interface Store {
   operations: OperationStore;
   watches: import('./watch-store.js').WatchStore;
   audit: import('./audit-store.js').AuditStore;
+  subscriptions: import('./monitor-types.js').SubscriptionStore;
+  alerts: import('./monitor-types.js').AlertStore;
+  monitorState: import('./monitor-types.js').MonitorStateStore;
+  leases: import('./monitor-types.js').LeaseStore;
+  /** Servers, groups and workers seen in the cloud's answers (names → ids). */
+  known: import('./known-types.js').KnownResourceStore;
+  /** Commands saved under a word, per channel (`/cloud alias`). */
+  aliases: import('./alias-types.js').AliasStore;
   /** Resolves once the schema is migrated (PostgreSQL migrates in the background; SQLite at open). */
   ready?(): Promise<void>;
   /** Idempotent. */

@@ -6,6 +6,7 @@
 import type { Database as Db } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import { newWatchId } from './ids.js';
+import { accountParam } from './operation-rows.js';
 
 export type WatchKind = 'worker' | 'server';
 /** What a watch last saw: only what the channel may see (a secret travels apart). */
@@ -40,6 +41,8 @@ export interface WatchRecord {
   /** The replica polling it (claimDue), until `leaseUntil` (epoch ms); null before any claim. */
   leaseOwner: string | null;
   leaseUntil: number | null;
+  /** The named cloud account the resource lives in; null means the default account. */
+  account: string | null;
 }
 
 export interface NewWatch {
@@ -53,6 +56,8 @@ export interface NewWatch {
   startedAt: number;
   deadlineAt: number;
   nextPollAt: number;
+  /** Null or absent: the default account. */
+  account?: string | null;
 }
 
 export interface WatchPatch {
@@ -108,6 +113,7 @@ export function watchInsertParams(input: NewWatch, id: string, now: number) {
     deadline_at: input.deadlineAt,
     next_poll_at: input.nextPollAt,
     now,
+    account: accountParam(input.account),
   };
 }
 
@@ -132,6 +138,7 @@ export interface WatchRow {
   final_ts: string | null;
   lease_owner: string | null;
   lease_until: number | null;
+  account: string | null;
 }
 
 export function toRecord(r: WatchRow): WatchRecord {
@@ -155,6 +162,7 @@ export function toRecord(r: WatchRow): WatchRecord {
     finalTs: r.final_ts,
     leaseOwner: r.lease_owner,
     leaseUntil: r.lease_until,
+    account: r.account,
   };
 }
 
@@ -190,9 +198,9 @@ export const oldestFirst = (a: WatchRecord, b: WatchRecord): number => a.started
 export function createWatchStore(db: Db, clock: Pick<Clock, 'now'>): WatchStore {
   const insert = db.prepare<Record<string, unknown>, WatchRow>(`
     INSERT INTO watches (id, kind, resource, operation_id, channel_id, thread_ts, requested_by, status,
-                         interval_ms, started_at, deadline_at, next_poll_at, updated_at)
+                         interval_ms, started_at, deadline_at, next_poll_at, updated_at, account)
     VALUES (@id, @kind, @resource, @operation_id, @channel_id, @thread_ts, @requested_by, 'active',
-            @interval_ms, @started_at, @deadline_at, @next_poll_at, @now)
+            @interval_ms, @started_at, @deadline_at, @next_poll_at, @now, @account)
     RETURNING *`);
   const byId = db.prepare<[string], WatchRow>('SELECT * FROM watches WHERE id = ?');
   const open = db.prepare<[], WatchRow>(

@@ -158,6 +158,44 @@ describe('migrate', () => {
     }
   });
 
+  it('migration 6 (accounts) adds a nullable account to operations, watches and audit; older rows read it as null', async () => {
+    expect(MIGRATIONS[5]).toMatchObject({ version: 6, name: 'accounts' });
+    const path = t.file();
+    const db = raw(path);
+    try {
+      expect(migrate(db, MIGRATIONS.slice(0, 5))).toEqual([1, 2, 3, 4, 5]);
+      db.exec(`
+        INSERT INTO operations (id, op_id, args, status, requested_by, channel_id, created_at, updated_at, expires_at)
+        VALUES ('op_AAAAAAAAAAAAAAAA', 'server.reinstall', '{}', 'pending', 'U', 'C', 1, 1, 2);
+        INSERT INTO watches (id, kind, resource, operation_id, channel_id, requested_by, status, interval_ms,
+                             started_at, deadline_at, next_poll_at, updated_at)
+        VALUES ('wAAAAAAAA', 'server', 'srv-1', 'op_AAAAAAAAAAAAAAAA', 'C', 'U', 'active', 1000, 1, 2, 1, 1);
+        INSERT INTO audit (at, user_id, op_id, tier, args, outcome) VALUES (1, 'U', 'server.reinstall', 'destroy', '{}', 'requested');
+      `);
+    } finally {
+      db.close();
+    }
+
+    const store = t.open(path); // migrates to the newest version
+    expect(await store.operations.get('op_AAAAAAAAAAAAAAAA')).toMatchObject({ opId: 'server.reinstall', account: null });
+    expect(await store.watches.get('wAAAAAAAA')).toMatchObject({ resource: 'srv-1', account: null });
+    expect(await store.audit.list({ limit: 10 })).toEqual([expect.objectContaining({ outcome: 'requested', account: null })]);
+    const { record } = await store.operations.create({ opId: 'x.y', args: {}, requestedBy: 'U', channelId: 'C', expiresAt: 3, account: 'acme-staging' });
+    expect(await store.operations.get(record.id)).toMatchObject({ account: 'acme-staging' });
+    await store.close();
+
+    const after = raw(path);
+    try {
+      expect(schemaVersion(after)).toBe(MIGRATIONS.length); // 6, and every later one
+      for (const table of ['operations', 'watches', 'audit']) {
+        const column = after.prepare(`SELECT type, "notnull", dflt_value FROM pragma_table_info('${table}') WHERE name = 'account'`).get();
+        expect(column).toEqual({ type: 'TEXT', notnull: 0, dflt_value: null });
+      }
+    } finally {
+      after.close();
+    }
+  });
+
   it('the shipped list is numbered 1..n', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
   });

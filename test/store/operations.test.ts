@@ -42,8 +42,29 @@ describe.each(BACKENDS)('%s', (backend) => {
         result: null,
         errorCode: null,
         errorMessage: null,
+        account: null,
       });
       expect(await operations.get(record.id)).toEqual(record);
+    });
+
+    it('remembers the account it acts on, through transitions, listings and a reopen', async () => {
+      const path = t.file();
+      const first = t.open(path);
+      const { record } = await first.operations.create(newOp({ account: 'acme-staging' }));
+      const bare = await first.operations.create(newOp({ account: null }));
+      expect(record.account).toBe('acme-staging');
+      expect(bare.record.account).toBeNull(); // the default account
+      expect((await first.operations.create(newOp())).record.account).toBeNull();
+      const confirmed = await first.operations.transition(record.id, { from: ['pending'], to: 'confirmed', now: T0 + 1 });
+      expect(confirmed.ok && confirmed.record.account).toBe('acme-staging');
+      expect((await first.operations.expireDue(T0 + 400_000)).map((r) => r.account)).toEqual([null, null]);
+      await first.close();
+
+      const second = t.open(path);
+      expect(await second.operations.get(record.id)).toMatchObject({ account: 'acme-staging', status: 'confirmed' });
+      expect(await second.operations.get(bare.record.id)).toMatchObject({ account: null });
+      expect((await second.operations.listUnfinished()).map((r) => r.account)).toEqual(['acme-staging']);
+      expect((await second.operations.listRecent({ limit: 10 })).map((r) => r.account)).toEqual([null, null, 'acme-staging']);
     });
 
     it('gives each record a fresh id and answers undefined for an unknown one', async () => {
@@ -83,6 +104,9 @@ describe.each(BACKENDS)('%s', (backend) => {
       );
       await expect(operations.create(newOp({ expiresAt: 1.5 }))).rejects.toThrow(/expiresAt must be an integer/);
       await expect(operations.create(newOp({ channelId: '' }))).rejects.toThrow(/channelId/);
+      // An empty name would read as an account: the default one is null.
+      await expect(operations.create(newOp({ account: '' }))).rejects.toThrow(/account must be a non-empty string/);
+      await expect(operations.create(newOp({ account: 7 as never }))).rejects.toThrow(/account must be a non-empty string/);
     });
   });
 

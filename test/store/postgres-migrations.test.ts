@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, MigrationError, PG_MIGRATIONS, createPostgresStore } from '../../src/store/index.js';
 import type { Migration, PostgresStore } from '../../src/store/index.js';
 import { migratePostgres } from '../../src/store/index.js';
+import { createPool } from '../../src/store/postgres/pool.js';
 import { postgresUrl, tempStores } from './helpers.js';
 
 let t: ReturnType<typeof tempStores>;
@@ -33,16 +34,57 @@ describe('PostgreSQL migrations', () => {
       [schema],
     );
     expect(types.map((c) => `${c.table_name}.${c.column_name}:${c.data_type}`)).toEqual([
+      'aliases.created_at:bigint',
       'audit.args:jsonb',
       'audit.at:bigint',
+      'monitor_state.state:jsonb',
       'operations.args:jsonb',
       'operations.created_at:bigint',
       'operations.expires_at:bigint',
       'operations.facts:jsonb',
       'operations.result:jsonb',
+      'subscriptions.created_at:bigint',
       'watches.next_poll_at:bigint',
       'watches.state:jsonb',
     ]);
+  });
+
+  it('migration 6 (accounts) adds a nullable account to operations, watches and audit; older rows read it as null', async () => {
+    const schema = t.file();
+    // A database left at version 5 by the previous release, with rows in every table.
+    const old = createPool({ url: postgresUrl(), schema, max: 1 });
+    try {
+      expect(await migratePostgres(old, PG_MIGRATIONS.slice(0, 5), { schema })).toEqual([1, 2, 3, 4, 5]);
+      await old.query(`
+        INSERT INTO operations (id, op_id, args, status, requested_by, channel_id, created_at, updated_at, expires_at)
+        VALUES ('op_AAAAAAAAAAAAAAAA', 'server.reinstall', '{}', 'pending', 'U', 'C', 1, 1, 2);
+        INSERT INTO watches (id, kind, resource, operation_id, channel_id, requested_by, status, interval_ms,
+                             started_at, deadline_at, next_poll_at, updated_at)
+        VALUES ('wAAAAAAAA', 'server', 'srv-1', 'op_AAAAAAAAAAAAAAAA', 'C', 'U', 'active', 1000, 1, 2, 1, 1);
+        INSERT INTO audit (at, user_id, op_id, tier, args, outcome) VALUES (1, 'U', 'server.reinstall', 'destroy', '{}', 'requested');
+      `);
+    } finally {
+      await old.end();
+    }
+
+    const store = t.open(schema) as PostgresStore; // migrates to the newest version
+    await store.ready();
+    expect((await ledger(schema)).map((r) => [r.version, r.name])).toContainEqual([6, 'accounts']);
+    expect(await store.operations.get('op_AAAAAAAAAAAAAAAA')).toMatchObject({ opId: 'server.reinstall', account: null });
+    expect(await store.watches.get('wAAAAAAAA')).toMatchObject({ resource: 'srv-1', account: null });
+    expect(await store.audit.list({ limit: 10 })).toEqual([expect.objectContaining({ outcome: 'requested', account: null })]);
+    const { record } = await store.operations.create({ opId: 'x.y', args: {}, requestedBy: 'U', channelId: 'C', expiresAt: 3, account: 'acme-staging' });
+    expect(await store.operations.get(record.id)).toMatchObject({ account: 'acme-staging' });
+
+    const columns = await t.sql<{ table_name: string; data_type: string; is_nullable: string; column_default: string | null }>(
+      schema,
+      `SELECT table_name, data_type, is_nullable, column_default FROM information_schema.columns
+        WHERE table_schema = $1 AND column_name = 'account' AND table_name IN ('audit', 'operations', 'watches') ORDER BY table_name`,
+      [schema],
+    );
+    expect(columns).toEqual(
+      ['audit', 'operations', 'watches'].map((table_name) => ({ table_name, data_type: 'text', is_nullable: 'YES', column_default: null })),
+    );
   });
 
   it('several replicas starting together migrate once; a restart re-applies nothing', async () => {

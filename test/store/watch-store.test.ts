@@ -52,10 +52,31 @@ describe.each(BACKENDS)('%s', (backend) => {
       finalTs: null,
       leaseOwner: null,
       leaseUntil: null,
+      account: null,
     } satisfies WatchRecord);
     await store.close();
     expect(await t.open(path).watches.get(w.id)).toEqual(w);
     expect(await t.open(path).watches.get('waaaaaaaa')).toBeUndefined();
+  });
+
+  it('remembers the account of the resource, through claims, moves and a reopen', async () => {
+    const path = t.file();
+    const store = t.open(path);
+    const w = await store.watches.create(newWatch({ account: 'acme-staging', nextPollAt: T0 }));
+    const bare = await store.watches.create(newWatch({ account: null, startedAt: T0 + 1 }));
+    expect(w.account).toBe('acme-staging');
+    expect(bare.account).toBeNull(); // the default account
+    expect((await store.watches.create(newWatch({ startedAt: T0 + 2 }))).account).toBeNull();
+    await expect(store.watches.create(newWatch({ account: '' }))).rejects.toThrow(/account must be a non-empty string/);
+    expect((await store.watches.claimDue('replica-a', T0, 30_000, 10)).map((x) => x.account)).toEqual(['acme-staging']);
+    expect(await store.watches.update(w.id, ['active'], T0 + 1, { polled: true }, 'replica-a')).toMatchObject({ account: 'acme-staging' });
+    expect(await store.watches.move(w.id, ['active'], 'finalizing', T0 + 2, {}, 'replica-a')).toMatchObject({ account: 'acme-staging' });
+    await store.close();
+
+    const again = t.open(path);
+    expect(await again.watches.get(w.id)).toMatchObject({ account: 'acme-staging', status: 'finalizing' });
+    expect((await again.watches.listOpen()).map((x) => x.account)).toEqual(['acme-staging', null, null]);
+    expect((await again.watches.listRecent(10)).map((x) => x.account)).toEqual([null, null, 'acme-staging']);
   });
 
   it('update patches only while in the given statuses; null clears, absent keeps; polls count', async () => {

@@ -9,9 +9,9 @@ export function createPgAuditStore(db: () => Promise<Queryable>, clock: Pick<Clo
       const [row] = await run<AuditRow>(
         await db(),
         `INSERT INTO audit (at, user_id, channel_id, op_id, tier, args, outcome, error_code, confirmed_by,
-                            approved_by, operation_id, duration_ms, detail)
+                            approved_by, operation_id, duration_ms, detail, account)
          VALUES (@at, @user_id, @channel_id, @op_id, @tier, @args::jsonb, @outcome, @error_code, @confirmed_by,
-                 @approved_by, @operation_id, @duration_ms, @detail)
+                 @approved_by, @operation_id, @duration_ms, @detail, @account)
          RETURNING *`,
         auditInsertParams(entry, clock.now()),
       );

@@ -116,6 +116,98 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE watches ADD COLUMN lease_owner text, ADD COLUMN lease_until bigint;
     `,
   },
+  {
+    version: 6,
+    name: 'accounts',
+    // The named cloud account of each row (issue 12); NULL is the default account, as for older rows.
+    up: `
+      ALTER TABLE operations ADD COLUMN account text;
+      ALTER TABLE watches ADD COLUMN account text;
+      ALTER TABLE audit ADD COLUMN account text;
+    `,
+  },
+  {
+    version: 7,
+    name: 'monitor',
+    // Proactive notifications (issue 13): the partial unique indexes make `add` and `open`
+    // idempotent under races (INSERT … ON CONFLICT DO NOTHING waits for the other inserter).
+    up: `
+      CREATE TABLE subscriptions (
+        seq          bigint  GENERATED ALWAYS AS IDENTITY,
+        id           text    NOT NULL CONSTRAINT subscriptions_pkey PRIMARY KEY,
+        channel_id   text    NOT NULL,
+        account      text,
+        kind         text    NOT NULL CHECK (kind IN ('server', 'worker', 'usage', 'invoices', 'digest')),
+        resource     text    NOT NULL,
+        params       jsonb   NOT NULL CHECK (jsonb_typeof(params) = 'object'),
+        created_by   text    NOT NULL,
+        created_at   bigint  NOT NULL,
+        muted_until  bigint,
+        removed_at   bigint,
+        last_run     text
+      );
+      CREATE UNIQUE INDEX subscriptions_active ON subscriptions (channel_id, COALESCE(account, ''), kind, resource)
+        WHERE removed_at IS NULL;
+      CREATE TABLE alerts (
+        seq              bigint  GENERATED ALWAYS AS IDENTITY,
+        id               text    NOT NULL CONSTRAINT alerts_pkey PRIMARY KEY,
+        subscription_id  text    NOT NULL REFERENCES subscriptions (id),
+        channel_id       text    NOT NULL,
+        condition        text    NOT NULL,
+        status           text    NOT NULL CHECK (status IN ('firing', 'resolved')),
+        message_ts       text,
+        started_at       bigint  NOT NULL,
+        resolved_at      bigint,
+        detail           jsonb   NOT NULL CHECK (jsonb_typeof(detail) = 'object')
+      );
+      CREATE UNIQUE INDEX alerts_firing ON alerts (subscription_id, condition) WHERE status = 'firing';
+      CREATE INDEX alerts_channel_started ON alerts (channel_id, started_at);
+      CREATE TABLE monitor_state (
+        key         text    NOT NULL PRIMARY KEY,
+        state       jsonb   NOT NULL CHECK (jsonb_typeof(state) = 'object'),
+        updated_at  bigint  NOT NULL
+      );
+      CREATE TABLE leases (
+        name   text    NOT NULL PRIMARY KEY,
+        owner  text    NOT NULL,
+        until  bigint  NOT NULL
+      );
+    `,
+  },
+  {
+    version: 8,
+    name: 'known resources',
+    // Servers, groups and workers the bot has seen (issue 14); account '' is the default account.
+    up: `
+      CREATE TABLE known_resources (
+        account     text    NOT NULL DEFAULT '',
+        kind        text    NOT NULL CHECK (kind IN ('server', 'sg', 'worker')),
+        id          text    NOT NULL,
+        uuid        text,
+        name        text,
+        first_seen  bigint  NOT NULL,
+        last_seen   bigint  NOT NULL,
+        CONSTRAINT known_resources_key UNIQUE (account, kind, id)
+      );
+      CREATE INDEX known_resources_name ON known_resources (account, kind, lower(name));
+    `,
+  },
+  {
+    version: 9,
+    name: 'aliases',
+    // Saved commands (issue 14), one namespace per channel (see the SQLite migration).
+    up: `
+      CREATE TABLE aliases (
+        channel_id  text    NOT NULL,
+        name        text    NOT NULL,
+        command     text    NOT NULL,
+        created_by  text    NOT NULL,
+        team_id     text,
+        created_at  bigint  NOT NULL,
+        CONSTRAINT aliases_pkey PRIMARY KEY (channel_id, name)
+      );
+    `,
+  },
 ];
 
 export interface PgMigrateOptions {

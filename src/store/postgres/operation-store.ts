@@ -57,9 +57,9 @@ export function createPgOperationStore(db: () => Promise<Queryable>, clock: Pick
       const [row] = await run<OperationRow>(
         conn,
         `INSERT INTO operations (id, op_id, args, facts, sealed_secrets, status, requested_by, team_id, channel_id,
-                                 dedupe_key, created_at, updated_at, expires_at)
+                                 dedupe_key, created_at, updated_at, expires_at, account)
          VALUES (@id, @op_id, @args::jsonb, @facts::jsonb, @sealed_secrets, 'pending', @requested_by, @team_id, @channel_id,
-                 @dedupe_key, @now, @now, @expires_at)
+                 @dedupe_key, @now, @now, @expires_at, @account)
          ON CONFLICT (dedupe_key) DO NOTHING
          ${RETURNING}`,
         params,

@@ -3,7 +3,12 @@
  * a lock timeout (session options set at connect), so a held lock or a stuck server fails a
  * query in seconds instead of stalling the bot.
  */
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
+
+/** pg (~15 MB of RSS) is loaded when the first pool is made, not by a bot on SQLite. */
+let pgModule: typeof pg | undefined;
+const loadPg = (): typeof pg => (pgModule ??= createRequire(import.meta.url)('pg') as typeof pg);
 
 export interface PoolOptions {
   /** postgres://user:password@host:port/database?… */
@@ -54,7 +59,7 @@ const types = {
       };
     }
     if (oid === JSONB || oid === JSON_OID) return (v: string) => v;
-    return pg.types.getTypeParser(oid, format as 'text');
+    return loadPg().types.getTypeParser(oid, format as 'text');
   },
 } as pg.CustomTypesConfig;
 
@@ -68,7 +73,7 @@ export function createPool(options: PoolOptions): pg.Pool {
     `-c idle_in_transaction_session_timeout=${ms(options.statementTimeoutMs, 5000) * 2}`,
   ];
   if (options.schema !== undefined) settings.push(`-c search_path=${checkSchemaName(options.schema)}`);
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: options.url,
     max: options.max ?? 10,
     connectionTimeoutMillis: ms(options.connectTimeoutMs, 5000),

@@ -12,6 +12,9 @@ import { createPgOperationStore } from './operation-store.js';
 import { createPool, describeUrl, type PoolOptions } from './pool.js';
 import type { Queryable } from './sql.js';
 import { createPgWatchStore } from './watch-store.js';
+import { createPgMonitorStores } from './monitor-store.js';
+import { createPgKnownStore } from './known-store.js';
+import { createPgAliasStore } from './alias-store.js';
 import { toStoreError } from './pg-errors.js';
 
 export interface PostgresStoreOptions extends PoolOptions {
@@ -52,6 +55,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     operations: createPgOperationStore(db, clock),
     watches: createPgWatchStore(db, clock),
     audit: createPgAuditStore(db, clock),
+    ...createPgMonitorStores(db),
+    known: createPgKnownStore(db),
+    aliases: createPgAliasStore(db),
     pool,
     description: describeUrl(options.url),
     ready: () => migrated,

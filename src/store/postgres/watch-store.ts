@@ -64,9 +64,9 @@ export function createPgWatchStore(db: () => Promise<Queryable>, clock: Pick<Clo
           const [row] = await run<WatchRow>(
             await db(),
             `INSERT INTO watches (id, kind, resource, operation_id, channel_id, thread_ts, requested_by, status,
-                                  interval_ms, started_at, deadline_at, next_poll_at, updated_at)
+                                  interval_ms, started_at, deadline_at, next_poll_at, updated_at, account)
              VALUES (@id, @kind, @resource, @operation_id, @channel_id, @thread_ts, @requested_by, 'active',
-                     @interval_ms, @started_at, @deadline_at, @next_poll_at, @now)
+                     @interval_ms, @started_at, @deadline_at, @next_poll_at, @now, @account)
              RETURNING *`,
             watchInsertParams(input, newWatchId(), clock.now()),
           );

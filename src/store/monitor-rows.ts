@@ -1,0 +1,172 @@
+/**
+ * Rows of the monitor's tables (migration 7) as both backends return them, their mapping to
+ * records, and the checked parameters of their INSERTs: one definition for SQLite and PostgreSQL.
+ */
+import { ALERT_ID_PATTERN, SUBSCRIPTION_ID_PATTERN } from './ids.js';
+import type { AlertRecord, AlertStatus, NewAlert, NewSubscription, SubscriptionKind, SubscriptionRecord } from './monitor-types.js';
+import { accountParam, assertInteger, assertText, objectToJson } from './operation-rows.js';
+
+export const SUBSCRIPTION_KINDS = ['server', 'worker', 'usage', 'invoices', 'digest'] as const satisfies readonly SubscriptionKind[];
+/** Kinds that follow the whole account: their resource is always ''. */
+export const ACCOUNT_WIDE_KINDS: readonly SubscriptionKind[] = ['usage', 'invoices', 'digest'];
+export const ALERT_STATUSES = ['firing', 'resolved'] as const satisfies readonly AlertStatus[];
+
+// Compile-time: the lists name every value of their types (the migration's CHECKs match them).
+type Missing<T, L extends readonly unknown[]> = Exclude<T, L[number]>;
+const everyKind: [Missing<SubscriptionKind, typeof SUBSCRIPTION_KINDS>] extends [never] ? true : never = true;
+const everyStatus: [Missing<AlertStatus, typeof ALERT_STATUSES>] extends [never] ? true : never = true;
+void everyKind;
+void everyStatus;
+
+/** Most rows one `alerts.listSince` returns. */
+export const ALERT_LIST_MAX = 500;
+
+export interface SubscriptionRow {
+  id: string;
+  channel_id: string;
+  account: string | null;
+  kind: string;
+  resource: string;
+  params: string;
+  created_by: string;
+  created_at: number;
+  muted_until: number | null;
+  removed_at: number | null;
+  last_run: string | null;
+}
+
+export interface AlertRow {
+  id: string;
+  subscription_id: string;
+  channel_id: string;
+  condition: string;
+  status: string;
+  message_ts: string | null;
+  started_at: number;
+  resolved_at: number | null;
+  detail: string;
+}
+
+function parseObject(text: string, where: string): Record<string, unknown> {
+  const value: unknown = JSON.parse(text);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${where} is not a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+export function toSubscription(r: SubscriptionRow): SubscriptionRecord {
+  if (!(SUBSCRIPTION_KINDS as readonly string[]).includes(r.kind)) throw new Error(`subscriptions.kind of ${r.id} is unknown: ${r.kind}`);
+  return {
+    id: r.id,
+    channelId: r.channel_id,
+    account: r.account,
+    kind: r.kind as SubscriptionKind,
+    resource: r.resource,
+    params: parseObject(r.params, `subscriptions.params of ${r.id}`),
+    createdBy: r.created_by,
+    createdAt: r.created_at,
+    mutedUntil: r.muted_until,
+    removedAt: r.removed_at,
+    lastRun: r.last_run,
+  };
+}
+
+export function toAlert(r: AlertRow): AlertRecord {
+  if (!(ALERT_STATUSES as readonly string[]).includes(r.status)) throw new Error(`alerts.status of ${r.id} is unknown: ${r.status}`);
+  return {
+    id: r.id,
+    subscriptionId: r.subscription_id,
+    channelId: r.channel_id,
+    condition: r.condition,
+    status: r.status as AlertStatus,
+    messageTs: r.message_ts,
+    startedAt: r.started_at,
+    resolvedAt: r.resolved_at,
+    detail: parseObject(r.detail, `alerts.detail of ${r.id}`),
+  };
+}
+
+/** Checks a new subscription and gives the named parameters of its INSERT (both backends). */
+export function subscriptionInsertParams(input: NewSubscription, id: string) {
+  assertText(input.channelId, 'channelId');
+  assertText(input.createdBy, 'createdBy');
+  assertInteger(input.createdAt, 'createdAt');
+  if (!(SUBSCRIPTION_KINDS as readonly unknown[]).includes(input.kind)) {
+    throw new TypeError(`kind must be one of ${SUBSCRIPTION_KINDS.join(', ')}`);
+  }
+  // '' for account-wide kinds, a name otherwise: so the duplicate check compares like with like.
+  if (ACCOUNT_WIDE_KINDS.includes(input.kind)) {
+    if (input.resource !== '') throw new TypeError(`resource must be '' for a ${input.kind} subscription`);
+  } else {
+    assertText(input.resource, 'resource');
+  }
+  return {
+    id,
+    channel_id: input.channelId,
+    account: accountParam(input.account),
+    kind: input.kind,
+    resource: input.resource,
+    params: objectToJson(input.params ?? {}, 'params'),
+    created_by: input.createdBy,
+    created_at: input.createdAt,
+  };
+}
+
+/** Checks a new alert and gives the named parameters of its INSERT (both backends). */
+export function alertInsertParams(input: NewAlert, id: string) {
+  assertSubscriptionId(input.subscriptionId);
+  assertText(input.channelId, 'channelId');
+  assertText(input.condition, 'condition');
+  assertInteger(input.startedAt, 'startedAt');
+  return {
+    id,
+    subscription_id: input.subscriptionId,
+    channel_id: input.channelId,
+    condition: input.condition,
+    started_at: input.startedAt,
+    detail: objectToJson(input.detail ?? {}, 'detail'),
+  };
+}
+
+export function assertSubscriptionId(value: unknown, what = 'subscriptionId'): asserts value is string {
+  if (typeof value !== 'string' || !SUBSCRIPTION_ID_PATTERN.test(value)) throw new TypeError(`${what} must be a subscription id (sub_…)`);
+}
+
+export function assertAlertId(value: unknown): asserts value is string {
+  if (typeof value !== 'string' || !ALERT_ID_PATTERN.test(value)) throw new TypeError('id must be an alert id (alt_…)');
+}
+
+/** mutedUntil: an epoch-ms integer, or null to clear it. */
+export function assertMuteUntil(value: unknown): asserts value is number | null {
+  if (value !== null) assertInteger(value, 'until');
+}
+
+/** A local calendar day, as the digest claims it. */
+export function assertDay(value: unknown): asserts value is string {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new TypeError('day must be a local date (YYYY-MM-DD)');
+}
+
+/** A lease's times: integers, and `until` after `now` (a lease that ends before it starts holds nothing). */
+export function assertLease(name: unknown, owner: unknown, now: unknown, until: unknown): void {
+  assertText(name, 'name');
+  assertText(owner, 'owner');
+  assertInteger(now, 'now');
+  assertInteger(until, 'until');
+  if (until <= now) throw new TypeError('until must be after now');
+}
+
+/** Clamps a requested page size to 1..ALERT_LIST_MAX (NaN counts as 1). */
+export function clampAlertLimit(limit: number): number {
+  if (Number.isNaN(limit)) return 1;
+  return Math.min(ALERT_LIST_MAX, Math.max(1, Math.trunc(limit)));
+}
+
+/** What `resolve` stores: the old detail with the given keys replaced (a shallow merge, as PostgreSQL's jsonb `||`). */
+export function mergeDetail(old: string, given: Record<string, unknown>): string {
+  const added = JSON.parse(objectToJson(given, 'detail')) as Record<string, unknown>;
+  return JSON.stringify({ ...parseObject(old, 'alerts.detail'), ...added });
+}
+
+/** The id argument of a lookup: a string (an id of the wrong shape just finds nothing). */
+export function assertIdText(value: unknown): asserts value is string {
+  if (typeof value !== 'string') throw new TypeError('id must be a string');
+}

@@ -1,0 +1,113 @@
+/**
+ * The store's contract for proactive notifications (issue 13): subscriptions per channel,
+ * alerts (one per incident and subscription, edited in place), the last committed state of
+ * each polled resource, and named leases (one replica runs the monitor at a time).
+ */
+
+/** What a subscription follows. `usage`, `invoices` and `digest` are account-wide (resource ''). */
+export type SubscriptionKind = 'server' | 'worker' | 'usage' | 'invoices' | 'digest';
+
+export interface SubscriptionRecord {
+  /** 'sub_' + 10 base32 characters. */
+  id: string;
+  channelId: string;
+  /** The named cloud account; null means the default account. */
+  account: string | null;
+  kind: SubscriptionKind;
+  /** Server id / worker uuid; '' for account-wide kinds. */
+  resource: string;
+  /** usage: { cpu?, ram?, ip? } percentages; digest: { at: 'HH:MM', tz: 'Area/City' }; else {}. */
+  params: Record<string, unknown>;
+  createdBy: string;
+  createdAt: number;
+  /** Epoch ms until which nothing is posted for it; null when not muted. */
+  mutedUntil: number | null;
+  removedAt: number | null;
+  /** digest: the local day (YYYY-MM-DD) of the last digest posted; null before the first. */
+  lastRun: string | null;
+}
+
+export interface NewSubscription {
+  channelId: string;
+  account: string | null;
+  kind: SubscriptionKind;
+  resource: string;
+  params?: Record<string, unknown>;
+  createdBy: string;
+  createdAt: number;
+}
+
+export interface SubscriptionStore {
+  /** Adds one; an active one with the same channel, account, kind and resource is returned instead (created false, params unchanged). */
+  add(input: NewSubscription): Promise<{ record: SubscriptionRecord; created: boolean }>;
+  get(id: string): Promise<SubscriptionRecord | undefined>;
+  /** Active (not removed) subscriptions of a channel, oldest first. */
+  listForChannel(channelId: string): Promise<SubscriptionRecord[]>;
+  /** Every active subscription, oldest first (the monitor's work list). */
+  listActive(): Promise<SubscriptionRecord[]>;
+  /** Marks it removed (active → removed); undefined if unknown or already removed. */
+  remove(id: string, now: number): Promise<SubscriptionRecord | undefined>;
+  /** Sets (or with null clears) mutedUntil of an active one; undefined if unknown or removed. */
+  mute(id: string, until: number | null): Promise<SubscriptionRecord | undefined>;
+  /** Compare-and-set lastRun to `day` if it differs: true for exactly one caller per day. */
+  claimRun(id: string, day: string): Promise<boolean>;
+}
+
+export type AlertStatus = 'firing' | 'resolved';
+
+export interface AlertRecord {
+  /** 'alt_' + 10 base32 characters. */
+  id: string;
+  subscriptionId: string;
+  channelId: string;
+  /** The condition within the subscription, e.g. 'power-off', 'cpu', 'invoice:42'. */
+  condition: string;
+  status: AlertStatus;
+  /** The alert's message in the channel, once posted. */
+  messageTs: string | null;
+  startedAt: number;
+  resolvedAt: number | null;
+  /** What the message shows (no secrets): the condition's words and values. */
+  detail: Record<string, unknown>;
+}
+
+export interface NewAlert {
+  subscriptionId: string;
+  channelId: string;
+  condition: string;
+  startedAt: number;
+  detail?: Record<string, unknown>;
+}
+
+export interface AlertStore {
+  /** Opens a firing alert; if one is already firing for (subscriptionId, condition) it is returned with created false. */
+  open(input: NewAlert): Promise<{ record: AlertRecord; created: boolean }>;
+  setMessage(id: string, messageTs: string): Promise<void>;
+  /** firing → resolved, once (compare-and-set); undefined if not firing. */
+  resolve(id: string, now: number, detail?: Record<string, unknown>): Promise<AlertRecord | undefined>;
+  /** Firing alerts of one subscription (or of all, when omitted). */
+  listFiring(subscriptionId?: string): Promise<AlertRecord[]>;
+  /** Alerts of a channel that started or resolved at or after `since`, newest first (the digest). */
+  listSince(channelId: string, since: number, limit: number): Promise<AlertRecord[]>;
+}
+
+/** The last state the monitor committed for a polled resource (keyed `account|kind|resource`). */
+export interface MonitorStateStore {
+  get(key: string): Promise<Record<string, unknown> | undefined>;
+  put(key: string, state: Record<string, unknown>, now: number): Promise<void>;
+}
+
+/** Named leases: one holder at a time; a holder that stops renewing loses it after `until`. */
+export interface LeaseStore {
+  /** Takes or renews the lease if free, expired or already ours; true when we hold it until `until`. */
+  acquire(name: string, owner: string, now: number, until: number): Promise<boolean>;
+  /** Gives it up if ours. */
+  release(name: string, owner: string): Promise<void>;
+}
+
+export interface MonitorStores {
+  subscriptions: SubscriptionStore;
+  alerts: AlertStore;
+  monitorState: MonitorStateStore;
+  leases: LeaseStore;
+}

@@ -1,0 +1,254 @@
+/** The monitor's subscription and alert stores (issue 13), on both backends. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NewAlert, NewSubscription, Store, SubscriptionRecord } from '../../src/store/index.js';
+import { ALERT_ID_PATTERN, SUBSCRIPTION_ID_PATTERN } from '../../src/store/index.js';
+import { BACKENDS, T0, tempStores } from './helpers.js';
+
+const newSub = (over: Partial<NewSubscription> = {}): NewSubscription => ({
+  channelId: 'C_OPS',
+  account: null,
+  kind: 'server',
+  resource: 'srv-123',
+  params: {},
+  createdBy: 'U_ALICE',
+  createdAt: T0,
+  ...over,
+});
+
+describe.each(BACKENDS)('%s', (backend) => {
+  let t: ReturnType<typeof tempStores>;
+  beforeEach(() => {
+    t = tempStores(backend);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  /** Two stores on one database: two connections (pools), as two replicas. */
+  const twoStores = async (): Promise<[Store, Store, string]> => {
+    const path = t.file();
+    const a = t.open(path);
+    const b = t.open(path);
+    await Promise.all([a.subscriptions.listActive(), b.subscriptions.listActive()]); // both migrated and connected
+    return [a, b, path];
+  };
+
+  describe('subscriptions', () => {
+    it('adds one and reads it back, across a reopen', async () => {
+      const path = t.file();
+      const store = t.open(path);
+      const { record, created } = await store.subscriptions.add(newSub({ account: 'acme-staging', kind: 'usage', resource: '', params: { cpu: 90, ram: 80 } }));
+      expect(created).toBe(true);
+      expect(record.id).toMatch(SUBSCRIPTION_ID_PATTERN);
+      expect(record).toEqual({
+        id: record.id,
+        channelId: 'C_OPS',
+        account: 'acme-staging',
+        kind: 'usage',
+        resource: '',
+        params: { cpu: 90, ram: 80 },
+        createdBy: 'U_ALICE',
+        createdAt: T0,
+        mutedUntil: null,
+        removedAt: null,
+        lastRun: null,
+      } satisfies SubscriptionRecord);
+      await store.close();
+      const again = t.open(path);
+      expect(await again.subscriptions.get(record.id)).toEqual(record);
+      expect(await again.subscriptions.get('sub_aaaaaaaaaa')).toBeUndefined();
+      expect(await again.subscriptions.get('not an id')).toBeUndefined();
+    });
+
+    it('add returns the active duplicate (params unchanged); another account, kind or channel is a new one; removed ones do not count', async () => {
+      const path = t.file();
+      const store = t.open(path);
+      const first = await store.subscriptions.add(newSub({ params: { a: 1 } }));
+      const again = await store.subscriptions.add(newSub({ params: { a: 2 }, createdBy: 'U_BOB', createdAt: T0 + 5 }));
+      expect(again).toEqual({ record: first.record, created: false });
+      expect((await store.subscriptions.add(newSub({ account: 'acme-staging' }))).created).toBe(true);
+      expect((await store.subscriptions.add(newSub({ account: 'acme-staging' }))).created).toBe(false);
+      expect((await store.subscriptions.add(newSub({ kind: 'worker' }))).created).toBe(true);
+      expect((await store.subscriptions.add(newSub({ channelId: 'C_DEV' }))).created).toBe(true);
+
+      await store.subscriptions.remove(first.record.id, T0 + 10);
+      const fresh = await store.subscriptions.add(newSub({ createdAt: T0 + 20 }));
+      expect(fresh.created).toBe(true);
+      expect(fresh.record.id).not.toBe(first.record.id);
+      expect(await t.count(path, 'subscriptions')).toBe(5);
+      expect((await store.subscriptions.listActive()).map((s) => s.id)).not.toContain(first.record.id);
+    });
+
+    it('concurrent adds of one target on two connections create exactly one', async () => {
+      const [a, b, path] = await twoStores();
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).subscriptions.add(newSub({ createdBy: `U_${i}` }))));
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.record.id)).size).toBe(1);
+      expect(await t.count(path, 'subscriptions')).toBe(1);
+    });
+
+    it('lists the active ones, oldest first (ties by insertion), per channel and overall', async () => {
+      const store = t.open(t.file());
+      const s1 = (await store.subscriptions.add(newSub({ resource: 'srv-1', createdAt: T0 + 2 }))).record;
+      const s2 = (await store.subscriptions.add(newSub({ resource: 'srv-2', createdAt: T0 }))).record;
+      const s3 = (await store.subscriptions.add(newSub({ resource: 'srv-3', createdAt: T0 }))).record;
+      const s4 = (await store.subscriptions.add(newSub({ channelId: 'C_DEV', kind: 'digest', resource: '', params: { at: '09:00', tz: 'Europe/Berlin' } }))).record;
+      await store.subscriptions.remove(s3.id, T0 + 3);
+      expect((await store.subscriptions.listForChannel('C_OPS')).map((s) => s.id)).toEqual([s2.id, s1.id]);
+      expect((await store.subscriptions.listForChannel('C_DEV')).map((s) => s.id)).toEqual([s4.id]);
+      expect(await store.subscriptions.listForChannel('C_NONE')).toEqual([]);
+      expect((await store.subscriptions.listActive()).map((s) => s.id)).toEqual([s2.id, s4.id, s1.id]);
+    });
+
+    it('remove and mute act on active ones only', async () => {
+      const store = t.open(t.file());
+      const { record } = await store.subscriptions.add(newSub());
+      expect(await store.subscriptions.mute(record.id, T0 + 3_600_000)).toEqual({ ...record, mutedUntil: T0 + 3_600_000 });
+      expect(await store.subscriptions.mute(record.id, null)).toEqual(record);
+      expect(await store.subscriptions.remove(record.id, T0 + 9)).toEqual({ ...record, removedAt: T0 + 9 });
+      expect(await store.subscriptions.remove(record.id, T0 + 10)).toBeUndefined();
+      expect(await store.subscriptions.mute(record.id, T0 + 1)).toBeUndefined();
+      expect(await store.subscriptions.get(record.id)).toEqual({ ...record, removedAt: T0 + 9 });
+      expect(await store.subscriptions.remove('sub_aaaaaaaaaa', T0)).toBeUndefined();
+      expect(await store.subscriptions.mute('sub_aaaaaaaaaa', null)).toBeUndefined();
+    });
+
+    it('claimRun: exactly one of many concurrent callers per day, on two connections', async () => {
+      const [a, b] = await twoStores();
+      const { record } = await a.subscriptions.add(newSub({ kind: 'digest', resource: '', params: { at: '09:00', tz: 'UTC' } }));
+      const race = async (day: string) =>
+        (await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).subscriptions.claimRun(record.id, day)))).filter(Boolean).length;
+      expect(await race('2026-11-22')).toBe(1);
+      expect(await race('2026-11-22')).toBe(0);
+      expect((await b.subscriptions.get(record.id))?.lastRun).toBe('2026-11-22');
+      expect(await race('2026-11-23')).toBe(1);
+      expect(await a.subscriptions.claimRun('sub_aaaaaaaaaa', '2026-11-24')).toBe(false);
+      await a.subscriptions.remove(record.id, T0);
+      expect(await a.subscriptions.claimRun(record.id, '2026-11-24')).toBe(false);
+    });
+
+    it('refuses bad input', async () => {
+      const store = t.open(t.file());
+      const add = (over: Record<string, unknown>) => store.subscriptions.add(newSub(over as Partial<NewSubscription>));
+      await expect(add({ kind: 'disk' })).rejects.toThrow(/kind must be one of server, worker, usage, invoices, digest/);
+      await expect(add({ channelId: '' })).rejects.toThrow(/channelId must be a non-empty string/);
+      await expect(add({ createdBy: undefined })).rejects.toThrow(/createdBy must be a non-empty string/);
+      await expect(add({ resource: '' })).rejects.toThrow(/resource must be a non-empty string/);
+      await expect(add({ kind: 'invoices', resource: 'srv-1' })).rejects.toThrow(/resource must be '' for a invoices subscription/);
+      await expect(add({ account: '' })).rejects.toThrow(/account must be a non-empty string/);
+      await expect(add({ params: [1] })).rejects.toThrow(/params must be a plain object/);
+      await expect(add({ createdAt: 1.5 })).rejects.toThrow(/createdAt must be an integer/);
+      const { record } = await store.subscriptions.add(newSub());
+      await expect(store.subscriptions.claimRun(record.id, '22.11.2026')).rejects.toThrow(/day must be a local date/);
+      await expect(store.subscriptions.mute(record.id, Number.NaN)).rejects.toThrow(/until must be an integer/);
+      await expect(store.subscriptions.remove(record.id, undefined as unknown as number)).rejects.toThrow(/now must be an integer/);
+      expect(await store.subscriptions.listActive()).toEqual([record]);
+    });
+  });
+
+  describe('alerts', () => {
+    const setup = async (store: Store) => (await store.subscriptions.add(newSub())).record.id;
+    const newAlert = (subscriptionId: string, over: Partial<NewAlert> = {}): NewAlert => ({
+      subscriptionId,
+      channelId: 'C_OPS',
+      condition: 'power-off',
+      startedAt: T0,
+      detail: { status: 'off', server: 'srv-123' },
+      ...over,
+    });
+
+    it('opens one per firing condition, remembers its message, and returns the firing one again', async () => {
+      const path = t.file();
+      const store = t.open(path);
+      const sub = await setup(store);
+      const { record, created } = await store.alerts.open(newAlert(sub));
+      expect(created).toBe(true);
+      expect(record.id).toMatch(ALERT_ID_PATTERN);
+      expect(record).toEqual({
+        id: record.id,
+        subscriptionId: sub,
+        channelId: 'C_OPS',
+        condition: 'power-off',
+        status: 'firing',
+        messageTs: null,
+        startedAt: T0,
+        resolvedAt: null,
+        detail: { status: 'off', server: 'srv-123' },
+      });
+      await store.alerts.setMessage(record.id, '1700000000.000100');
+      const again = await store.alerts.open(newAlert(sub, { startedAt: T0 + 60_000, detail: { other: true } }));
+      expect(again).toEqual({ record: { ...record, messageTs: '1700000000.000100' }, created: false });
+      const cpu = await store.alerts.open(newAlert(sub, { condition: 'cpu' }));
+      expect(cpu.created).toBe(true);
+      await store.close();
+      expect((await t.open(path).alerts.listFiring(sub)).map((a) => a.id)).toEqual([record.id, cpu.record.id]);
+    });
+
+    it('concurrent opens of one condition on two connections create exactly one', async () => {
+      const [a, b, path] = await twoStores();
+      const sub = await setup(a);
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).alerts.open(newAlert(sub, { startedAt: T0 + i }))));
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.record.id)).size).toBe(1);
+      expect(await t.count(path, 'alerts')).toBe(1);
+    });
+
+    it('resolve is a compare-and-set firing → resolved, merging the detail; then the condition may fire anew', async () => {
+      const [a, b] = await twoStores();
+      const sub = await setup(a);
+      const { record } = await a.alerts.open(newAlert(sub));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).alerts.resolve(record.id, T0 + 100 + i, { status: 'running', by: i })),
+      );
+      const won = results.filter((r) => r !== undefined);
+      expect(won).toHaveLength(1);
+      const by = (won[0]!.detail as { by: number }).by;
+      expect(won[0]).toEqual({ ...record, status: 'resolved', resolvedAt: T0 + 100 + by, detail: { status: 'running', server: 'srv-123', by } });
+      expect(await a.alerts.resolve(record.id, T0 + 200)).toBeUndefined();
+      expect(await a.alerts.listFiring(sub)).toEqual([]);
+
+      const next = await b.alerts.open(newAlert(sub, { startedAt: T0 + 300 }));
+      expect(next.created).toBe(true);
+      expect(next.record.id).not.toBe(record.id);
+      // Without a detail, resolve keeps the old one.
+      expect((await a.alerts.resolve(next.record.id, T0 + 400))?.detail).toEqual({ status: 'off', server: 'srv-123' });
+      expect(await a.alerts.resolve('alt_aaaaaaaaaa', T0)).toBeUndefined();
+    });
+
+    it('listFiring per subscription or all; listSince: started or resolved since, newest event first, limited', async () => {
+      const store = t.open(t.file());
+      const s1 = await setup(store);
+      const s2 = (await store.subscriptions.add(newSub({ kind: 'invoices', resource: '', channelId: 'C_DEV' }))).record.id;
+      const old = (await store.alerts.open(newAlert(s1, { condition: 'cpu', startedAt: T0 - 10_000 }))).record;
+      const stale = (await store.alerts.open(newAlert(s1, { condition: 'ram', startedAt: T0 - 20_000 }))).record;
+      const a1 = (await store.alerts.open(newAlert(s1, { startedAt: T0 + 10 }))).record;
+      const a2 = (await store.alerts.open(newAlert(s2, { channelId: 'C_DEV', condition: 'invoice:42', startedAt: T0 + 5 }))).record;
+      await store.alerts.resolve(old.id, T0 + 20);
+      await store.alerts.resolve(stale.id, T0 - 15_000);
+
+      expect((await store.alerts.listFiring()).map((a) => a.id)).toEqual([a2.id, a1.id]);
+      expect((await store.alerts.listFiring(s1)).map((a) => a.id)).toEqual([a1.id]);
+      expect(await store.alerts.listFiring('sub_aaaaaaaaaa')).toEqual([]);
+      expect((await store.alerts.listSince('C_OPS', T0, 10)).map((a) => a.id)).toEqual([old.id, a1.id]);
+      expect((await store.alerts.listSince('C_OPS', T0, 1)).map((a) => a.id)).toEqual([old.id]);
+      expect((await store.alerts.listSince('C_OPS', T0 - 30_000, 10)).map((a) => a.id)).toEqual([old.id, a1.id, stale.id]);
+      expect((await store.alerts.listSince('C_DEV', T0, 10)).map((a) => a.id)).toEqual([a2.id]);
+    });
+
+    it('refuses bad input and unknown references', async () => {
+      const store = t.open(t.file());
+      const sub = await setup(store);
+      await expect(store.alerts.open(newAlert('w12345678'))).rejects.toThrow(/subscriptionId must be a subscription id/);
+      await expect(store.alerts.open(newAlert(sub, { condition: '' }))).rejects.toThrow(/condition must be a non-empty string/);
+      await expect(store.alerts.open(newAlert(sub, { startedAt: Number.NaN }))).rejects.toThrow(/startedAt must be an integer/);
+      await expect(store.alerts.open(newAlert(sub, { detail: [] as unknown as Record<string, unknown> }))).rejects.toThrow(/detail must be a plain object/);
+      await expect(store.alerts.open(newAlert('sub_aaaaaaaaaa'))).rejects.toThrow(/foreign key/i);
+      await expect(store.alerts.setMessage('alt_aaaaaaaaaa', '1.2')).rejects.toThrow(/No alert alt_aaaaaaaaaa/);
+      await expect(store.alerts.setMessage('nope', '1.2')).rejects.toThrow(/id must be an alert id/);
+      const { record } = await store.alerts.open(newAlert(sub));
+      await expect(store.alerts.setMessage(record.id, '')).rejects.toThrow(/messageTs must be a non-empty string/);
+      await expect(store.alerts.resolve(record.id, T0, [] as unknown as Record<string, unknown>)).rejects.toThrow(/detail must be a plain object/);
+      expect(await store.alerts.listFiring()).toEqual([record]);
+    });
+  });
+});
