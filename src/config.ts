@@ -5,30 +5,23 @@
  */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { isHttpUrl, isPostgresUrl, isV2Url } from './urls.js';
+import { idList, optional, port, principals, whole } from './config-fields.js';
+import type { BotConfig, DatabaseConfig, ShellConfig } from './config-types.js';
+
+export type { AccessConfig, BotConfig, DatabaseConfig, MonitorConfig, ShellConfig, SlackConfig } from './config-types.js';
 
 type Env = Record<string, string | undefined>;
 
-/** Empty strings in `.env` mean "not set". */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
 
-const port = (fallback: number) =>
-  optional(z.coerce.number().int().min(0).max(65535)).transform((v) => v ?? fallback);
 
-function isV2Url(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return (u.protocol === 'https:' || u.protocol === 'http:') && /\/v2\/*$/.test(u.pathname);
-  } catch {
-    return false;
-  }
-}
 
 /** The word that names the built-in sandbox cloud (DESIGN "Runtime contract"); only the local shell starts it. */
 export const SANDBOX_WORD = 'sandbox';
 
 const v2Url = z
   .string({ error: 'is required (the Cloud API base URL, ending in /v2)' })
+  .refine((u) => u.trim() !== '', { error: 'is required (the Cloud API base URL, ending in /v2)', abort: true })
   .refine((u) => u.trim() !== SANDBOX_WORD, { error: 'is `sandbox`, which only the local shell starts (SLACK_MODE=shell); for Slack, run `npm run sandbox` and use the URL it prints' })
   .refine((u) => u.trim() === SANDBOX_WORD || isV2Url(u), { error: 'must be an http(s) URL ending in /v2 (for example https://api.example.com/v2)' })
   .transform((u) => u.replace(/\/+$/, ''));
@@ -64,7 +57,8 @@ export class ConfigError extends Error {
 }
 
 function parse<T extends z.ZodType>(schema: T, env: Env, extraProblems: string[] = []): z.output<T> {
-  const result = schema.safeParse(env);
+  // Every schema words its own problems; zod's words, should one be missed, never reach a person.
+  const result = schema.safeParse(env, { error: (i) => (i.code === 'invalid_type' && i.input === undefined ? 'is required' : 'is not a value that is accepted here (see .env.example)') });
   if (result.success && extraProblems.length === 0) return result.data;
   const problems = (result.success ? [] : result.error.issues).map((issue) => {
     const name = issue.path.join('.') || '(environment)';
@@ -92,19 +86,7 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
 export type SlackMode = 'socket' | 'http' | 'shell';
 export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
 
-/** A comma-separated list of Slack ids; each must match `pattern`. */
-function idList(value: string, ctx: z.RefinementCtx, pattern: RegExp, what: string): string[] {
-  const ids = value.split(',').map((v) => v.trim()).filter(Boolean);
-  const bad = ids.filter((id) => !pattern.test(id));
-  // Name the position, not the value: it is harmless here, but config errors never echo values.
-  if (bad.length) ctx.addIssue({ code: 'custom', message: `has ${bad.length} entr${bad.length === 1 ? 'y' : 'ies'} that ${bad.length === 1 ? 'is' : 'are'} not ${what}` });
-  return ids;
-}
 
-/** User ids (U…, W…) and user group ids (S…). */
-const principals = optional(
-  z.string().transform((v, ctx) => idList(v, ctx, /^[UWS][A-Z0-9]{2,}$/, 'a user id (U…/W…) or user group id (S…)')),
-);
 
 export const botEnvSchema = cloudEnvSchema
   .extend({
@@ -117,15 +99,15 @@ export const botEnvSchema = cloudEnvSchema
       z.string().refine(isHttpUrl, { error: 'must be an http(s) URL, e.g. https://slack.com/api/' }),
     ),
     SLACK_START_TIMEOUT_MS: optional(
-      z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0, { error: 'must be 0 (wait forever) or more' }),
+      z.coerce.number({ error: 'must be a number of milliseconds' }).int({ error: 'must be a whole number of milliseconds' }).min(0, { error: 'must be 0 (wait forever) or more' }),
     ),
     LOG_LEVEL: optional(z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' })),
     WATCH_INTERVAL_MS: optional(
-      z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1000, { error: 'must be at least 1000 (1 s)' }).max(600_000, { error: 'must be at most 600000 (10 min)' }),
+      z.coerce.number({ error: 'must be a number of milliseconds' }).int({ error: 'must be a whole number of milliseconds' }).min(1000, { error: 'must be at least 1000 (1 s)' }).max(600_000, { error: 'must be at most 600000 (10 min)' }),
     ),
     WATCH_BROADCAST: optional(z.enum(['final', 'failures', 'none'], { error: 'must be final, failures or none' })),
     WATCH_LEASE_MS: optional(
-      z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(2000, { error: 'must be at least 2000 (2 s)' }).max(3_600_000, { error: 'must be at most 3600000 (1 h)' }),
+      z.coerce.number({ error: 'must be a number of milliseconds' }).int({ error: 'must be a whole number of milliseconds' }).min(2000, { error: 'must be at least 2000 (2 s)' }).max(3_600_000, { error: 'must be at most 3600000 (1 h)' }),
     ),
     CLOUD_ADMINS: principals,
     CLOUD_OPERATORS: principals,
@@ -133,7 +115,16 @@ export const botEnvSchema = cloudEnvSchema
     CLOUD_CHANNELS: optional(
       z.string().transform((v, ctx) => idList(v, ctx, /^[CGD][A-Z0-9]{2,}$/, 'a channel id like C0123ABCD')),
     ),
-    ACCESS_POLICY: optional(z.string().min(1)),
+    SUBSCRIPTION_INTERVAL_MS: whole(5000, 3_600_000, 'milliseconds'),
+    CLOUD_REQUESTS_PER_MINUTE: whole(1, 100_000, 'requests per minute'),
+    ALERT_HOLD_POLLS: whole(1, 10, 'polls'),
+    ACCESS_POLICY: optional(z.string({ error: 'must be the path of the policy file' })),
+    ACCESS_POLICY_RELOAD_MS: optional(
+      z.coerce
+        .number({ error: 'must be a number of milliseconds (0: reload on SIGHUP only)' })
+        .int({ error: 'must be a whole number of milliseconds (0: reload on SIGHUP only)' })
+        .refine((v) => v === 0 || v >= 1000, { error: 'must be 0 (reload on SIGHUP only) or at least 1000 (1 s)' }),
+    ),
     CLOUD_APPROVAL: optional(z.enum(['destroy', 'none'], { error: 'must be destroy (or none)' })),
     AUDIT_CHANNEL: optional(z.string().regex(/^[CG][A-Z0-9]{2,}$/, { error: 'must be a channel id like C0123ABCD' })),
     DATABASE_URL: optional(
@@ -143,84 +134,12 @@ export const botEnvSchema = cloudEnvSchema
     ).transform((v) => v ?? 'sqlite:./data/cloudbot.db'),
   });
 
-export interface SlackConfig {
-  mode: SlackMode;
-  botToken: string;
-  appToken: string | undefined;
-  signingSecret: string | undefined;
-  port: number;
-  /** Web API base URL override (proxies, tests); undefined → Slack's own. */
-  apiUrl: string | undefined;
-  /** How long start-up waits for Slack to answer auth.test (0: forever); default 5 minutes. */
-  startTimeoutMs?: number;
-}
 
-export interface AccessConfig {
-  admins: string[];
-  operators: string[];
-  /** Undefined when CLOUD_VIEWERS is not set: then anyone on no list is a viewer. */
-  viewers: string[] | undefined;
-  /** Undefined or empty: commands are taken in any channel. */
-  channels: string[] | undefined;
-  /** Path of a YAML file with per-channel roles. */
-  policyFile: string | undefined;
-  /** 'destroy': destroy operations need a second admin's approval. */
-  approval: 'destroy' | undefined;
-}
-
-export interface BotConfig {
-  slack: SlackConfig & { mode: 'socket' | 'http' };
-  cloud: CloudConfig;
-  logLevel: LogLevelName;
-  /** File path of the SQLite database (from `sqlite:<path>`); '' when `database` is PostgreSQL. */
-  databasePath: string;
-  /** Where the records live: the embedded SQLite file, or a PostgreSQL server shared by replicas. */
-  database: DatabaseConfig;
-  access: AccessConfig;
-  /** Channel id where every operation is also posted (the audit trail). */
-  auditChannel: string | undefined;
-  watch: {
-    /** Base poll interval of watches. */
-    intervalMs: number;
-    /** Which final states are broadcast to the channel. */
-    broadcast: 'final' | 'failures' | 'none';
-    /** How long a replica holds a watch it polls; a dead replica's watches move on after it. */
-    leaseMs?: number;
-  };
-}
-
-/**
- * The local shell (SLACK_MODE=shell, or no Slack variables at all): the same bot, driven from
- * the terminal. Slack's tokens are not needed; `cloud` undefined means the built-in sandbox.
- */
-export interface ShellConfig extends Omit<BotConfig, 'slack' | 'cloud'> {
-  slack: { mode: 'shell' };
-  cloud: CloudConfig | undefined;
-}
-
-export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
-
-function isPostgresUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return (u.protocol === 'postgres:' || u.protocol === 'postgresql:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
-}
 
 function databaseConfig(url: string): DatabaseConfig {
   return isPostgresUrl(url) ? { kind: 'postgres', url } : { kind: 'sqlite', path: url.slice('sqlite:'.length) };
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === 'https:' || u.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
 
 /** The mode the environment asks for: SLACK_MODE, else socket/http from the tokens, else the local shell. */
 export function selectMode(env: Env): SlackMode | undefined {
@@ -238,8 +157,11 @@ function modeProblems(env: Env, mode: SlackMode | undefined): string[] {
   if (!isSet(env.SLACK_BOT_TOKEN)) problems.push('SLACK_BOT_TOKEN is required (the bot token, xoxb-…, from the app’s OAuth page)');
   if (mode === 'socket' && !isSet(env.SLACK_APP_TOKEN))
     problems.push('SLACK_APP_TOKEN is required in Socket Mode (an app-level token, xapp-…, with connections:write)');
-  if (mode === 'http' && !isSet(env.SLACK_SIGNING_SECRET))
-    problems.push('SLACK_SIGNING_SECRET is required in HTTP mode (from the app’s Basic Information page)');
+  if (mode === 'http' && !isSet(env.SLACK_SIGNING_SECRET)) {
+    // Chosen from the tokens, not by SLACK_MODE: Socket Mode (an app token) may be what was meant.
+    const orSocket = env.SLACK_MODE?.trim() ? '' : '; or, for Socket Mode, set SLACK_APP_TOKEN (an app-level token, xapp-…, with connections:write)';
+    problems.push(`SLACK_SIGNING_SECRET is required in HTTP mode (from the app’s Basic Information page)${orSocket}`);
+  }
   return problems;
 }
 
@@ -260,9 +182,15 @@ function common(e: z.output<typeof botEnvSchema>) {
       viewers: e.CLOUD_VIEWERS,
       channels: e.CLOUD_CHANNELS?.length ? e.CLOUD_CHANNELS : undefined,
       policyFile: e.ACCESS_POLICY,
+      policyReloadMs: e.ACCESS_POLICY_RELOAD_MS ?? 60_000,
       approval: e.CLOUD_APPROVAL === 'destroy' ? ('destroy' as const) : undefined,
     },
     auditChannel: e.AUDIT_CHANNEL,
+    monitor: {
+      intervalMs: e.SUBSCRIPTION_INTERVAL_MS ?? 60_000,
+      requestsPerMinute: e.CLOUD_REQUESTS_PER_MINUTE ?? 1200,
+      holdPolls: e.ALERT_HOLD_POLLS ?? 2,
+    },
   };
 }
 
@@ -274,7 +202,9 @@ function common(e: z.output<typeof botEnvSchema>) {
 export function loadBotConfig(env: Env = process.env): BotConfig | ShellConfig {
   const mode = selectMode(env);
   if (mode === 'shell') return loadShellConfig(env);
-  const e = parse(botEnvSchema, env, modeProblems(env, mode));
+  // With a policy file, the accounts may all be declared there (checked when it is read).
+  const withPolicy = isSet(env.ACCESS_POLICY) && !isSet(env.CLOUD_API_BASE_URL) && !isSet(env.CLOUD_API_TOKEN);
+  const e = parse(withPolicy ? botEnvSchema.extend({ CLOUD_API_BASE_URL: optional(v2Url), CLOUD_API_TOKEN: optional(z.string()) }) : botEnvSchema, env, modeProblems(env, mode));
   return {
     slack: {
       mode: mode === 'socket' ? 'socket' : 'http',
@@ -285,8 +215,8 @@ export function loadBotConfig(env: Env = process.env): BotConfig | ShellConfig {
       apiUrl: e.SLACK_API_URL,
       ...(e.SLACK_START_TIMEOUT_MS !== undefined ? { startTimeoutMs: e.SLACK_START_TIMEOUT_MS } : {}),
     },
-    cloud: { baseUrl: e.CLOUD_API_BASE_URL, token: e.CLOUD_API_TOKEN },
-    ...common(e),
+    cloud: e.CLOUD_API_BASE_URL && e.CLOUD_API_TOKEN ? { baseUrl: e.CLOUD_API_BASE_URL, token: e.CLOUD_API_TOKEN } : undefined,
+    ...common(e as z.output<typeof botEnvSchema>),
   };
 }
 
@@ -320,7 +250,19 @@ function loadShellConfig(env: Env): ShellConfig {
     database: isSet(env.DATABASE_URL) || !sandbox ? base.database : { kind: 'sqlite', path: ':memory:' },
     logLevel: e.LOG_LEVEL ?? 'warn',
     watch: { ...base.watch, intervalMs: e.WATCH_INTERVAL_MS ?? (sandbox ? 3000 : base.watch.intervalMs) },
+    monitor: { ...base.monitor, intervalMs: e.SUBSCRIPTION_INTERVAL_MS ?? (sandbox ? 10_000 : base.monitor.intervalMs) },
   };
+}
+
+/** Whether an environment variable is set (an account's token_env), without reading it out. */
+export function envIsSet(name: string, env: Env = process.env): boolean {
+  return isSet(env[name]);
+}
+
+/** An account's token, from the variable its policy names (config.ts is the only reader of the environment). */
+export function envToken(name: string, env: Env = process.env): string | undefined {
+  const v = env[name];
+  return isSet(v) ? v.trim() : undefined;
 }
 
 /**

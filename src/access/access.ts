@@ -1,35 +1,54 @@
 /**
- * Who may do what, where — decided at the moment of acting (a command, a click, a form).
+ * Who may do what, where, on which account — decided at the moment of acting (a command, a
+ * click, a form) against the policy in force then (it may be reloaded: policy-source.ts).
  * Secure by default: with no lists configured everyone is a viewer; with CLOUD_VIEWERS set,
  * someone on no list may do nothing at all. User groups are resolved through Slack
  * (usergroups.users.list) and cached briefly; a group that cannot be read grants nothing.
  */
-import type { AccessConfig } from '../config.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import type { AnyOperation, Tier } from '../operations/types.js';
-import type { PolicyFile } from './policy-file.js';
-import { covers, higher, roleNeeded, ROLES, type Role } from './roles.js';
+import type { AnyOperation, Scope, Tier } from '../operations/types.js';
+import { approvalRule, decide, type Decision, type Refusal, type RuleRef } from './decide.js';
+import { channelRule, rolesConfigured, type Policy, type RoleLists } from './policy.js';
+import { ROLES, type Role } from './roles.js';
+import { explainPolicy, type PolicyExplanation } from './explain.js';
 
-export type AccessDecision =
-  | { ok: true; role: Role }
-  | { ok: false; reason: 'channel'; channels: string[] }
-  | { ok: false; reason: 'role'; role: Role | undefined; needed: Role };
+export type AccessDecision = Decision;
+export type AccessRefusal = Refusal;
+export type { RuleRef };
+
+/** What an access check needs of an operation. */
+export type Guarded = Pick<AnyOperation, 'tier'> & { scope?: Scope };
+
+export interface RoleFinding {
+  role: Role | undefined;
+  /** The list that granted it (`CLOUD_ADMINS`, `channels.C0PROD.operators`), or why none did. */
+  source: string;
+}
 
 export interface Access {
   roleOf(userId: string, channelId?: string): Promise<Role | undefined>;
-  check(userId: string, channelId: string | undefined, tier: Tier): Promise<AccessDecision>;
+  /** The role and the list it comes from. */
+  findRole(userId: string, channelId?: string): Promise<RoleFinding>;
+  /** May this person act on this operation here (on `account`, else the channel's own)? */
+  check(userId: string, channelId: string | undefined, op: Guarded, account?: string): Promise<AccessDecision>;
   /** The operations this person may run here (help shows only these). */
   allowed(userId: string, channelId: string | undefined, ops: readonly AnyOperation[]): Promise<AnyOperation[]>;
-  /** Whether this operation needs a second admin's approval (CLOUD_APPROVAL=destroy). */
-  needsApproval(op: AnyOperation): boolean;
+  /** The rule asking for a second admin's approval of this change here, if any. */
+  approvalFor(op: Guarded, channelId: string | undefined, account: string): RuleRef | undefined;
+  /** `/cloud policy`: the effective rules here, and for a person when named. */
+  explain(channelId: string | undefined, userId?: string): Promise<PolicyExplanation>;
+  /** The account's name where messages should name it (several accounts declared), else undefined. */
+  accountLabel(account: string | null | undefined): string | undefined;
+  /** The policy in force now. */
+  policy(): Policy;
   /** True when no role list is configured (everyone is a viewer). */
-  unconfigured: boolean;
+  readonly unconfigured: boolean;
 }
 
 export interface AccessDeps {
-  config: AccessConfig;
-  policy?: PolicyFile;
+  /** The policy in force (reloads replace it). */
+  policy: () => Policy;
   /** Members of a user group (Slack's usergroups.users.list). */
   groupMembers: (groupId: string) => Promise<string[]>;
   clock: Clock;
@@ -38,17 +57,12 @@ export interface AccessDeps {
   cacheMs?: number;
 }
 
-type Lists = Record<Role, readonly string[]>;
+const LIST_NAMES: Record<Role, string> = { admin: 'admins', operator: 'operators', viewer: 'viewers' };
+const ENV_NAMES: Record<Role, string> = { admin: 'CLOUD_ADMINS', operator: 'CLOUD_OPERATORS', viewer: 'CLOUD_VIEWERS' };
 
 export function createAccess(deps: AccessDeps): Access {
   const cacheMs = deps.cacheMs ?? 60_000;
   const cache = new Map<string, { at: number; members: Promise<Set<string>> }>();
-  const global: Lists = { admin: deps.config.admins, operator: deps.config.operators, viewer: deps.config.viewers ?? [] };
-  const perChannel = new Map<string, Lists>(
-    Object.entries(deps.policy?.channels ?? {}).map(([id, r]) => [id, { admin: r.admins, operator: r.operators, viewer: r.viewers }]),
-  );
-  const unconfigured =
-    !deps.config.admins.length && !deps.config.operators.length && deps.config.viewers === undefined && perChannel.size === 0;
 
   function members(groupId: string): Promise<Set<string>> {
     const now = deps.clock.now();
@@ -72,37 +86,46 @@ export function createAccess(deps: AccessDeps): Access {
     return false;
   }
 
-  async function highestIn(userId: string, lists: Lists): Promise<Role | undefined> {
+  async function highestIn(userId: string, lists: RoleLists): Promise<Role | undefined> {
     for (const role of [...ROLES].reverse()) if (await listed(userId, lists[role])) return role;
     return undefined;
   }
 
-  async function roleOf(userId: string, channelId?: string): Promise<Role | undefined> {
-    const channelLists = channelId ? perChannel.get(channelId) : undefined;
-    const found = higher(await highestIn(userId, global), channelLists ? await highestIn(userId, channelLists) : undefined);
-    if (found) return found;
+  async function findRole(userId: string, channelId?: string): Promise<RoleFinding> {
+    const policy = deps.policy();
+    const ch = channelRule(policy, channelId);
+    const own = ch !== 'deny' ? await highestIn(userId, ch.roles) : undefined;
+    const global = await highestIn(userId, policy.roles);
+    // The higher of the two; a tie is credited to the environment.
+    if (global && (!own || ROLES.indexOf(global) >= ROLES.indexOf(own))) return { role: global, source: ENV_NAMES[global] };
+    if (own && ch !== 'deny') return { role: own, source: `${ch.key}.${LIST_NAMES[own]}` };
     // On no list: a viewer, unless CLOUD_VIEWERS names the viewers.
-    return deps.config.viewers === undefined ? 'viewer' : undefined;
+    return policy.viewersListed ? { role: undefined, source: 'CLOUD_VIEWERS' } : { role: 'viewer', source: 'default (CLOUD_VIEWERS unset)' };
   }
 
-  async function check(userId: string, channelId: string | undefined, tier: Tier): Promise<AccessDecision> {
-    const channels = deps.config.channels;
-    if (channels?.length && (!channelId || !channels.includes(channelId))) return { ok: false, reason: 'channel', channels };
-    const role = await roleOf(userId, channelId);
-    if (covers(role, tier)) return { ok: true, role: role! };
-    return { ok: false, reason: 'role', role, needed: roleNeeded(tier) };
+  async function check(userId: string, channelId: string | undefined, op: Guarded, account?: string): Promise<AccessDecision> {
+    const { role, source } = await findRole(userId, channelId);
+    return decide(deps.policy(), { role, roleSource: source, channelId, tier: op.tier, ...(op.scope ? { scope: op.scope } : {}), account });
   }
 
   return {
-    roleOf,
+    findRole,
+    roleOf: async (userId, channelId) => (await findRole(userId, channelId)).role,
     check,
-    unconfigured,
     async allowed(userId, channelId, ops) {
-      const channels = deps.config.channels;
-      if (channels?.length && (!channelId || !channels.includes(channelId))) return [];
-      const role = await roleOf(userId, channelId);
-      return ops.filter((op) => covers(role, op.tier));
+      const { role, source } = await findRole(userId, channelId);
+      const policy = deps.policy();
+      return ops.filter((op) => decide(policy, { role, roleSource: source, channelId, tier: op.tier, scope: op.scope ?? 'cloud' }).ok);
     },
-    needsApproval: (op) => deps.config.approval === 'destroy' && op.tier === 'destroy',
+    approvalFor: (op, channelId, account) => ((op.scope ?? 'cloud') === 'cloud' ? approvalRule(deps.policy(), channelId, account, op.tier as Tier) : undefined),
+    explain: (channelId, userId) => explainPolicy(deps.policy(), channelId, userId ? { userId, role: findRole(userId, channelId) } : undefined),
+    accountLabel: (account) => {
+      const policy = deps.policy();
+      return policy.namedAccounts ? (account ?? policy.defaultAccount) : undefined;
+    },
+    policy: () => deps.policy(),
+    get unconfigured() {
+      return !rolesConfigured(deps.policy());
+    },
   };
 }

@@ -3,7 +3,7 @@ import type { AccountUsage, Invoice, Page } from '../cloud/schemas.js';
 import type { ViewContext } from '../operations/types.js';
 import type { Block, Reply } from './types.js';
 import { fields, header, lineSections, section } from './blocks.js';
-import { ago, bytes, money } from './format.js';
+import { ago, bytes, money, plural } from './format.js';
 import { md, val, type Mrkdwn } from './mrkdwn.js';
 
 const GB = 1024 ** 3;
@@ -21,7 +21,7 @@ const orUnknown = (n: number | null | undefined): Mrkdwn => (n == null ? md`?` :
 
 export function buildUsage(u: AccountUsage): Reply {
   return {
-    text: md`Account usage: ${orUnknown(u.servers)} servers, ${orUnknown(u.ip_used)} of ${orUnknown(u.ip_limit)} IPs`,
+    text: md`Account usage: ${u.servers == null ? md`? servers` : plural(u.servers, md`server`, md`servers`)}, ${orUnknown(u.ip_used)} of ${orUnknown(u.ip_limit)} IPs`,
     blocks: [
       header('Account usage'),
       fields([

@@ -1,0 +1,110 @@
+/**
+ * `/cloud policy`: the effective policy of one channel — and, for a person, what each tier
+ * comes to there and which rule decides it. Data only; views/policy-views.ts shows it.
+ */
+import type { Tier } from '../operations/types.js';
+import { approvalRule, decide, type RuleRef } from './decide.js';
+import { channelRule, type Policy } from './policy.js';
+import { TIERS } from './policy-file.js';
+import { ROLES, type Role } from './roles.js';
+
+export interface RoleGrant {
+  role: Role;
+  principals: readonly string[];
+  rule: RuleRef;
+}
+
+export interface TierVerdict {
+  tier: Tier;
+  ok: boolean;
+  /** The rule that refused, or the one that allowed with approval. */
+  rule: RuleRef | undefined;
+  reason?: string;
+}
+
+export interface PolicyExplanation {
+  source: string;
+  channelId: string | undefined;
+  namedAccounts: boolean;
+  channel:
+    | { kind: 'not-allowed'; channels: string[]; rule: RuleRef }
+    | { kind: 'deny'; rule: RuleRef }
+    | {
+        kind: 'rule';
+        rule: RuleRef;
+        /** False: the channel is not listed and default_channel's rule applies. */
+        listed: boolean;
+        label: string | undefined;
+        account: string;
+        accounts: string[];
+        ceiling: Tier[] | undefined;
+        approval: { tier: Tier; rule: RuleRef }[];
+        grants: RoleGrant[];
+      };
+  accounts: { name: string; host: string; ceiling: Tier[] | undefined; approval: Tier[]; isDefault: boolean }[];
+  grants: RoleGrant[];
+  person?: { userId: string; role: Role | undefined; roleSource: string; tiers: TierVerdict[] };
+}
+
+export async function explainPolicy(
+  policy: Policy,
+  channelId: string | undefined,
+  person?: { userId: string; role: Promise<{ role: Role | undefined; source: string }> },
+): Promise<PolicyExplanation> {
+  const env = (key: string): RuleRef => ({ key, source: 'environment' });
+  const file = (key: string): RuleRef => ({ key, source: policy.source });
+  const grantsOf = (lists: Policy['roles'], key: (r: Role) => RuleRef): RoleGrant[] =>
+    ROLES.filter((r) => lists[r].length).map((r) => ({ role: r, principals: lists[r], rule: key(r) }));
+  const ch = channelRule(policy, channelId);
+  const listed = !!channelId && !!policy.channels[channelId];
+  const allow = policy.allowlist;
+  const channel: PolicyExplanation['channel'] =
+    allow?.length && (!channelId || !allow.includes(channelId))
+      ? { kind: 'not-allowed', channels: allow, rule: env('CLOUD_CHANNELS') }
+      : ch === 'deny'
+        ? { kind: 'deny', rule: file('default_channel') }
+        : {
+            kind: 'rule',
+            rule: file(ch.key),
+            listed,
+            label: ch.label,
+            account: ch.account,
+            accounts: ch.accounts,
+            ceiling: ch.ceiling,
+            approval: TIERS.flatMap((tier) => {
+              const rule = approvalRule(policy, channelId, ch.account, tier);
+              return rule ? [{ tier, rule }] : [];
+            }),
+            grants: grantsOf(ch.roles, (r) => file(`${ch.key}.${r}s`)),
+          };
+  const out: PolicyExplanation = {
+    source: policy.source,
+    channelId,
+    namedAccounts: policy.namedAccounts,
+    channel,
+    accounts: Object.values(policy.accounts).map((a) => ({
+      name: a.name,
+      host: hostOf(a.baseUrl),
+      ceiling: a.ceiling,
+      approval: a.approval,
+      isDefault: a.name === policy.defaultAccount,
+    })),
+    grants: grantsOf(policy.roles, (r) => env(`CLOUD_${r.toUpperCase()}S`)),
+  };
+  if (!person) return out;
+  const { role, source } = await person.role;
+  const tiers = TIERS.map((tier): TierVerdict => {
+    const d = decide(policy, { role, roleSource: source, channelId, tier });
+    if (d.ok) return { tier, ok: true, rule: d.approval, ...(d.approval ? { reason: 'approval' } : {}) };
+    return { tier, ok: false, rule: d.rule, reason: d.reason };
+  });
+  return { ...out, person: { userId: person.userId, role, roleSource: source, tiers } };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url; // `sandbox` in the local shell
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * What changed between two policies, one line per rule (`channels.C0PROD.ceiling: read,
+ * change → read`), for the audit trail of a reload. Token values are never compared or
+ * shown: an account's token is named by its variable only.
+ */
+import type { ChannelRule, Policy } from './policy.js';
+
+const show = (v: unknown): string =>
+  v === undefined ? '(none)' : Array.isArray(v) ? (v.length ? v.join(', ') : '(empty)') : String(v);
+
+function field(out: string[], key: string, before: unknown, after: unknown): void {
+  if (show(before) !== show(after)) out.push(`${key}: ${show(before)} → ${show(after)}`);
+}
+
+function channelFields(out: string[], key: string, a: ChannelRule, b: ChannelRule): void {
+  field(out, `${key}.account`, a.account, b.account);
+  field(out, `${key}.accounts`, a.accounts, b.accounts);
+  field(out, `${key}.ceiling`, a.ceiling, b.ceiling);
+  field(out, `${key}.approval`, a.approval, b.approval);
+  for (const role of ['admin', 'operator', 'viewer'] as const) field(out, `${key}.${role}s`, a.roles[role], b.roles[role]);
+}
+
+export function describePolicyChanges(before: Policy, after: Policy): string[] {
+  const out: string[] = [];
+  const names = new Set([...Object.keys(before.accounts), ...Object.keys(after.accounts)]);
+  for (const name of names) {
+    const a = before.accounts[name];
+    const b = after.accounts[name];
+    if (!a) out.push(`accounts.${name}: added (${b!.baseUrl}, token from ${b!.tokenEnv})`);
+    else if (!b) out.push(`accounts.${name}: removed`);
+    else {
+      field(out, `accounts.${name}.base_url`, a.baseUrl, b.baseUrl);
+      field(out, `accounts.${name}.token_env`, a.tokenEnv, b.tokenEnv);
+      field(out, `accounts.${name}.ceiling`, a.ceiling, b.ceiling);
+      field(out, `accounts.${name}.approval`, a.approval, b.approval);
+    }
+  }
+  field(out, 'default_account', before.defaultAccount, after.defaultAccount);
+  const [da, db] = [before.defaultChannel, after.defaultChannel];
+  if (da === 'deny' || db === 'deny') field(out, 'default_channel', da === 'deny' ? 'deny' : 'allow', db === 'deny' ? 'deny' : 'allow');
+  else channelFields(out, 'default_channel', da, db);
+  const ids = new Set([...Object.keys(before.channels), ...Object.keys(after.channels)]);
+  for (const id of ids) {
+    const a = before.channels[id];
+    const b = after.channels[id];
+    if (!a) out.push(`channels.${id}: added (account ${b!.account}, ceiling ${show(b!.ceiling ?? 'all tiers')})`);
+    else if (!b) out.push(`channels.${id}: removed`);
+    else channelFields(out, `channels.${id}`, a, b);
+  }
+  return out;
+}

@@ -1,0 +1,76 @@
+/**
+ * The shapes config.ts produces (DESIGN "Runtime contract"): what each part of the bot is
+ * given. Types only; config.ts alone reads the environment.
+ */
+import type { CloudConfig, LogLevelName, SlackMode } from './config.js';
+
+export interface SlackConfig {
+  mode: SlackMode;
+  botToken: string;
+  appToken: string | undefined;
+  signingSecret: string | undefined;
+  port: number;
+  /** Web API base URL override (proxies, tests); undefined → Slack's own. */
+  apiUrl: string | undefined;
+  /** How long start-up waits for Slack to answer auth.test (0: forever); default 5 minutes. */
+  startTimeoutMs?: number;
+}
+
+export interface AccessConfig {
+  admins: string[];
+  operators: string[];
+  /** Undefined when CLOUD_VIEWERS is not set: then anyone on no list is a viewer. */
+  viewers: string[] | undefined;
+  /** Undefined or empty: commands are taken in any channel. */
+  channels: string[] | undefined;
+  /** Path of the policy file (YAML: accounts, channel guardrails, per-channel roles). */
+  policyFile: string | undefined;
+  /** How often the policy file is read again (0: only on SIGHUP). */
+  policyReloadMs?: number;
+  /** 'destroy': destroy operations need a second admin's approval. */
+  approval: 'destroy' | undefined;
+}
+
+export interface MonitorConfig {
+  /** How often each subscribed resource is polled. */
+  intervalMs: number;
+  /** The cloud requests per minute the watcher and the monitor share (per replica). */
+  requestsPerMinute: number;
+  /** Polls in a row a new state must hold before an alert. */
+  holdPolls: number;
+}
+
+export interface BotConfig {
+  slack: SlackConfig & { mode: 'socket' | 'http' };
+  /** The environment's one account; undefined when the policy file declares the accounts. */
+  cloud: CloudConfig | undefined;
+  logLevel: LogLevelName;
+  /** File path of the SQLite database (from `sqlite:<path>`); '' when `database` is PostgreSQL. */
+  databasePath: string;
+  /** Where the records live: the embedded SQLite file, or a PostgreSQL server shared by replicas. */
+  database: DatabaseConfig;
+  access: AccessConfig;
+  /** Channel id where every operation is also posted (the audit trail). */
+  auditChannel: string | undefined;
+  watch: {
+    /** Base poll interval of watches. */
+    intervalMs: number;
+    /** Which final states are broadcast to the channel. */
+    broadcast: 'final' | 'failures' | 'none';
+    /** How long a replica holds a watch it polls; a dead replica's watches move on after it. */
+    leaseMs?: number;
+  };
+  /** Subscriptions and alerts (issue 13). */
+  monitor: MonitorConfig;
+}
+
+/**
+ * The local shell (SLACK_MODE=shell, or no Slack variables at all): the same bot, driven from
+ * the terminal. Slack's tokens are not needed; `cloud` undefined means the built-in sandbox.
+ */
+export interface ShellConfig extends Omit<BotConfig, 'slack' | 'cloud'> {
+  slack: { mode: 'shell' };
+  cloud: CloudConfig | undefined;
+}
+
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };

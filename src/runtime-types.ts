@@ -1,0 +1,102 @@
+/**
+ * What the composition root (runtime.ts) takes and gives: the settings from config, the few
+ * things tests, the bench and the shell change, and the running bot. Types only.
+ */
+import type { Receiver, webApi } from '@slack/bolt';
+import type { Agent, Dispatcher } from 'undici';
+import type { Access } from './access/access.js';
+import type { PolicyFile } from './access/policy-file.js';
+import type { PolicySource, ReloadOutcome, ReloadTrigger } from './access/policy-source.js';
+import type { CloudAccounts } from './cloud/accounts.js';
+import type { AuditorService } from './audit/auditor.js';
+import type { SlackApi } from './chat/slack-api.js';
+import type { RetryOptions } from './cloud/retry.js';
+import type { Clock } from './clock.js';
+import type { AccessConfig, CloudConfig, LogLevelName, MonitorConfig, SlackConfig } from './config.js';
+import type { ChangeFlow } from './confirm/change-flow.js';
+import type { Logger } from './log.js';
+import type { Catalog } from './operations/catalog.js';
+import type { BoltApp } from './slack/app.js';
+import type { DatabaseTarget, Sealer, Store } from './store/index.js';
+import type { BroadcastPolicy, Watcher } from './watch/watcher.js';
+import type { RequestBudget } from './cloud/request-budget.js';
+import type { Monitor } from './monitor/monitor.js';
+
+export interface RuntimeSettings {
+  slack: SlackConfig;
+  /** The environment's one account (CLOUD_API_BASE_URL / CLOUD_API_TOKEN); the policy file may declare others. */
+  cloud?: CloudConfig | undefined;
+  /** SQLite file (`:memory:` for a throwaway one). */
+  databasePath: string;
+  /** Wins over databasePath when set: SQLite, or PostgreSQL shared by replicas (DATABASE_URL). */
+  database?: DatabaseTarget;
+  access: {
+    config: AccessConfig;
+    policy?: PolicyFile;
+    /** The policy file's path, for messages and audit entries. */
+    policyPath?: string;
+    /** Reads and validates the file again (SIGHUP, the interval); throws PolicyFileError. */
+    reloadPolicy?: () => PolicyFile;
+  };
+  /** An account's token from the variable its policy names (config.ts's envToken). */
+  tokens?: (envName: string) => string | undefined;
+  auditChannel?: string | undefined;
+  watch?: { intervalMs?: number; broadcast?: BroadcastPolicy; leaseMs?: number };
+  /** Subscriptions and alerts (issue 13): poll interval, shared request budget, hold polls. */
+  monitor?: Partial<MonitorConfig>;
+  log?: { level?: LogLevelName; sink?: (line: string) => void };
+}
+
+/** What tests, the bench and the shell change; production passes none of these. */
+export interface RuntimeOverrides {
+  clock?: Clock;
+  /** Connection pool of the cloud clients; an injected one is left open by `stop`. */
+  dispatcher?: Dispatcher;
+  /** Retry policy of both cloud clients (tests shorten it). */
+  cloudRetry?: RetryOptions;
+  /** WebClient retry policy (tests keep the production number of tries, without the waits). */
+  slackRetryConfig?: webApi.RetryOptions;
+  /** WebClient timeout per call (default SLACK_CALL_TIMEOUT_MS). */
+  slackCallTimeoutMs?: number;
+  /** The shell's receiver instead of Socket Mode or HTTP. */
+  receiver?: Receiver;
+  catalog?: Catalog;
+  /** How long user-group memberships are cached by access control. */
+  groupCacheMs?: number;
+  watchConcurrency?: number;
+  slowNoticeMs?: number;
+  operationTimeoutMs?: number;
+  /** How long a Confirm button works (default 10 minutes). */
+  confirmTtlMs?: number;
+  /** How often pending confirmations are checked for expiry (default 30 s). */
+  expirySweepMs?: number;
+  /** How soon the monitor looks again at a state it is holding (default 1 s). */
+  monitorRecheckMs?: number;
+  /** false: the monitor does not run on its own; tests call `monitor.tick()` with their clock. */
+  monitorLoop?: boolean;
+  /** Least time between two posts to one channel (default 1 s, Slack's pace). */
+  postSpacingMs?: number;
+}
+
+export interface Runtime {
+  logger: Logger;
+  store: Store;
+  /** One client per account for commands, one for the watcher (same pool, its own User-Agent). */
+  accounts: CloudAccounts;
+  policy: PolicySource;
+  /** Reads the policy file again (SIGHUP): a bad file is refused and the old policy stays. */
+  reloadPolicy(trigger: ReloadTrigger): Promise<ReloadOutcome>;
+  sealer: Sealer;
+  auditor: AuditorService;
+  access: Access;
+  watcher: Watcher;
+  monitor: Monitor;
+  budget: RequestBudget;
+  flow: ChangeFlow;
+  app: BoltApp;
+  slackApi: SlackApi;
+  /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests). */
+  start(): Promise<{ port?: number }>;
+  /** Finishes what is in flight, then closes the app, the pool (if its own) and the store. */
+  stop(): Promise<void>;
+}

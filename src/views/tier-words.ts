@@ -1,0 +1,48 @@
+/**
+ * Tiers and access rules in words, shared by refusals and `/cloud policy`: what a tier does,
+ * what a ceiling allows, and a rule named as its key (and the file it lives in) — always as
+ * values, since a key carries a channel id and a source carries a path an operator typed.
+ */
+import type { RuleRef } from '../access/decide.js';
+import { join, md, val, type Mrkdwn } from './mrkdwn.js';
+import { words } from './words.js';
+
+/** What a command of each tier does, after the command: "`/cloud server delete` can destroy data". */
+export const TIER_DOES: Record<string, Mrkdwn> = {
+  read: md`reads the account`,
+  change: md`changes the account`,
+  billing: md`spends money or shows invoices`,
+  destroy: md`can destroy data`,
+  secret: md`shows a secret`,
+};
+
+/** A tier as a plural noun, for what a ceiling allows ("only reads", "reads and changes"). */
+const TIER_NOUN: Record<string, Mrkdwn> = {
+  read: md`reads`,
+  change: md`changes`,
+  billing: md`billing`,
+  destroy: md`destroying data`,
+  secret: md`secrets`,
+};
+
+const noun = (t: string): Mrkdwn => TIER_NOUN[t] ?? words(t);
+
+/** "only reads", "reads and changes", "reads, changes and billing"; none: "nothing". */
+export function ceilingWords(tiers: readonly string[]): Mrkdwn {
+  if (tiers.length === 0) return md`nothing`;
+  if (tiers.length === 1) return md`only ${noun(tiers[0]!)}`;
+  return md`${join(tiers.slice(0, -1).map(noun), ', ')} and ${noun(tiers[tiers.length - 1]!)}`;
+}
+
+/** A list of values ("`a`, `b` and `c`"); none: `none`. */
+export function valueList(items: readonly string[], none: Mrkdwn = md`none`): Mrkdwn {
+  if (items.length === 0) return none;
+  const vals = items.map((i) => val(i, 60));
+  if (vals.length === 1) return vals[0]!;
+  return md`${join(vals.slice(0, -1), ', ')} and ${vals[vals.length - 1]!}`;
+}
+
+/** `channels.C0PROD.ceiling` in `ACCESS_POLICY (policy.yml)`; a rule of the environment is its variable alone. */
+export function ruleName(rule: RuleRef): Mrkdwn {
+  return rule.source === 'environment' ? val(rule.key, 120) : md`${val(rule.key, 120)} in ${val(rule.source, 200)}`;
+}
