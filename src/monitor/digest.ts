@@ -1,0 +1,97 @@
+/**
+ * The daily digest (issue 13): per subscribed channel, at its local time, once a day — across
+ * restarts and replicas, because the day is claimed in the store before anything is posted.
+ * Usage against limits, unpaid invoices, what changed state and which builds failed in the
+ * last 24 hours (from the channel's alerts), and the watches still running.
+ */
+import type { PostQueue } from '../chat/post-queue.js';
+import type { CloudClient } from '../cloud/cloud-client.js';
+import type { RequestBudget } from '../cloud/request-budget.js';
+import type { AccountUsage, Invoice } from '../cloud/schemas.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import type { MonitorStores, SubscriptionRecord } from '../store/monitor-types.js';
+import type { WatchRecord } from '../store/watch-store.js';
+import { describeCloudError } from '../views/cloud-error-text.js';
+import { buildDigest, type DigestInput } from '../views/digest-views.js';
+import { isCloudApiError } from '../cloud/errors.js';
+import { localParts, minutesOf } from './local-time.js';
+
+export const DEFAULT_DIGEST_AT = '09:00';
+export const DEFAULT_DIGEST_TZ = 'UTC';
+const DAY_MS = 24 * 60 * 60_000;
+
+export interface DigestSources {
+  stores: MonitorStores;
+  cloudFor: (account: string | null) => CloudClient;
+  budget?: RequestBudget;
+  queue: PostQueue;
+  clock: Clock;
+  logger: Logger;
+  accountLabel?: (account: string | null) => string | undefined;
+  /** Watches still open (the digest lists a channel's). */
+  watches?: () => Promise<WatchRecord[]>;
+}
+
+/** The local day a digest subscription is due on now, or undefined if not (yet) today. */
+export function digestDue(sub: SubscriptionRecord, now: number): string | undefined {
+  const tz = typeof sub.params.tz === 'string' ? sub.params.tz : DEFAULT_DIGEST_TZ;
+  const at = minutesOf(typeof sub.params.at === 'string' ? sub.params.at : DEFAULT_DIGEST_AT) ?? 9 * 60;
+  const local = localParts(now, tz);
+  return local.minutes >= at && sub.lastRun !== local.day ? local.day : undefined;
+}
+
+export function createDigests(deps: DigestSources) {
+  const error = (e: unknown) => ({ error: isCloudApiError(e) ? describeCloudError(e).summary : 'the bot could not read it' });
+
+  async function read<T>(fn: () => Promise<T>): Promise<T | { error: string }> {
+    try {
+      await deps.budget?.take();
+      return await fn();
+    } catch (e) {
+      if (!isCloudApiError(e)) deps.logger.error('digest read failed inside the bot', { error: e });
+      return error(e);
+    }
+  }
+
+  async function send(sub: SubscriptionRecord, day: string, all: SubscriptionRecord[], now: number): Promise<void> {
+    const cloud = deps.cloudFor(sub.account);
+    const usage = await read<AccountUsage>(() => cloud.account.usage());
+    const page = await read(() => cloud.account.invoices({ page: 1 }));
+    const invoices: Invoice[] | { error: string } =
+      'error' in page ? page : page.data.filter((i) => (i.amount_due ?? 0) > 0 || /unpaid|overdue|due|open/i.test(i.status ?? ''));
+    const bySub = new Map(all.map((s) => [s.id, s]));
+    const alerts = (await deps.stores.alerts.listSince(sub.channelId, now - DAY_MS, 50)).flatMap((a) => {
+      const s = bySub.get(a.subscriptionId);
+      return s ? [{ ...a, kind: s.kind, resource: s.resource }] : [];
+    });
+    const watches = ((await deps.watches?.().catch(() => [])) ?? []).filter((w) => w.channelId === sub.channelId && (w.status === 'active' || w.status === 'finalizing'));
+    const account = deps.accountLabel?.(sub.account);
+    const input: DigestInput = {
+      day,
+      tz: typeof sub.params.tz === 'string' ? sub.params.tz : DEFAULT_DIGEST_TZ,
+      now,
+      ...(account ? { account } : {}),
+      usage,
+      invoices,
+      alerts,
+      watches,
+    };
+    const reply = buildDigest(input);
+    await deps.queue.post({ channel: sub.channelId, text: reply.text, blocks: reply.blocks });
+  }
+
+  return {
+    /** Sends every digest due now; the day is claimed first, so each goes out once. */
+    async run(subs: SubscriptionRecord[], now: number): Promise<void> {
+      for (const sub of subs.filter((s) => s.kind === 'digest')) {
+        const day = digestDue(sub, now);
+        if (!day) continue;
+        sub.lastRun = day; // this pass's copy: not claimed again each second
+        if (sub.mutedUntil !== null && sub.mutedUntil > now) continue;
+        if (!(await deps.stores.subscriptions.claimRun(sub.id, day))) continue;
+        await send(sub, day, subs, now).catch((error: unknown) => deps.logger.warn('could not send a digest', { subscription: sub.id, error }));
+      }
+    },
+  };
+}

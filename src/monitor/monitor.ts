@@ -1,0 +1,261 @@
+/**
+ * The monitor (issue 13): polls every resource some channel subscribed to — once per interval,
+ * however many channels follow it — within the request budget it shares with the watcher, and
+ * turns committed changes into alerts. A new state must be seen in `holdPolls` polls in a row
+ * (re-checked after `recheckMs`) before it counts, so a flapping state posts nothing. One
+ * replica runs it at a time (the `monitor` lease); the committed states live in the store, so
+ * a restart or a takeover compares with what was last seen rather than starting blind.
+ */
+import { isCloudApiError } from '../cloud/errors.js';
+import type { CloudClient } from '../cloud/cloud-client.js';
+import type { RequestBudget } from '../cloud/request-budget.js';
+import type { PostQueue } from '../chat/post-queue.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import type { MonitorStores, SubscriptionRecord } from '../store/monitor-types.js';
+import { createLimiter } from '../watch/limit.js';
+import { createAlerting } from './alerting.js';
+import { conditionsOf } from './conditions.js';
+import { createDigests, type DigestSources } from './digest.js';
+import { observe, type MonitorState, type PolledKind } from './observe.js';
+
+export interface MonitorDeps {
+  stores: MonitorStores;
+  /** The monitor's client of an account (null: the default account). */
+  cloudFor: (account: string | null) => CloudClient;
+  budget?: RequestBudget;
+  queue: PostQueue;
+  clock: Clock;
+  logger: Logger;
+  accountLabel?: (account: string | null) => string | undefined;
+  /** How often each subscribed resource is polled (SUBSCRIPTION_INTERVAL_MS; default 60 s). */
+  intervalMs?: number;
+  /** Polls in a row a new state must be seen in before it counts (ALERT_HOLD_POLLS; default 2). */
+  holdPolls?: number;
+  /** How soon a new state is looked at again while it is held (default 1 s). */
+  recheckMs?: number;
+  /** This replica's name in the monitor lease. */
+  owner: string;
+  leaseMs?: number;
+  /** Concurrent cloud calls (default 4). */
+  concurrency?: number;
+  /** What the digest reads besides the cloud (active watches). */
+  digest?: Pick<DigestSources, 'watches'>;
+}
+
+export interface Monitor {
+  start(): void;
+  stop(): Promise<void>;
+  /**
+   * One pass: renew the lease, poll what is due, send digests that are due. Alerts a pass
+   * commits go out on their own (`idle` waits for them): one channel's slow posting never
+   * holds up the polling of everything else.
+   */
+  tick(): Promise<void>;
+  /** Resolves once every alert committed so far has been posted or edited. */
+  idle(): Promise<void>;
+  /** Read the subscriptions again at the next pass (one was added, removed or muted). */
+  refresh(): void;
+  /** Requests made so far (benchmarks). */
+  polls(): number;
+  /** An unsubscribed subscription's open alerts: resolved, their messages edited, nothing posted. */
+  retire(sub: SubscriptionRecord): Promise<void>;
+}
+
+interface Target {
+  key: string;
+  account: string | null;
+  kind: PolledKind;
+  resource: string;
+  subs: SubscriptionRecord[];
+}
+
+interface TargetState {
+  committed: MonitorState | undefined;
+  loaded: boolean;
+  pending?: { sig: string; state: MonitorState; count: number };
+  nextPollAt: number;
+}
+
+export const MONITOR_LEASE = 'monitor';
+const SUBS_TTL_MS = 5000;
+
+export const targetKey = (account: string | null, kind: string, resource: string) => `${account ?? ''}|${kind}|${resource}`;
+
+export function createMonitor(deps: MonitorDeps): Monitor {
+  const interval = deps.intervalMs ?? 60_000;
+  const hold = Math.max(1, deps.holdPolls ?? 2);
+  const recheck = Math.min(deps.recheckMs ?? 1000, interval);
+  const leaseMs = deps.leaseMs ?? Math.max(30_000, 3 * interval);
+  const limiter = createLimiter(deps.concurrency ?? 4);
+  const alerting = createAlerting({ ...deps, alerts: deps.stores.alerts });
+  const digests = createDigests({ ...deps, ...(deps.digest ?? {}), cloudFor: deps.cloudFor, ...(deps.budget ? { budget: deps.budget } : {}) });
+  const states = new Map<string, TargetState>();
+  let subs: SubscriptionRecord[] = [];
+  let subsAt = -Infinity;
+  let leader = false;
+  let requests = 0;
+  let stopped = true;
+  let sleeper: AbortController | undefined;
+  let loopDone: Promise<void> = Promise.resolve();
+  let inFlight: Promise<void> = Promise.resolve();
+
+  function targets(): Target[] {
+    const byKey = new Map<string, Target>();
+    for (const s of subs) {
+      if (s.kind === 'digest') continue;
+      const key = targetKey(s.account, s.kind, s.resource);
+      const t = byKey.get(key) ?? { key, account: s.account, kind: s.kind, resource: s.resource, subs: [] };
+      t.subs.push(s);
+      byKey.set(key, t);
+    }
+    return [...byKey.values()];
+  }
+
+  /** Alert work per resource, in commit order (a fire before its resolve); not awaited by a pass. */
+  const chains = new Map<string, Promise<void>>();
+  const pending = new Set<Promise<void>>();
+  function dispatch(key: string, work: () => Promise<void>): void {
+    const next = (chains.get(key) ?? Promise.resolve()).then(work);
+    chains.set(key, next);
+    pending.add(next);
+    void next.finally(() => {
+      pending.delete(next);
+      if (chains.get(key) === next) chains.delete(key);
+    });
+  }
+
+  async function commit(t: Target, before: MonitorState | undefined, after: MonitorState): Promise<void> {
+    await deps.stores.monitorState.put(t.key, after, deps.clock.now());
+    const subs = [...t.subs];
+    // Channels are independent (each has its own post queue): their alerts go out side by side.
+    dispatch(t.key, async () => {
+      await Promise.all(
+        subs.map((sub) =>
+          alerting
+            .apply(sub, conditionsOf(t.kind, before, sub.params), conditionsOf(t.kind, after, sub.params))
+            .catch((error: unknown) => deps.logger.error('could not alert', { subscription: sub.id, error })),
+        ),
+      );
+    });
+  }
+
+  async function idle(): Promise<void> {
+    while (pending.size) await Promise.all([...pending]);
+  }
+
+  async function poll(t: Target, st: TargetState): Promise<void> {
+    const now = deps.clock.now();
+    let state: MonitorState;
+    try {
+      await deps.budget?.take();
+      requests++;
+      state = await observe(deps.cloudFor(t.account), t.kind, t.resource);
+    } catch (e) {
+      const retry = isCloudApiError(e) ? e.retryAfterMs : undefined;
+      if (retry) deps.budget?.pause(retry);
+      if (!isCloudApiError(e)) deps.logger.error('monitor poll failed inside the bot', { target: t.key, error: e });
+      else if (e.code === 'NOT_FOUND') deps.logger.warn('a subscribed resource is not found', { target: t.key });
+      st.nextPollAt = deps.clock.now() + Math.max(interval, retry ?? 0);
+      return;
+    }
+    if (!st.loaded) {
+      st.committed = await deps.stores.monitorState.get(t.key);
+      st.loaded = true;
+    }
+    if (st.committed === undefined) {
+      // First sight: the baseline. Nothing has changed yet, so nothing is posted.
+      await deps.stores.monitorState.put(t.key, state, now);
+      st.committed = state;
+      st.nextPollAt = now + interval;
+      return;
+    }
+    const sig = JSON.stringify(state);
+    if (sig === JSON.stringify(st.committed)) {
+      delete st.pending;
+      st.nextPollAt = now + interval;
+      return;
+    }
+    st.pending = st.pending?.sig === sig ? { ...st.pending, count: st.pending.count + 1 } : { sig, state, count: 1 };
+    if (st.pending.count < hold) {
+      st.nextPollAt = now + recheck;
+      return;
+    }
+    const before = st.committed;
+    st.committed = state;
+    delete st.pending;
+    st.nextPollAt = now + interval;
+    await commit(t, before, state);
+  }
+
+  async function tick(): Promise<void> {
+    const now = deps.clock.now();
+    const held = await deps.stores.leases.acquire(MONITOR_LEASE, deps.owner, now, now + leaseMs);
+    if (!held) {
+      // Another replica runs it; what this one knew may be stale when the lease comes back.
+      if (leader) states.clear();
+      leader = false;
+      return;
+    }
+    leader = true;
+    if (now - subsAt >= SUBS_TTL_MS) {
+      subs = await deps.stores.subscriptions.listActive();
+      subsAt = now;
+    }
+    const work: Promise<void>[] = [];
+    const live = new Set<string>();
+    for (const t of targets()) {
+      live.add(t.key);
+      let st = states.get(t.key);
+      if (!st) states.set(t.key, (st = { committed: undefined, loaded: false, nextPollAt: now }));
+      if (st.nextPollAt > now) continue;
+      st.nextPollAt = Number.POSITIVE_INFINITY; // in flight
+      const own = st;
+      work.push(limiter.run(() => poll(t, own)).catch((error: unknown) => deps.logger.error('monitor poll failed', { target: t.key, error })));
+    }
+    for (const key of states.keys()) if (!live.has(key)) states.delete(key);
+    work.push(digests.run(subs, now));
+    await Promise.all(work);
+  }
+
+  /** Until the next poll is due (at most a second: the lease, digests and new subscriptions). */
+  function nextDueIn(): number {
+    let next = 1000;
+    for (const st of states.values()) next = Math.min(next, st.nextPollAt - deps.clock.now());
+    return Math.max(0, next);
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopped) {
+      inFlight = tick().catch((error: unknown) => deps.logger.error('monitor pass failed', { error }));
+      await inFlight;
+      if (stopped) break;
+      sleeper = new AbortController();
+      await deps.clock.sleep(Math.max(nextDueIn(), 20), sleeper.signal).catch(() => undefined);
+    }
+  }
+
+  return {
+    tick,
+    idle,
+    polls: () => requests,
+    retire: (sub) => alerting.apply({ ...sub, mutedUntil: Number.POSITIVE_INFINITY }, new Map(), new Map()),
+    refresh() {
+      subsAt = -Infinity;
+      sleeper?.abort();
+    },
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      loopDone = loop();
+    },
+    async stop() {
+      stopped = true;
+      sleeper?.abort();
+      await inFlight;
+      await loopDone;
+      await idle();
+      await deps.stores.leases.release(MONITOR_LEASE, deps.owner).catch((error: unknown) => deps.logger.warn('could not release the monitor lease', { error }));
+    },
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * Subscriptions (issue 13): a channel asks to be told when a server's state or a worker's
+ * status changes, when usage nears a limit, when an invoice is unpaid, or for a daily digest.
+ * Operators subscribe, unsubscribe and mute; anyone who may read may list. They act on the
+ * bot's state (scope `bot`): a channel's ceiling does not stop them, its account rules do —
+ * a subscription polls the account access control admitted, and remembers it.
+ */
+import { z } from 'zod';
+import { SUBSCRIPTION_ID_PATTERN } from '../../store/ids.js';
+import type { SubscriptionKind } from '../../store/monitor-types.js';
+import { buildMuted, buildSubscribed, buildSubscriptionList, buildUnsubscribed } from '../../views/subscription-views.js';
+import { serverArg, workerArg } from '../args.js';
+import { defineOperation, flag, positional } from '../define.js';
+import type { RunContext } from '../types.js';
+
+const percent = (what: string) =>
+  flag('N', z.coerce.number({ error: 'must be a percentage' }).int({ error: 'must be a whole percentage' }).min(1, { error: 'must be 1 or more' }).max(100, { error: 'must be at most 100' }).optional(), `alert when ${what} use reaches N % of the limit`);
+
+const timeOfDay = z.string().trim().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, { error: 'must be a time of day like 09:00' });
+const timeZone = z
+  .string()
+  .trim()
+  .max(64)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, { error: 'must be a time zone like Europe/Berlin or UTC' });
+
+/** `30m`, `2h`, `1d` (at most 30 days), or `off` to unmute. */
+const DURATION = /^(\d{1,4})\s*(s|m|min|h|d)$/i;
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+export const durationSchema = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    if (/^(off|0|none|unmute)$/i.test(v)) return null;
+    const m = DURATION.exec(v);
+    const ms = m ? Number(m[1]) * UNIT_MS[m[2]!.toLowerCase()]! : NaN;
+    if (!(ms > 0) || ms > 30 * UNIT_MS.d!) {
+      ctx.addIssue({ code: 'custom', message: 'must be a duration like 30m, 2h or 1d (at most 30d), or off' });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const subscriptionId = z.string().trim().regex(SUBSCRIPTION_ID_PATTERN, { error: 'is not a subscription id (see /cloud subscriptions)' });
+/** What `mute` names: a subscription id, a server id or uuid, a worker uuid, or usage / invoices / digest. */
+const muteTarget = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be a subscription id, a server or worker id, or usage, invoices or digest' });
+
+function control(ctx: RunContext) {
+  if (!ctx.subscriptions || !ctx.actor?.channelId || !ctx.account) throw new Error('subscriptions are not available here');
+  return { subs: ctx.subscriptions, channelId: ctx.actor.channelId, userId: ctx.actor.userId, account: ctx.account };
+}
+
+async function subscribe(ctx: RunContext, kind: SubscriptionKind, resource: string, params: Record<string, unknown> = {}) {
+  const c = control(ctx);
+  return c.subs.add({ channelId: c.channelId, account: c.account, kind, resource, params, userId: c.userId });
+}
+
+const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+const render = ({ record, created }: Awaited<ReturnType<typeof subscribe>>) => buildSubscribed(record, created);
+
+export const subscribeServer = defineOperation({
+  id: 'subscribe.server',
+  summary: 'Tell this channel when a server powers off or on, or an install or reinstall starts and ends',
+  tier: 'change',
+  scope: 'bot',
+  mutates: false,
+  ephemeral: true,
+  args: { server: serverArg },
+  async run(ctx, { server }) {
+    await ctx.cloud.servers.status(server, ctx.signal ? { signal: ctx.signal } : {}); // it exists, and this token sees it
+    return subscribe(ctx, 'server', String(server));
+  },
+  render,
+});
+
+export const subscribeWorker = defineOperation({
+  id: 'subscribe.worker',
+  summary: 'Tell this channel when a worker starts building (also outside the bot) or fails',
+  tier: 'change',
+  scope: 'bot',
+  mutates: false,
+  ephemeral: true,
+  args: { worker: workerArg },
+  async run(ctx, { worker }) {
+    await ctx.cloud.workers.status(worker, ctx.signal ? { signal: ctx.signal } : {});
+    return subscribe(ctx, 'worker', worker);
+  },
+  render,
+});
+
+export const subscribeUsage = defineOperation({
+  id: 'subscribe.usage',
+  summary: 'Tell this channel when CPU, RAM or IP use reaches a share of the account limit (default 90 %)',
+  tier: 'change',
+  scope: 'bot',
+  mutates: false,
+  ephemeral: true,
+  args: { cpu: percent('CPU'), ram: percent('RAM'), ip: percent('IP') },
+  async run(ctx, { cpu, ram, ip }) {
+    await ctx.cloud.account.usage(ctx.signal ? { signal: ctx.signal } : {});
+    return subscribe(ctx, 'usage', '', defined({ cpu, ram, ip }));
+  },
+  render,
+});
+
+export const subscribeInvoices = defineOperation({
+  id: 'subscribe.invoices',
+  summary: 'Tell this channel when an invoice is unpaid or overdue',
+  tier: 'change',
+  scope: 'bot',
+  mutates: false,
+  ephemeral: true,
+  args: {},
+  async run(ctx) {
+    await ctx.cloud.account.invoices({ page: 1, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    return subscribe(ctx, 'invoices', '');
+  },
+  render,
+});
+
+export const subscribeDigest = defineOperation({
+  id: 'subscribe.digest',
+  summary: 'A daily summary in this channel: usage, invoices, state changes, failed builds, watches',
+  tier: 'change',
+  scope: 'bot',
+  mutates: false,
+  ephemeral: true,
+  args: { at: flag('HH:MM', timeOfDay.optional(), 'local time of day (default 09:00)'), tz: flag('ZONE', timeZone.optional(), 'time zone (default UTC)') },
+  run: (ctx, { at, tz }) => subscribe(ctx, 'digest', '', { at: at ?? '09:00', tz: tz ?? 'UTC' }),
+  render,
+});
+
+export const subscriptionList = defineOperation({
+  id: 'subscriptions.list',
+  summary: 'What this channel is subscribed to, firing alerts and mutes',
+  tier: 'read',
+  scope: 'bot',
+  args: {},
+  run: (ctx) => control(ctx).subs.list(control(ctx).channelId),
+  render: ({ subs, firing }, _args, view) =>
+    buildSubscriptionList(subs, firing, view.now, view.namedDefaultAccount ? { showAccounts: true, defaultAccount: view.namedDefaultAccount } : {}),
+});
+
+export const unsubscribe = defineOperation({
+  id: 'unsubscribe.remove',
+  summary: 'Stop one of this channel’s subscriptions (its open alerts are closed)',
+  tier: 'change',
+  scope: 'bot',
+  mutates: false,
+  ephemeral: true,
+  args: { id: positional('subscription-id', subscriptionId, 'the id from /cloud subscriptions') },
+  async run(ctx, { id }) {
+    const c = control(ctx);
+    return { id, removed: await c.subs.remove(id, c.channelId) };
+  },
+  render: ({ id, removed }) => buildUnsubscribed(id, removed),
+});
+
+export const mute = defineOperation({
+  id: 'mute.set',
+  summary: 'Post nothing for a subscription for a while (30m, 2h, 1d; off unmutes)',
+  tier: 'change',
+  scope: 'bot',
+  mutates: false,
+  ephemeral: true,
+  args: {
+    target: positional('target', muteTarget, 'a subscription id, a server or worker id, or usage, invoices or digest'),
+    duration: positional('duration', durationSchema, '30m, 2h, 1d (at most 30d), or off'),
+  },
+  async run(ctx, { target, duration }) {
+    const c = control(ctx);
+    const until = duration === null ? null : ctx.clock.now() + duration;
+    return { target, until, muted: await c.subs.mute(target, c.channelId, until) };
+  },
+  render: ({ target, until, muted }, _args, view) => {
+    // A resource may match several subscriptions here (a server followed twice): each is named.
+    const replies = (muted.length ? muted : [undefined]).map((sub) => buildMuted(sub, target, until, view.now));
+    return { text: replies[0]!.text, blocks: replies.flatMap((r) => r.blocks).slice(0, 50) };
+  },
+});
+
+export const SUBSCRIPTION_OPS = [subscribeServer, subscribeWorker, subscribeUsage, subscribeInvoices, subscribeDigest, subscriptionList, unsubscribe, mute];

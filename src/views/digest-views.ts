@@ -1,0 +1,115 @@
+/**
+ * The daily digest (issue 13): one message per channel and day with usage against limits,
+ * unpaid invoices, what changed in the last 24 hours (from the alerts) and active watches.
+ * Every section says "none" when empty, and long lists end in "+N more" so the message fits
+ * Slack's limits whatever the day held. Posted to the channel: it mentions nobody.
+ */
+import type { AccountUsage, Invoice } from '../cloud/schemas.js';
+import type { AlertRecord, SubscriptionKind } from '../store/monitor-types.js';
+import type { WatchRecord } from '../store/watch-store.js';
+import type { Block, Reply } from './types.js';
+import { context, fields, header, lineSections, section } from './blocks.js';
+import { md, val, type Mrkdwn } from './mrkdwn.js';
+import { bytes, elapsed, plural } from './format.js';
+import { accountValue } from './account-label.js';
+import { invoiceLine } from './account-views.js';
+import { conditionWords } from './alert-words.js';
+import { moment } from './alert-views.js';
+import { words } from './words.js';
+
+export type DigestAlert = AlertRecord & { kind: SubscriptionKind; resource: string };
+
+export interface DigestInput {
+  /** The local day, YYYY-MM-DD. */
+  day: string;
+  tz: string;
+  now: number;
+  /** The account's label, shown when set. */
+  account?: string;
+  usage: AccountUsage | { error: string } | undefined;
+  /** Unpaid or overdue ones. */
+  invoices: Invoice[] | { error: string } | undefined;
+  /** Alerts of the last 24 hours. */
+  alerts: DigestAlert[];
+  /** Active watches. */
+  watches: WatchRecord[];
+}
+
+/** Lines per list before "+N more". */
+export const DIGEST_LIST_MAX = 15;
+/** Sections per list (each holds up to 3000 characters). */
+const LIST_BLOCKS = 3;
+const GB = 1024 ** 3;
+const FLAG_PERCENT = 90;
+
+const isError = (v: unknown): v is { error: string } => typeof v === 'object' && v !== null && 'error' in v && !Array.isArray(v);
+
+/** A title line and its list, at most DIGEST_LIST_MAX lines, cut to LIST_BLOCKS sections. */
+function list(title: Mrkdwn, lines: Mrkdwn[], empty: Mrkdwn): Block[] {
+  if (lines.length === 0) return [section(md`*${title}*\n_${empty}_`)];
+  const shown = lines.slice(0, DIGEST_LIST_MAX);
+  const hidden = lines.length - shown.length;
+  if (hidden > 0) shown.push(md`_+${hidden} more_`);
+  // When sections run out the "+N more" line is among those cut: count it out.
+  return lineSections([md`*${title}*`, ...shown], LIST_BLOCKS, (n) => md`+${hidden > 0 ? n - 1 + hidden : n} more`);
+}
+
+function ratio(used: number | null | undefined, limit: number | null | undefined, show: (n: number) => Mrkdwn): Mrkdwn {
+  if (used == null) return md`—`;
+  if (limit == null || limit <= 0) return show(used);
+  const pct = Math.round((used / limit) * 100);
+  return md`${show(used)} of ${show(limit)} (${pct}%)${pct >= FLAG_PERCENT ? md` :warning:` : md``}`;
+}
+
+function usageBlocks(u: DigestInput['usage']): Block[] {
+  const title = md`*Usage against limits*`;
+  if (u === undefined) return [section(md`${title}\n_none_`)];
+  if (isError(u)) return [section(md`${title}\n:grey_question: Could not read usage: ${val(u.error)}`)];
+  const count = (n: number) => md`${n}`;
+  const pairs: [Mrkdwn, Mrkdwn][] = [];
+  if (u.servers != null) pairs.push([md`Servers`, count(u.servers)]);
+  if (u.cpu_used != null) pairs.push([md`CPU cores`, ratio(u.cpu_used, u.cpu_limit, count)]);
+  if (u.ram_used != null) pairs.push([md`Memory`, ratio(u.ram_used, u.ram_limit_gb != null ? u.ram_limit_gb * GB : null, bytes)]);
+  if (u.ip_used != null) pairs.push([md`IP addresses`, ratio(u.ip_used, u.ip_limit, count)]);
+  if (pairs.length === 0) return [section(md`${title}\n_none_`)];
+  return [section(title), fields(pairs)];
+}
+
+function invoiceBlocks(invoices: DigestInput['invoices'], now: number): Block[] {
+  const title = md`Unpaid or overdue invoices`;
+  if (isError(invoices)) return [section(md`*${title}*\n:grey_question: Could not read invoices: ${val(invoices.error)}`)];
+  return list(title, (invoices ?? []).map((i) => invoiceLine(i, now)), md`none`);
+}
+
+function alertLine(a: DigestAlert, now: number): Mrkdwn {
+  const w = conditionWords(a, now);
+  const when =
+    a.status === 'resolved' && a.resolvedAt != null
+      ? md`resolved after ${words(elapsed(a.startedAt, a.resolvedAt))}`
+      : md`since ${moment(a.startedAt)}, still firing`;
+  return md`• ${a.status === 'resolved' ? md`:white_check_mark:` : w.icon} ${w.short} — ${when}`;
+}
+
+function watchLine(w: WatchRecord, now: number): Mrkdwn {
+  return md`• ${val(w.id)} ${words(w.kind)} ${val(w.resource)} · for ${words(elapsed(w.startedAt, now))} · ${plural(w.polls, md`poll`, md`polls`)}`;
+}
+
+/** The daily summary of one channel (and account). */
+export function buildDigest(d: DigestInput): Reply {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(d.day) ? words(d.day) : val(d.day);
+  const servers = d.alerts.filter((a) => a.kind === 'server');
+  const builds = d.alerts.filter((a) => a.kind === 'worker' && a.condition === 'failed');
+  const unpaid = Array.isArray(d.invoices) ? d.invoices.length : 0;
+  const on = d.account !== undefined ? md` (account ${accountValue(d.account)})` : md``;
+  const blocks: Block[] = [
+    header(/^\d{4}-\d{2}-\d{2}$/.test(d.day) ? `Daily digest — ${d.day}` : 'Daily digest'),
+    context(md`${day} · ${val(d.tz)} · the last 24 hours${d.account !== undefined ? md` · account ${accountValue(d.account)}` : md``}`),
+    ...usageBlocks(d.usage),
+    ...invoiceBlocks(d.invoices, d.now),
+    ...list(md`Servers that changed state`, servers.map((a) => alertLine(a, d.now)), md`none`),
+    ...list(md`Failed builds`, builds.map((a) => alertLine(a, d.now)), md`none`),
+    ...list(md`Active watches`, d.watches.map((w) => watchLine(w, d.now)), md`none`),
+  ];
+  const summary = md`${plural(servers.length, md`server change`, md`server changes`)}, ${plural(builds.length, md`failed build`, md`failed builds`)}, ${plural(unpaid, md`unpaid invoice`, md`unpaid invoices`)}, ${plural(d.watches.length, md`active watch`, md`active watches`)}`;
+  return { text: md`Daily digest ${day}${on}: ${summary}`, blocks };
+}

@@ -1,0 +1,20 @@
+/**
+ * The monitor's part of the rig (issue 13): its settings and test overrides as one option,
+ * split into what createRuntime takes as settings and as overrides. Kept out of bot-rig.ts
+ * so that file stays small.
+ */
+import type { RuntimeOverrides, RuntimeSettings } from '../../src/runtime.js';
+
+/** `monitorLoop: false`: the monitor only runs when a test calls `rig.bot.monitor.tick()`. */
+export type RigMonitorOptions = NonNullable<RuntimeSettings['monitor']> & Pick<RuntimeOverrides, 'monitorLoop' | 'monitorRecheckMs' | 'postSpacingMs'>;
+
+export function monitorParts(o: RigMonitorOptions | undefined): { settings: Pick<RuntimeSettings, 'monitor'>; overrides: RuntimeOverrides } {
+  if (!o) return { settings: {}, overrides: {} };
+  const { monitorLoop, monitorRecheckMs, postSpacingMs, ...monitor } = o;
+  const overrides: RuntimeOverrides = {
+    ...(monitorLoop !== undefined ? { monitorLoop } : {}),
+    ...(monitorRecheckMs !== undefined ? { monitorRecheckMs } : {}),
+    ...(postSpacingMs !== undefined ? { postSpacingMs } : {}),
+  };
+  return { settings: { monitor }, overrides };
+}
