@@ -1,12 +1,58 @@
+import { z } from 'zod';
 /**
  * Argument specs shared by catalog entries. Identifiers reuse the client's schemas
  * (src/cloud/ids.ts), so what the command line accepts is exactly what may go into a URL path.
  */
-import { IpAddressSchema, PositiveIntSchema, ServerIdSchema, UuidSchema } from '../cloud/ids.js';
+import { IpAddressSchema, PositiveIntSchema, isServerId, isUuid, positiveInt, serverId, uuid } from '../cloud/ids.js';
+import type { PositiveInt, ServerId, Uuid } from '../cloud/ids.js';
+import type { KnownKind } from '../store/known-types.js';
 import { flag, positional } from './define.js';
+import type { ArgSpec } from './types.js';
 
-export const serverArg = positional('server', ServerIdSchema, 'numeric id, 8-character short uuid or full uuid');
-export const workerArg = positional('worker-uuid', UuidSchema, 'the worker’s uuid');
-export const groupArg = positional('id', PositiveIntSchema, 'security group id');
+/**
+ * A name the bot may have seen in an answer (`web-1`, `web-1.example.net`, `docs site`): at least
+ * one letter, so no malformed number passes for a name. It never reaches a URL: resolve-names.ts
+ * swaps it for the validated id before anything is sent, else refuses.
+ */
+export const NAME_SHAPE = /^(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$/;
+export const isNameShape = (v: unknown): v is string => typeof v === 'string' && NAME_SHAPE.test(v);
+
+const orName = (message: string, kind: KnownKind) => `${message}, or the name of one the bot has seen (see /cloud ${kind} known)`;
+
+/** An id as `validate` accepts it, or a name shape (passed on as typed, for resolve-names.ts). */
+function idOrName<T>(kind: KnownKind, validate: (v: string) => T) {
+  return z.union([z.string(), z.number()]).transform((value, ctx): T => {
+    try {
+      return validate(value as string);
+    } catch (e) {
+      if (typeof value === 'string' && isNameShape(value)) return value as T;
+      ctx.addIssue({ code: 'custom', message: orName(e instanceof Error ? e.message : 'invalid identifier', kind) });
+      return z.NEVER;
+    }
+  });
+}
+
+const named = <S extends ArgSpec>(spec: S, kind: KnownKind): S => ({ ...spec, names: kind });
+
+export const ServerOrNameSchema = idOrName<ServerId>('server', (v) => (typeof v === 'string' ? serverId(v) : serverId(String(v))));
+export const WorkerOrNameSchema = idOrName<Uuid>('worker', (v) => uuid(v));
+export const GroupOrNameSchema = idOrName<PositiveInt>('sg', (v) => positiveInt(v));
+
+/** Whether a value is already an id of that kind (else it is a name still to resolve). */
+export function isIdOf(kind: KnownKind, value: unknown): boolean {
+  if (kind === 'sg') return typeof value === 'number';
+  return typeof value === 'string' && (kind === 'server' ? isServerId(value) : isUuid(value));
+}
+
+export const serverArg = named(positional('server', ServerOrNameSchema, 'numeric id, 8-character short uuid, full uuid or a name the bot has seen'), 'server');
+export const workerArg = named(positional('worker-uuid', WorkerOrNameSchema, 'the worker’s uuid or name'), 'worker');
+export const groupArg = named(positional('id', GroupOrNameSchema, 'security group id or name'), 'sg');
 export const addressArg = positional('address', IpAddressSchema, 'an IPv4 or IPv6 address of the server');
 export const locationFlag = flag('ID', PositiveIntSchema.optional(), 'location id');
+
+/** An account's name, as the policy file declares it (access/policy-file.ts) and `--account` names it. */
+export const ACCOUNT_NAME = /^[a-z][a-z0-9-]{0,29}$/;
+export const AccountNameSchema = z
+  .string()
+  .trim()
+  .regex(ACCOUNT_NAME, { error: 'must be an account name: lower-case letters, digits and dashes (see /cloud policy)' });

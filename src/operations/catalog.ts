@@ -68,6 +68,7 @@ export function usageLine(op: AnyOperation): string {
     else if (spec.kind === 'rest') part = `<${spec.placeholder}…>`;
     else if (spec.kind === 'switch') part = `--${name}`;
     else part = `--${name} ${spec.placeholder}`;
+    if (spec.lead) part = `${spec.lead} ${part}`;
     parts.push(optional ? `[${part}]` : part);
   }
   if (op.change) parts.push('[--dry-run]');

@@ -3,13 +3,15 @@
  * the usage line and the zod schema, so the two can never disagree.
  */
 import { z } from 'zod';
-import type { ArgSpec, ArgSpecs, ArgsOf, ChangeSpec, Operation, Reply, Tier } from './types.js';
+import type { ArgSpec, ArgSpecs, ArgsOf, ChangeSpec, Operation, Reply, Scope, Tier } from './types.js';
 import { buildChangeResult } from '../views/click-views.js';
 
 export interface OperationDeclaration<S extends ArgSpecs, R> {
   id: `${string}.${string}`;
   summary: string;
   tier: Tier;
+  /** Default: `cloud`. */
+  scope?: Scope;
   args: S;
   /** Default: true unless the tier is `read` or `secret`. */
   mutates?: boolean;
@@ -22,6 +24,7 @@ export interface OperationDeclaration<S extends ArgSpecs, R> {
   render?: Operation<S, R>['render'];
   change?: ChangeSpec<ArgsOf<S>, R>;
   watchable?: Operation<S, R>['watchable'];
+  remember?: Operation<S, R>['remember'];
 }
 
 export function defineOperation<const S extends ArgSpecs, R>(decl: OperationDeclaration<S, R>): Operation<S, R> {
@@ -35,6 +38,7 @@ export function defineOperation<const S extends ArgSpecs, R>(decl: OperationDecl
     command: `/cloud ${resource} ${verb}`,
     summary: decl.summary,
     tier: decl.tier,
+    scope: decl.scope ?? 'cloud',
     args: decl.args,
     schema: z.object(shape) as unknown as z.ZodType<ArgsOf<S>>,
     mutates,
@@ -45,6 +49,7 @@ export function defineOperation<const S extends ArgSpecs, R>(decl: OperationDecl
     ...(decl.pageArg ? { pageArg: decl.pageArg } : {}),
     ...(decl.change ? { change: decl.change } : {}),
     ...(decl.watchable ? { watchable: decl.watchable } : {}),
+    ...(decl.remember ? { remember: decl.remember } : {}),
   };
 }
 

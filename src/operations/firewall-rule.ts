@@ -33,6 +33,7 @@ import { RULE_ACTIONS, RULE_TYPES } from '../cloud/requests.js';
 import type { AddRuleBody } from '../cloud/requests.js';
 import { fold, parseAddressSpec, parsePortSpec, PORT_SPEC_MAX, quote } from './firewall-syntax.js';
 import type { AddressSpec, Parsed } from './firewall-syntax.js';
+import { plainIssue } from '../views/input-message.js';
 
 /** Protocols the cloud accepts (spec: "for example tcp, udp, icmp"; full set as the sandbox). */
 export const FIREWALL_PROTOCOLS = ['tcp', 'udp', 'icmp', 'icmpv6', 'all', 'any', 'gre', 'esp', 'ah'] as const;
@@ -247,7 +248,7 @@ export type FirewallRuleResult = { ok: true; body: AddRuleBody } | { ok: false; 
  * an object is reported under `RULE_ERROR_KEY`.
  */
 export function validateFirewallRule(raw: unknown): FirewallRuleResult {
-  const parsed = FirewallRuleInput.safeParse(raw);
+  const parsed = FirewallRuleInput.safeParse(raw, { error: plainIssue });
   if (parsed.success) return { ok: true, body: parsed.data };
   const fieldErrors: Record<string, string> = {};
   for (const issue of parsed.error.issues) {

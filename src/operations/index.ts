@@ -20,6 +20,10 @@ import { ENTRIES as BACKUP_SG_CHANGES } from './entries/backup-sg-changes.js';
 import { ENTRIES as IP_WORKER_CHANGES } from './entries/ip-worker-changes.js';
 import { watchCancel, watchList } from './entries/watch-ops.js';
 import { auditList } from './entries/audit-ops.js';
+import { policyShow } from './entries/policy-ops.js';
+import { SUBSCRIPTION_OPS } from './entries/subscription-ops.js';
+import { ALIAS_OPS } from './entries/alias-ops.js';
+import { KNOWN_OPS } from './entries/known-ops.js';
 import type { AnyOperation } from './types.js';
 import { WATCH_KINDS } from './watch-kinds.js';
 
@@ -34,6 +38,13 @@ export const RESOURCES: ResourceInfo[] = [
   { name: 'account', title: 'Account', aliases: ['acct', 'billing'] },
   { name: 'watch', title: 'Watches (builds and reinstalls followed in threads)', aliases: ['watches'] },
   { name: 'audit', title: 'Audit trail', aliases: [], defaultVerb: 'list' },
+  { name: 'subscribe', title: 'Alerts in this channel: subscribe to a server, a worker, usage, invoices or a daily digest', aliases: ['sub'] },
+  { name: 'subscriptions', title: 'This channel’s subscriptions', aliases: [], defaultVerb: 'list' },
+  { name: 'unsubscribe', title: 'Stop a subscription', aliases: ['unsub'], defaultVerb: 'remove' },
+  { name: 'mute', title: 'Mute a subscription for a while', aliases: ['snooze'], defaultVerb: 'set' },
+  { name: 'policy', title: 'Access policy (accounts, channel guardrails, roles)', aliases: ['policies'], defaultVerb: 'show' },
+  // `/cloud alias NAME = …` saves one (alias-grammar.ts reads the `=`); bare, it lists them.
+  { name: 'alias', title: 'Aliases: commands saved under a word in this channel', aliases: ['aliases'], defaultVerb: 'list' },
 ];
 
 export const OPERATIONS: AnyOperation[] = [
@@ -55,11 +66,15 @@ export const OPERATIONS: AnyOperation[] = [
   planList,
   accountUsage,
   accountInvoices,
+  ...KNOWN_OPS,
   ...BACKUP_SG_CHANGES,
   ...IP_WORKER_CHANGES,
   watchList,
   watchCancel,
   auditList,
+  policyShow,
+  ...SUBSCRIPTION_OPS,
+  ...ALIAS_OPS,
 ];
 
 export const catalog = createCatalog(RESOURCES, OPERATIONS, WATCH_KINDS);

@@ -32,3 +32,35 @@ export function nearest(word: string, candidates: readonly string[]): string | u
   const allowed = Math.max(1, Math.floor(Math.max(w.length, best.c.length) / 3));
   return best.d <= allowed ? best.c : undefined;
 }
+
+/**
+ * How near a typed word is to one candidate: 0 the same, 1 a prefix of it ("ser" → "server"),
+ * 1 + the edit distance when at most a third differs; undefined when it is not plausibly meant.
+ */
+export function closeness(word: string, candidate: string): number | undefined {
+  const w = word.toLowerCase();
+  const c = candidate.toLowerCase();
+  if (!w) return undefined;
+  if (w === c) return 0;
+  if (c.startsWith(w)) return 1;
+  // An abbreviation keeps the first letter and drops others: "use" → "usage", "lst" → "list".
+  if (w.length >= 2 && w[0] === c[0] && isSubsequence(w, c)) return 2;
+  const d = editDistance(w, c);
+  return d <= Math.max(1, Math.floor(Math.max(w.length, c.length) / 3)) ? 1 + d : undefined;
+}
+
+function isSubsequence(w: string, c: string): boolean {
+  let i = 0;
+  for (const ch of c) if (ch === w[i]) i++;
+  return i === w.length;
+}
+
+/** The nearest of several words naming one thing (a resource and its aliases). */
+export function closest(word: string, names: readonly string[]): number | undefined {
+  let best: number | undefined;
+  for (const n of names) {
+    const c = closeness(word, n);
+    if (c !== undefined && (best === undefined || c < best)) best = c;
+  }
+  return best;
+}

@@ -8,6 +8,10 @@ import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { WatchKind, WatchRecord } from '../store/watch-store.js';
 import type { Auditor } from '../audit/types.js';
+import type { PolicyExplanation } from '../access/explain.js';
+import type { SubscriptionKind, SubscriptionRecord } from '../store/monitor-types.js';
+import type { KnownEntry, KnownKind, KnownResource } from '../store/known-types.js';
+import type { AliasRecord } from '../store/alias-types.js';
 
 import type { Block, Reply } from '../views/types.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
@@ -20,6 +24,15 @@ export type { Block, Reply };
  * destroy — lose data or access; secret — see a credential.
  */
 export type Tier = 'read' | 'change' | 'billing' | 'destroy' | 'secret';
+
+/**
+ * What an operation acts on (issue 12): `cloud` — an account, so every rule applies (the
+ * channel's account and ceiling, the account's ceiling, the role); `bot` — the bot's own
+ * state (watches, the audit trail): the role, and where commands are taken; `everywhere` —
+ * the role, in any channel the bot takes commands in, even one the policy denies
+ * (`/cloud policy`, so an admin can always ask why something is refused).
+ */
+export type Scope = 'cloud' | 'bot' | 'everywhere';
 
 export type ArgKind =
   /** `<server>`: one word, in order. */
@@ -40,6 +53,10 @@ export interface ArgSpec<S extends z.ZodType = z.ZodType> {
   /** How usage shows the value, e.g. `server` for `<server>` or `N` for `--page N`. */
   placeholder: string;
   description: string;
+  /** The argument may also be a name the bot has seen (resolve-names.ts turns it into the id). */
+  names?: KnownKind;
+  /** A word typed before the value, shown in usage (`=` in `/cloud alias create <name> = <command…>`). */
+  lead?: string;
 }
 
 export type ArgSpecs = Record<string, ArgSpec>;
@@ -67,12 +84,54 @@ export interface RunContext {
   /** The audit trail, for `/cloud audit`. */
   audit?: Pick<Auditor, 'list'>;
   /** Who is acting (for operations on the bot's own state, like cancelling a watch). */
-  actor?: { userId: string; channelId?: string };
+  actor?: { userId: string; channelId?: string; teamId?: string };
+  /** The account the operation runs on (subscriptions remember it). */
+  account?: string;
+  /** Channel subscriptions and alerts (issue 13), where the bot runs its monitor. */
+  subscriptions?: SubscriptionControl;
+  /** The policy in force, for `/cloud policy`. */
+  policy?: { explain(channelId: string | undefined, userId?: string): Promise<PolicyExplanation> };
+  /** What the bot has seen on this account (`/cloud server known`). */
+  known?: { list(kind: KnownKind, limit: number): Promise<KnownResource[]> };
+  /** The channel's aliases, for the `alias` commands. */
+  aliases?: AliasControl;
+}
+
+/** What saving an alias came to: saved, or why not (a bad name or command, the name taken, too many). */
+export type AliasCreateOutcome =
+  | { kind: 'created'; record: AliasRecord; op: AnyOperation }
+  | { kind: 'invalid'; problem: Mrkdwn }
+  | { kind: 'taken'; existing: AliasRecord }
+  | { kind: 'full'; max: number };
+
+export type AliasRemoveOutcome = { kind: 'removed'; record: AliasRecord } | { kind: 'none'; name: string } | { kind: 'not-yours'; record: AliasRecord };
+
+/** A channel's aliases (issue 14): checked against the catalog, deleted by their creator or an admin. */
+export interface AliasControl {
+  create(input: { channelId: string; teamId?: string; userId: string; name: string; command: string }): Promise<AliasCreateOutcome>;
+  get(channelId: string, name: string): Promise<AliasRecord | undefined>;
+  list(channelId: string): Promise<AliasRecord[]>;
+  remove(name: string, channelId: string, userId: string): Promise<AliasRemoveOutcome>;
+}
+
+/** Subscriptions of a channel, for the `subscribe`, `subscriptions`, `unsubscribe` and `mute` commands. */
+export interface SubscriptionControl {
+  add(input: { channelId: string; account: string; kind: SubscriptionKind; resource: string; params: Record<string, unknown>; userId: string }): Promise<{ record: SubscriptionRecord; created: boolean }>;
+  /** The channel's subscriptions and how many alerts each has firing. */
+  list(channelId: string): Promise<{ subs: SubscriptionRecord[]; firing: Record<string, number> }>;
+  /** Removes one of this channel's subscriptions; undefined when there is none by that id here. */
+  remove(id: string, channelId: string): Promise<SubscriptionRecord | undefined>;
+  /** Mutes (until null: unmutes) this channel's subscriptions matching `target` (an id, a resource, or a kind). */
+  mute(target: string, channelId: string, until: number | null): Promise<SubscriptionRecord[]>;
 }
 
 /** What a renderer gets besides the result: the moment to measure "3 hours ago" from. */
 export interface ViewContext {
   now: number;
+  /** The account the result came from (page buttons read the next page from it). */
+  account?: string;
+  /** The default account's name when messages name accounts (lists of watches show theirs). */
+  namedDefaultAccount?: string;
 }
 
 export interface Operation<S extends ArgSpecs = ArgSpecs, R = unknown> {
@@ -84,6 +143,7 @@ export interface Operation<S extends ArgSpecs = ArgSpecs, R = unknown> {
   command: string;
   summary: string;
   tier: Tier;
+  scope: Scope;
   args: S;
   /** One zod object over every argument, derived from `args`. */
   schema: z.ZodType<ArgsOf<S>>;
@@ -101,6 +161,11 @@ export interface Operation<S extends ArgSpecs = ArgSpecs, R = unknown> {
   change?: ChangeSpec<ArgsOf<S>, R>;
   /** A read that `--watch` can follow: what to watch for these arguments. */
   watchable?(args: ArgsOf<S>): WatchTarget;
+  /**
+   * The servers, groups and workers this answer showed (ids, uuids, names; never a secret),
+   * remembered after success so names can stand for ids later.
+   */
+  remember?(result: R, args: ArgsOf<S>): KnownEntry[];
 }
 
 /**
@@ -122,6 +187,11 @@ export interface Precheck {
 export interface ModalOption {
   value: string;
   text: string;
+  /**
+   * The group it is listed under (a subnet under its location). It is the text of an option of
+   * an earlier field, so a form can list only the group that answer chose (the shell does).
+   */
+  group?: string;
 }
 
 export interface ModalField {
@@ -137,6 +207,8 @@ export interface ModalField {
   options?: ModalOption[] | ((ctx: RunContext) => Promise<ModalOption[]>);
   /** At most this many choices in a multi-select (reinstall's SSH keys: 20). */
   maxSelected?: number;
+  /** The entry's cross-field check can judge this field from the fields above it: a form walked field by field asks again at once. */
+  checkAsAnswered?: boolean;
 }
 
 export interface ModalSpec {

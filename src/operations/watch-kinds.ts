@@ -33,6 +33,8 @@ export interface WatchKindSpec {
   describe(state: WatchState): Mrkdwn;
   /** Why `--watch` found nothing to follow. */
   idle: Mrkdwn;
+  /** The change's heading while the watched work runs ("building"): never "done" before it is. */
+  underway: Mrkdwn;
   /** The final word, without its duration. */
   final(watch: { resource: string; requestedBy: string }, state: WatchState, outcome: 'succeeded' | 'failed'): FinalWords;
 }
@@ -78,6 +80,7 @@ const worker: WatchKindSpec = {
     return join(parts, ' · ');
   },
   idle: md`this worker is not building`,
+  underway: md`building`,
   final({ resource }, s, outcome) {
     const who = worker.subject(resource, s);
     if (outcome === 'succeeded') {
@@ -116,6 +119,7 @@ const server: WatchKindSpec = {
     return join(parts, ' · ');
   },
   idle: md`this server is not installing`,
+  underway: md`installing`,
   final({ resource, requestedBy }, s, outcome) {
     const who = server.subject(resource, s);
     if (outcome === 'succeeded') {

@@ -6,10 +6,18 @@
  *   POST   /__sandbox/sync-failures  { count }                               → 200
  *   PATCH  /__sandbox/account        partial account knobs (camelCase)      → 200 account
  *   GET    /__sandbox/requests                                              → 200 recorded requests
+ *   POST   /__sandbox/servers/:server/power  { state: 'on' | 'off' }       → 200 server status
+ *          (as if from the panel: off → state `stopped`, a finished `shutdown` task; 409 while
+ *          the server installs)
+ *   PATCH  /__sandbox/workers/:uuid  { status: 'building' | 'failed' | 'active',
+ *          fails?, build_ms?, error? }                                      → 200 worker
+ *          (building: a new deployment starts now; failed / active: the worker is so now)
+ * The last two are also methods of the Sandbox object (powerServer, changeWorker).
  */
 import { ApiError, created, noContent, ok } from './http.js';
 import type { Reply } from './http.js';
 import { faultFromJson } from './faults.js';
+import { powerBody, workerBody, type PowerChange, type WorkerChange } from './outside-changes.js';
 import type { AccountState } from './state.js';
 import type { Fault, RecordedRequest } from './types.js';
 import { validationError } from './validate.js';
@@ -22,6 +30,8 @@ export interface ControlTarget {
   faultCount(): number;
   setLatency(ms: number): void;
   failNextSyncs(n: number): void;
+  powerServer(server: string, state: PowerChange): unknown;
+  changeWorker(uuid: string, change: WorkerChange): unknown;
 }
 
 function nonNegative(body: unknown, field: string): number {
@@ -50,6 +60,15 @@ function patchAccount(account: AccountState, body: unknown): AccountState {
 export function control(target: ControlTarget, method: string, segments: string[], body: unknown): Reply {
   const path = segments.join('/');
   const route = `${method} ${path}`;
+  const [kind, id, action, ...rest] = segments;
+  if (kind === 'servers' && id !== undefined && action === 'power' && rest.length === 0) {
+    if (method !== 'POST') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `Method ${method} is not allowed here.`);
+    return ok(target.powerServer(id, powerBody(body)));
+  }
+  if (kind === 'workers' && id !== undefined && action === undefined) {
+    if (method !== 'PATCH') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `Method ${method} is not allowed here.`);
+    return ok(target.changeWorker(id, workerBody(body)));
+  }
   switch (route) {
     case 'POST faults': {
       const f = faultFromJson(body);

@@ -24,11 +24,14 @@ import {
 import type { Reply } from './http.js';
 import { randomToken } from './ids.js';
 import { settle } from './lifecycle.js';
+import { changeWorker, powerServer } from './outside-changes.js';
+import type { PowerChange, WorkerChange } from './outside-changes.js';
 import { dispatch } from './router.js';
 import type { RouteEnv } from './router.js';
 import { routes } from './routes/index.js';
 import { createState } from './seed.js';
 import type { Fault, ListeningSandbox, RecordedRequest, Sandbox, SandboxOptions } from './types.js';
+import { serverStatusView, workerView } from './views.js';
 
 const under = (rawPath: string, prefix: string): boolean => rawPath === prefix || rawPath.startsWith(`${prefix}/`);
 
@@ -78,7 +81,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     const { segments, ok: decoded } = decodeSegments(rawPath.slice('/v2'.length).split('/').filter((s) => s !== ''));
     const { body, malformed } = parseJson(text);
     const path = `/${segments.join('/')}`;
-    requests.push({ method, rawPath, path, segments, query, body, userAgent: req.headers['user-agent'], at: clock.now() });
+    requests.push({ method, rawPath, path, segments, query, body, userAgent: req.headers['user-agent'], token: /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1], at: clock.now() });
 
     const fault = faults.take(method, path);
     const wait = latencyMs + (fault?.latencyMs ?? 0);
@@ -135,6 +138,17 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     },
     failNextSyncs(n: number) {
       syncFailures = Math.max(0, Math.floor(n));
+    },
+    // Due lifecycles settle first, so a build that ended earlier cannot overwrite the change.
+    powerServer(server: string | number, power: PowerChange) {
+      const now = clock.now();
+      settle(state, now);
+      return serverStatusView(powerServer(state, server, power, now));
+    },
+    changeWorker(uuid: string, change: WorkerChange) {
+      const now = clock.now();
+      settle(state, now);
+      return workerView(state, changeWorker(state, uuid, change, now, opts.buildMs ?? 120_000));
     },
     listen: (port = 0, host = '127.0.0.1') => listen(sandbox.handler, port, host),
   };

@@ -272,3 +272,15 @@ function seedAccount(state: SandboxState, now: number): void {
   seedSshKeys(state, now);
   seedInvoices(state, now);
 }
+
+/** One line naming what a seeded account holds, for the shell banner and the README (ids are hard to find otherwise). */
+export function seedSummary(): string {
+  const s = createState(0, true);
+  const state = (v: ServerState) => (v.status === 'installing' ? ' (installing)' : v.powerState === 'stopped' ? ' (stopped)' : '');
+  const servers = s.servers.map((v) => `${v.id} ${v.name}${state(v)}`).join(', ');
+  const groups = s.securityGroups.map((g) => `${g.id} ${g.name}`).join(', ');
+  const workers = s.workers.map((w) => `${w.name} (${w.uuid})`).join(', ');
+  const keys = s.sshKeys.map((k) => `${k.id} ${k.name}`).join(', ');
+  const locations = s.locations.map((l) => `${l.id} ${l.shortCode}`).join(', ');
+  return `Seeded: servers ${servers}; security groups ${groups}; worker ${workers}; SSH keys ${keys}; locations ${locations}.`;
+}

@@ -1,6 +1,8 @@
 /** The sandbox's public contract (others code against it: keep it stable). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../clock.js';
+import type { ServerStatus, Worker } from '../cloud/schemas.js';
+import type { PowerChange, WorkerChange } from './outside-changes.js';
 import type { SandboxState } from './state.js';
 
 export interface SandboxOptions {
@@ -33,6 +35,8 @@ export interface RecordedRequest {
   body: unknown;
   /** The User-Agent header, to tell callers apart (the bot's watcher names itself). */
   userAgent: string | undefined;
+  /** The bearer token presented (tests check that an account's token reaches only its own cloud). */
+  token: string | undefined;
   /** Clock ms. */
   at: number;
 }
@@ -79,6 +83,13 @@ export interface Sandbox {
   setLatency(ms: number): void;
   /** The next n firewall syncs fail with 502 HYPERVISOR_SYNC_FAILED after saving the change. */
   failNextSyncs(n: number): void;
+  /**
+   * Powers a server (id, uuid or short uuid) on or off as if from the provider's panel; its
+   * status then reports `running` or `stopped`. Throws the sandbox's ApiError (404, 409).
+   */
+  powerServer(server: string | number, state: PowerChange): ServerStatus;
+  /** Moves a worker outside the bot: a new build starts, or it fails / is up now. */
+  changeWorker(uuid: string, change: WorkerChange): Worker;
   /** Default port 0, host 127.0.0.1. */
   listen(port?: number, host?: string): Promise<ListeningSandbox>;
 }

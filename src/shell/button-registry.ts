@@ -1,7 +1,9 @@
 /**
  * Numbers for the buttons the shell has shown. A button keeps its number while its message
  * keeps it (an edit that still shows Confirm shows the same [n]); a press is checked against
- * the message as it is now, so a button that is gone cannot be pressed — as in Slack.
+ * the message as it is now, so a button that is gone cannot be pressed — as in Slack. Only
+ * the newest printed message that still shows buttons takes numbers (issue 14: `2` pressed
+ * "← Previous" on a list long scrolled away): an older message's number is refused.
  */
 import type { ButtonRef } from './render-text.js';
 
@@ -19,14 +21,18 @@ export interface Registered {
   blockId: string;
   actionId: string;
   value: string | undefined;
+  label: string;
 }
 
+const surfaceKey = (s: Surface) => `${s.kind}:${s.ts}`;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export class ButtonRegistry {
   private readonly byKey = new Map<string, number>();
   private readonly byNumber = new Map<number, Registered>();
   private next = 1;
+  /** Surfaces whose last printing showed buttons, oldest first. */
+  private withButtons: string[] = [];
 
   numberFor(surface: Surface, b: ButtonRef): number {
     const actionId = String(b.element.action_id ?? '');
@@ -35,9 +41,33 @@ export class ButtonRegistry {
     const known = this.byKey.get(key);
     if (known !== undefined) return known;
     const n = this.next++;
+    const text = (b.element.text as { text?: unknown } | undefined)?.text;
     this.byKey.set(key, n);
-    this.byNumber.set(n, { n, surface, blockId: b.blockId, actionId, value });
+    this.byNumber.set(n, { n, surface, blockId: b.blockId, actionId, value, label: typeof text === 'string' ? text : actionId });
     return n;
+  }
+
+  /** A surface was printed (with or without buttons): the newest with buttons takes numbers. */
+  printed(surface: Surface, hasButtons: boolean): void {
+    const key = surfaceKey(surface);
+    this.withButtons = this.withButtons.filter((k) => k !== key);
+    if (hasButtons) this.withButtons.push(key);
+  }
+
+  /** Its message was deleted: its buttons take no numbers now. */
+  gone(surface: Surface): void {
+    this.printed(surface, false);
+  }
+
+  /** Whether `surface` is the newest printed one that shows buttons. */
+  isLatest(surface: Surface): boolean {
+    return this.withButtons.at(-1) === surfaceKey(surface);
+  }
+
+  /** Every button the newest surface with buttons was given a number for. */
+  latest(): Registered[] {
+    const key = this.withButtons.at(-1);
+    return key ? [...this.byNumber.values()].filter((r) => surfaceKey(r.surface) === key) : [];
   }
 
   get(n: number): Registered | undefined {

@@ -7,7 +7,7 @@
 import type { ButtonRegistry, Surface } from './button-registry.js';
 import { formFields } from './form-walk.js';
 import type { LocalEvent, LocalModel, ShellView } from './local-model.js';
-import { compactUpdate, entryLines, formatEntry, messageLabel, renderEntry, type Entry, type TextContext } from './render-text.js';
+import { compactUpdate, entryLines, formatEntry, messageLabel, renderEntry, type ButtonRef, type Entry, type TextContext } from './render-text.js';
 
 export interface EventPrinterDeps {
   model: LocalModel;
@@ -23,7 +23,17 @@ export function attachEventPrinter(deps: EventPrinterDeps): void {
   /** What each message last looked like: an edit shows what changed; one nobody could see is skipped. */
   const shown = new Map<string, string[]>();
   const channelName = (id: string) => ctx.channels[id] ?? id;
-  const render = (entry: Entry, surface: Surface) => renderEntry(entry, ctx, (b) => registry.numberFor(surface, b));
+  /** Numbers the surface's buttons and tells the registry whether it showed any (the newest takes numbers). */
+  const counting = (surface: Surface) => {
+    let buttons = 0;
+    return { numberFor: (b: ButtonRef) => (buttons++, registry.numberFor(surface, b)), done: () => registry.printed(surface, buttons > 0) };
+  };
+  const render = (entry: Entry, surface: Surface) => {
+    const c = counting(surface);
+    const text = renderEntry(entry, ctx, c.numberFor);
+    c.done();
+    return text;
+  };
 
   function onEvent(e: LocalEvent): void {
     switch (e.type) {
@@ -31,10 +41,12 @@ export function attachEventPrinter(deps: EventPrinterDeps): void {
       case 'update': {
         const m = e.message;
         const surface: Surface = { kind: 'message', ts: m.ts };
-        const lines = entryLines({ heading: { kind: 'ephemeral' }, text: m.text, blocks: m.blocks }, ctx, (b) => registry.numberFor(surface, b));
+        const c = counting(surface);
+        const lines = entryLines({ heading: { kind: 'ephemeral' }, text: m.text, blocks: m.blocks }, ctx, c.numberFor);
         const before = shown.get(m.ts);
         shown.set(m.ts, lines);
         if (e.type === 'update' && before?.join('\n') === lines.join('\n')) return;
+        c.done();
         const parent = m.threadTs ? model.messages.get(m.threadTs) : undefined;
         const heading: Entry['heading'] = m.threadTs
           ? { kind: 'reply', parentLabel: parent ? messageLabel(parent.text, ctx) : m.threadTs, broadcast: e.type === 'message' && e.broadcast }
@@ -43,6 +55,7 @@ export function attachEventPrinter(deps: EventPrinterDeps): void {
         return;
       }
       case 'delete':
+        registry.gone({ kind: 'message', ts: e.message.ts });
         deps.print(`cloudbot deleted its message “${messageLabel(e.message.text, ctx)}”.`);
         return;
       case 'ephemeral': {
@@ -51,6 +64,7 @@ export function attachEventPrinter(deps: EventPrinterDeps): void {
         return;
       }
       case 'ephemeral-delete':
+        registry.gone({ kind: 'ephemeral', ts: e.ephemeral.ts });
         deps.print('cloudbot removed a reply that only you could see.');
         return;
       case 'view': {
@@ -59,7 +73,8 @@ export function attachEventPrinter(deps: EventPrinterDeps): void {
           deps.onForm(e.view);
           return;
         }
-        const title = typeof v.title === 'object' && v.title ? String((v.title as { text?: unknown }).text ?? '') : '';
+        // A Home tab has no title of its own; Slack shows the app's name and "Home".
+        const title = v.type === 'home' ? 'Home' : typeof v.title === 'object' && v.title ? String((v.title as { text?: unknown }).text ?? '') : '';
         const blocks = Array.isArray(v.blocks) ? v.blocks : [];
         deps.print(render({ heading: { kind: 'view', title }, text: '', blocks }, { kind: 'ephemeral', ts: e.view.id }));
       }

@@ -23,13 +23,32 @@ export interface FormIO {
   /** Reads one answer; undefined when input ended. */
   ask(prompt: string): Promise<string | undefined>;
   say(text: string): void;
+  /** The bot's verdict on one answer as it is given (field-check.ts); undefined accepts it. */
+  check?(field: FormField, state: Json, answers: Map<string, Json>): string | undefined;
 }
 
 export const CANCEL_WORD = '/cancel';
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const plain = (t: unknown) => (isObject(t) && typeof t.text === 'string' ? plainToText(t.text) : '');
-const optionsOf = (e: Json): Json[] => (Array.isArray(e.options) ? e.options.filter(isObject) : []);
+const optionsOf = (e: Json): Json[] =>
+  Array.isArray(e.options)
+    ? e.options.filter(isObject)
+    : Array.isArray(e.option_groups)
+      ? e.option_groups.filter(isObject).flatMap((g) => (Array.isArray(g.options) ? g.options.filter(isObject) : []))
+      : [];
+
+/**
+ * A select whose options are grouped under an earlier answer's text (subnets under their
+ * location) lists only the group that answer chose; otherwise every option.
+ */
+export function narrowed(f: FormField, answers: Map<string, Json>): FormField {
+  const groups = Array.isArray(f.element.option_groups) ? f.element.option_groups.filter(isObject) : [];
+  if (!groups.length) return f;
+  const chosen = new Set([...answers.values()].map((a) => (isObject(a.selected_option) ? plain(a.selected_option.text) : '')).filter(Boolean));
+  const match = groups.find((g) => chosen.has(plain(g.label)));
+  return match ? { ...f, element: { ...f.element, option_groups: [match] } } : f;
+}
 
 export function formFields(view: Json): FormField[] {
   const blocks = Array.isArray(view.blocks) ? view.blocks : [];
@@ -105,7 +124,8 @@ export function parseAnswer(f: FormField, line: string): Parsed {
 export function describeField(f: FormField, ctx: TextContext, error?: string): string[] {
   const e = f.element;
   const type = String(e.type);
-  const skip = f.optional ? (/optional/i.test(f.label) ? ' (Enter to skip)' : ' (optional, Enter to skip)') : '';
+  // A hint that says when the field is required (a repository for a git source) stands for "optional".
+  const skip = !f.optional ? '' : /optional/i.test(f.label) || /^required /i.test(f.hint ?? '') ? ' (Enter to skip)' : ' (optional, Enter to skip)';
   const lines: string[] = [];
   if (error) lines.push(style('bold', `! ${mrkdwnToText(error, ctx)}`, ctx.ansi));
   const options = optionsOf(e);
@@ -129,18 +149,20 @@ export function describeField(f: FormField, ctx: TextContext, error?: string): s
  * `answers`. Returns false when the person cancelled or input ended.
  */
 export async function walkFields(fields: FormField[], answers: Map<string, Json>, io: FormIO, ctx: TextContext, errors: Record<string, string> = {}): Promise<boolean> {
-  for (const f of fields) {
+  for (const whole of fields) {
+    const f = narrowed(whole, answers);
     let problem = errors[f.blockId];
     for (;;) {
       io.say(describeField(f, ctx, problem).map((l) => `│ ${l}`).join('\n'));
       const line = await io.ask(`│ ${f.actionId}> `);
       if (line === undefined || line.trim() === CANCEL_WORD) return false;
       const parsed = parseAnswer(f, line);
-      if (parsed.ok) {
+      const refused = parsed.ok ? io.check?.(f, parsed.state, answers) : parsed.problem;
+      if (parsed.ok && refused === undefined) {
         answers.set(f.blockId, parsed.state);
         break;
       }
-      problem = parsed.problem;
+      problem = refused;
     }
   }
   return true;

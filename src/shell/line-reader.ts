@@ -91,6 +91,9 @@ export class LineReader {
 
   /** Pushes a line as if typed (Ctrl-C inside a form types the cancel word). */
   inject(line: string): void {
+    // The prompt shown is answered: it must not be drawn again under what is printed next.
+    if (this.terminal && this.prompting) this.output.write('\n');
+    this.prompting = false;
     this.queue.push(line);
     this.wake();
   }

@@ -41,16 +41,19 @@ export type LocalEvent =
   | { type: 'ephemeral-delete'; ephemeral: ShellEphemeral }
   | { type: 'view'; view: ShellView; opened: boolean };
 
+/** The id of the shell person's Home tab view. */
+export const HOME_VIEW_ID = 'VHOMETAB01';
+
 export class LocalModel {
   readonly messages = new Map<string, ShellMessage>();
   readonly ephemerals = new Map<string, ShellEphemeral>();
   readonly views = new Map<string, ShellView>();
-  /** response_url id → the ephemeral message it may replace (set once something was posted). */
-  private readonly responseUrls = new Map<string, { originalTs: string | undefined }>();
+  /** response_url id → its channel, and the ephemeral message it may replace (set once something was posted). */
+  private readonly responseUrls = new Map<string, { originalTs: string | undefined; channel: string }>();
   private readonly listeners: ((e: LocalEvent) => void)[] = [];
   private seq = 0;
 
-  /** `home`: the channel of response_url answers (the shell's one channel). */
+  /** `home`: the channel of response_url answers that name none (the shell's own channel). */
   constructor(private readonly home: string) {}
 
   onEvent(listener: (e: LocalEvent) => void): void {
@@ -131,11 +134,11 @@ export class LocalModel {
     this.emit({ type: 'ephemeral-delete', ephemeral: e });
   }
 
-  /** A response_url for one command or click; `originalTs` is the ephemeral clicked in, if any. */
-  issueResponseUrl(originalTs?: string): string {
+  /** A response_url for one command or click in `channel`; `originalTs` is the ephemeral clicked in, if any. */
+  issueResponseUrl(originalTs?: string, channel = this.home): string {
     this.seq += 1;
     const id = `r${this.seq}`;
-    this.responseUrls.set(id, { originalTs });
+    this.responseUrls.set(id, { originalTs, channel });
     return id;
   }
 
@@ -150,11 +153,11 @@ export class LocalModel {
     const text = typeof body.text === 'string' ? body.text : '';
     const blocks = Array.isArray(body.blocks) ? body.blocks : [];
     if (body.response_type === 'in_channel' && body.replace_original !== true) {
-      this.post({ channel: this.home, text, blocks });
+      this.post({ channel: url.channel, text, blocks });
       return true;
     }
     const replaceTs = body.replace_original === true ? url.originalTs : undefined;
-    const posted = this.postEphemeral({ channel: this.home, text, blocks, ...(replaceTs ? { replaceTs } : {}) });
+    const posted = this.postEphemeral({ channel: url.channel, text, blocks, ...(replaceTs ? { replaceTs } : {}) });
     url.originalTs = posted.ts;
     return true;
   }
@@ -172,6 +175,13 @@ export class LocalModel {
     if (!old) return undefined;
     const stored = this.store(id, view, String(old.view.root_view_id ?? id));
     this.emit({ type: 'view', view: stored, opened: false });
+    return stored;
+  }
+
+  /** The person's Home tab (views.publish): one view, replaced by each publish. */
+  publishHome(view: JsonObject): ShellView {
+    const stored = this.store(HOME_VIEW_ID, view, HOME_VIEW_ID);
+    this.emit({ type: 'view', view: stored, opened: true });
     return stored;
   }
 

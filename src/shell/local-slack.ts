@@ -14,8 +14,8 @@ export interface LocalSlack {
   /** `http://127.0.0.1:PORT/api/`: the bot's `slackApiUrl`. */
   apiUrl: string;
   model: LocalModel;
-  /** A fresh response_url; `originalTs` is the ephemeral message a click came from. */
-  responseUrl(originalTs?: string): string;
+  /** A fresh response_url for `channel` (default: home); `originalTs` is the ephemeral message a click came from. */
+  responseUrl(originalTs?: string, channel?: string): string;
   close(): Promise<void>;
 }
 
@@ -89,6 +89,13 @@ const METHODS: Record<string, Method> = {
     if (!view) return fail('invalid_arguments');
     const stored = model.updateView(id, view)!;
     return { ok: true, view: stored.view };
+  },
+  // The Home tab: the shell has one person; a `home` view for anyone else is shown to nobody.
+  'views.publish': (p, model) => {
+    const view = asObject(p.view);
+    if (str(p.user_id) !== SHELL_USER.id) return fail('user_not_found');
+    if (!view || view.type !== 'home') return fail('invalid_arguments');
+    return { ok: true, view: model.publishHome(view).view };
   },
   'usergroups.users.list': () => ({ ok: true, users: [] }),
   // One page: a local thread is short. Metadata only when asked for, as Slack does for others' apps.
@@ -191,7 +198,7 @@ export async function startLocalSlack(options: { token: string; home: string }):
   return {
     apiUrl: `${origin}/api/`,
     model,
-    responseUrl: (originalTs) => `${origin}/respond/${model.issueResponseUrl(originalTs)}`,
+    responseUrl: (originalTs, channel) => `${origin}/respond/${model.issueResponseUrl(originalTs, channel)}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

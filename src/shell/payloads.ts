@@ -12,17 +12,29 @@ export function newTriggerId(): string {
   return `${Math.floor(Date.now() / 1000)}.${randomBytes(5).readUIntBE(0, 5)}.${randomBytes(16).toString('hex')}`;
 }
 
+/** A channel of the shell: its id and the name Slack would send with it. */
+export interface ChannelRef {
+  id: string;
+  name: string;
+}
+
 const user = { id: SHELL_USER.id, username: SHELL_USER.name, name: SHELL_USER.name, team_id: SHELL_TEAM.id };
 const team = { id: SHELL_TEAM.id, domain: SHELL_TEAM.domain };
 
-/** `/cloud <text>` as Slack posts it (form fields, all strings). */
-export function slashCommandBody(command: string, text: string, responseUrl: string, triggerId = newTriggerId()): Record<string, string> {
+/** `/cloud <text>` as Slack posts it (form fields, all strings), from `channel`. */
+export function slashCommandBody(
+  command: string,
+  text: string,
+  responseUrl: string,
+  channel: ChannelRef = SHELL_CHANNEL,
+  triggerId = newTriggerId(),
+): Record<string, string> {
   return {
     token: 'local-shell',
     team_id: SHELL_TEAM.id,
     team_domain: SHELL_TEAM.domain,
-    channel_id: SHELL_CHANNEL.id,
-    channel_name: SHELL_CHANNEL.name,
+    channel_id: channel.id,
+    channel_name: channel.name,
     user_id: SHELL_USER.id,
     user_name: SHELL_USER.name,
     command,
@@ -42,7 +54,8 @@ export interface Clicked {
   where: { kind: 'message'; channel: string; ts: string; text: string; blocks: unknown[]; threadTs?: string } | { kind: 'ephemeral'; channel: string; ts: string };
 }
 
-export function blockActionsBody(clicked: Clicked, responseUrl: string, triggerId = newTriggerId()): JsonObject {
+/** A click; `channelName` names the channel the clicked message is in. */
+export function blockActionsBody(clicked: Clicked, responseUrl: string, channelName: string = SHELL_CHANNEL.name, triggerId = newTriggerId()): JsonObject {
   const { element, where } = clicked;
   const action: JsonObject = {
     type: element.type,
@@ -51,7 +64,7 @@ export function blockActionsBody(clicked: Clicked, responseUrl: string, triggerI
     action_ts: `${(Date.now() / 1000).toFixed(6)}`,
   };
   for (const key of ['text', 'value', 'style', 'url']) if (key in element) action[key] = element[key];
-  const channel = { id: where.channel || SHELL_CHANNEL.id, name: SHELL_CHANNEL.name };
+  const channel = { id: where.channel || SHELL_CHANNEL.id, name: channelName };
   const common: JsonObject = {
     type: 'block_actions',
     user,
@@ -109,5 +122,40 @@ export function viewSubmissionBody(view: JsonObject, values: Record<string, Reco
     response_urls: [],
     is_enterprise_install: false,
     enterprise: null,
+  };
+}
+
+/** `app_home_opened` for the shell's person, Home tab, as the Events API delivers it. */
+export function appHomeOpenedBody(): JsonObject {
+  const now = Date.now();
+  return {
+    token: 'local-shell',
+    team_id: SHELL_TEAM.id,
+    api_app_id: SHELL_APP_ID,
+    event: { type: 'app_home_opened', user: SHELL_USER.id, channel: `D${SHELL_USER.id.slice(1)}`, tab: 'home', event_ts: `${(now / 1000).toFixed(6)}` },
+    type: 'event_callback',
+    event_id: `Ev${randomBytes(6).toString('hex').toUpperCase()}`,
+    event_time: Math.floor(now / 1000),
+    authorizations: [{ enterprise_id: null, team_id: SHELL_TEAM.id, user_id: SHELL_BOT.userId, is_bot: true, is_enterprise_install: false }],
+    is_ext_shared_channel: false,
+  };
+}
+
+/** A click on a button of a view that is not a modal form (the Home tab): no channel, no response_url. */
+export function viewActionBody(element: JsonObject, blockId: string, view: JsonObject, triggerId = newTriggerId()): JsonObject {
+  const action: JsonObject = { type: element.type, block_id: blockId, action_id: element.action_id, action_ts: `${(Date.now() / 1000).toFixed(6)}` };
+  for (const key of ['text', 'value', 'style']) if (key in element) action[key] = element[key];
+  return {
+    type: 'block_actions',
+    user,
+    api_app_id: SHELL_APP_ID,
+    token: 'local-shell',
+    trigger_id: triggerId,
+    team,
+    enterprise: null,
+    is_enterprise_install: false,
+    container: { type: 'view', view_id: view.id },
+    view,
+    actions: [action],
   };
 }

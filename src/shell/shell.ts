@@ -7,24 +7,30 @@
 import type { Readable, Writable } from 'node:stream';
 import { ButtonRegistry, findButton } from './button-registry.js';
 import { attachEventPrinter } from './event-printer.js';
-import { CANCEL_WORD, formFields, stateValues, walkFields } from './form-walk.js';
-import { SHELL_CHANNEL, SHELL_USER } from './identity.js';
+import type { AnswerCheck } from './field-check.js';
+import { CANCEL_WORD, formFields, stateValues, walkFields, type FormIO } from './form-walk.js';
+import { SHELL_USER } from './identity.js';
 import { LineReader } from './line-reader.js';
 import type { JsonObject, ShellView } from './local-model.js';
 import type { LocalSlack } from './local-slack.js';
 import { mrkdwnToText, type TextContext } from './mrkdwn-text.js';
-import { blockActionsBody, slashCommandBody, viewSubmissionBody, type Clicked } from './payloads.js';
+import { appHomeOpenedBody, blockActionsBody, slashCommandBody, viewActionBody, viewSubmissionBody, type Clicked } from './payloads.js';
 import type { ShellReceiver } from './shell-receiver.js';
+import { channelListText, findChannel, HOME_CHANNEL, switchedText, type ShellChannel } from './shell-channels.js';
 
 export const COMMAND = '/cloud';
 const PROMPT = 'cloud> ';
 
 export const SHELL_HELP = [
-  'This is cloudbot’s local shell: the same bot as in Slack, with you (an admin) alone in #shell.',
+  'This is cloudbot’s local shell: the same bot as in Slack, with you (an admin) alone in #shell',
+  'and in every channel of the policy file (ACCESS_POLICY), if there is one.',
   '  /cloud help          what the bot can do; every command works as in Slack',
   '  /cloud <command>     run one, e.g. /cloud server status 101',
-  '  <number>             press the button shown as [number]',
+  '  <number>             press the button shown as [number] on the latest message with buttons',
   `  ${CANCEL_WORD.padEnd(20)} close the form you are filling in (nothing is sent)`,
+  '  channel              list the channels, each with the account it drives',
+  '  channel NAME         switch to one (NAME or its id): your commands then come from it',
+  '  home                 your App Home tab: usage, requests waiting, watches, recent activity',
   '  help, exit           this text; quit (Ctrl-D does too)',
 ].join('\n');
 
@@ -35,11 +41,17 @@ export interface ShellOptions {
   terminal: boolean;
   receiver: ShellReceiver;
   slack: LocalSlack;
+  /** The channels to choose from, the first being where the shell starts (default: #shell only). */
+  channels?: ShellChannel[];
+  /** Checks each form answer as it is given (field-check.ts); without it only the submission is checked. */
+  checkAnswer?: AnswerCheck;
 }
 
 export interface Shell {
-  /** Writes text above the prompt (start-up lines, log lines). */
+  /** Writes text above the prompt (start-up lines). */
   print(text: string): void;
+  /** A log line: held while a reply is being printed, so it never splits one (issue 14). */
+  log(text: string): void;
   /** Runs until `exit`, Ctrl-D or the end of input; resolves once the last line's work is done. */
   run(): Promise<void>;
   /** Ends input as Ctrl-D does: the line in progress finishes, then run() resolves. */
@@ -48,10 +60,18 @@ export interface Shell {
 
 export function createShell(opts: ShellOptions): Shell {
   const reader = new LineReader(opts.input, opts.output, opts.terminal);
-  const ctx: TextContext = { userId: SHELL_USER.id, channels: { [SHELL_CHANNEL.id]: SHELL_CHANNEL.name }, ansi: opts.terminal };
+  const channels = opts.channels?.length ? opts.channels : [HOME_CHANNEL];
+  let current = channels[0]!;
+  const ctx: TextContext = { userId: SHELL_USER.id, channels: Object.fromEntries(channels.map((c) => [c.id, c.name])), ansi: opts.terminal };
+  // With one channel the prompt stays as it was; with several it says which one commands come from.
+  const prompt = () => (channels.length > 1 ? `cloud #${current.name}> ` : PROMPT);
   const registry = new ButtonRegistry();
   const { model } = opts.slack;
   const print = (text: string) => reader.print(text);
+  // While the app handles a line (its reply may be several posts), log lines wait here.
+  let replying = 0;
+  const held: string[] = [];
+  const log = (text: string) => (replying > 0 ? held.push(text) : print(text));
   const forms: string[] = [];
   let formArrived: (() => void) | undefined;
   let inForm = false;
@@ -70,10 +90,26 @@ export function createShell(opts: ShellOptions): Shell {
 
   /** Hands a body to the app and waits until its handler is done. */
   async function dispatch(body: JsonObject): Promise<unknown> {
-    const delivery = opts.receiver.deliver(body);
-    const acked = await delivery.acked;
-    await delivery.done;
-    return acked;
+    replying += 1;
+    try {
+      const delivery = opts.receiver.deliver(body);
+      const acked = await delivery.acked;
+      await delivery.done;
+      return acked;
+    } finally {
+      replying -= 1;
+      if (replying === 0) for (const line of held.splice(0)) print(line);
+    }
+  }
+
+  /** The refusal of a number shown on an older message: it names the numbers that work now. */
+  function earlierButton(n: number): string {
+    const now = registry.latest().filter((r) => {
+      const blocks = r.surface.kind === 'message' ? model.messages.get(r.surface.ts)?.blocks : (model.ephemerals.get(r.surface.ts) ?? model.views.get(r.surface.ts)?.view)?.blocks;
+      return Array.isArray(blocks) && findButton(blocks, r) !== undefined;
+    });
+    const offer = now.length ? ` Its buttons now: ${now.map((r) => `[${r.n}] ${r.label}`).join('  ')}.` : '';
+    return `Button [${n}] is on an earlier message: numbers press the buttons of the latest message that has them.${offer} Run the command again to use the earlier one.`;
   }
 
   async function press(n: number): Promise<void> {
@@ -82,13 +118,28 @@ export function createShell(opts: ShellOptions): Shell {
     const message = r.surface.kind === 'message' ? model.messages.get(r.surface.ts) : undefined;
     const ephemeral = r.surface.kind === 'ephemeral' ? model.ephemerals.get(r.surface.ts) : undefined;
     const source = message ?? ephemeral;
+    // A button of the Home tab (printed like a text-only view): its click carries the view, no channel.
+    const home = !source && r.surface.kind === 'ephemeral' ? model.views.get(r.surface.ts) : undefined;
+    if (home?.view.type === 'home') {
+      const blocks = Array.isArray(home.view.blocks) ? home.view.blocks : [];
+      const hit = findButton(blocks, r);
+      if (!hit) return print(`Button [${n}] is no longer there: the Home tab has changed since.`);
+      if (!registry.isLatest(r.surface)) return print(earlierButton(n));
+      await dispatch(viewActionBody(hit.element, hit.blockId, home.view));
+      return;
+    }
     const found = source && !source.deleted ? findButton(source.blocks, r) : undefined;
     if (!source || !found) return print(`Button [${n}] is no longer there: its message has changed since.`);
+    if (!registry.isLatest(r.surface)) return print(earlierButton(n));
+    // Say what the number pressed, so a wrong number is seen at once (issue 14).
+    const label = (found.element.text as { text?: unknown } | undefined)?.text;
+    print(`→ pressed [${n}] ${typeof label === 'string' ? label : found.element.action_id}`);
     const where: Clicked['where'] = message
       ? { kind: 'message', channel: message.channel, ts: message.ts, text: message.text, blocks: message.blocks, ...(message.threadTs ? { threadTs: message.threadTs } : {}) }
       : { kind: 'ephemeral', channel: source.channel, ts: source.ts };
-    const responseUrl = opts.slack.responseUrl(ephemeral ? ephemeral.ts : undefined);
-    await dispatch(blockActionsBody({ element: found.element, blockId: found.blockId, where }, responseUrl));
+    // As in Slack, a click comes from the channel its message is in, wherever you are now.
+    const responseUrl = opts.slack.responseUrl(ephemeral ? ephemeral.ts : undefined, source.channel);
+    await dispatch(blockActionsBody({ element: found.element, blockId: found.blockId, where }, responseUrl, ctx.channels[source.channel] ?? source.channel));
   }
 
   async function walkForm(view: ShellView): Promise<void> {
@@ -100,7 +151,8 @@ export function createShell(opts: ShellOptions): Shell {
       .map((b) => mrkdwnToText(String(((b as JsonObject).text as JsonObject | undefined)?.text ?? ''), ctx));
     print([`┌ form: ${title}  (${CANCEL_WORD} closes it)`, ...intro.map((l) => `│ ${l}`)].join('\n'));
     const answers = new Map<string, JsonObject>();
-    const io = { ask: (p: string) => reader.read(p, { forget: true }), say: print };
+    const check = opts.checkAnswer;
+    const io: FormIO = { ask: (p: string) => reader.read(p, { forget: true }), say: print, ...(check ? { check: (f, state, given) => check(v, f, state, given) } : {}) };
     const submit = (v.submit as { text?: string } | undefined)?.text ?? 'Submit';
     let ok = await walkFields(fields, answers, io, ctx);
     while (ok) {
@@ -129,13 +181,24 @@ export function createShell(opts: ShellOptions): Shell {
     if (!text) return;
     if (text === 'exit' || text === 'quit') return 'exit';
     if (text === 'help' || text === '?') return print(SHELL_HELP);
+    if (text === 'home') return void (await dispatch(appHomeOpenedBody()));
     if (/^\d+$/.test(text)) return press(Number(text));
     if (text === COMMAND || text.startsWith(`${COMMAND} `)) {
-      await dispatch(slashCommandBody(COMMAND, text.slice(COMMAND.length).trim(), opts.slack.responseUrl()));
+      await dispatch(slashCommandBody(COMMAND, text.slice(COMMAND.length).trim(), opts.slack.responseUrl(undefined, current.id), current));
       return;
     }
+    const switchTo = /^channels?(?:\s+(\S+))?$/.exec(text);
+    if (switchTo) return switchChannel(switchTo[1]);
     if (text === CANCEL_WORD) return print('There is no form open.');
-    print(text.startsWith('/') ? `Only ${COMMAND} works here. Type help.` : `Type ${COMMAND} ${text} to run it as a command, or help.`);
+    print(text.startsWith('/') ? `Only ${COMMAND} works here. Type help.` : `Type ${COMMAND} ${text.replace(/^cloud\s+/i, '')} to run it as a command, or help.`);
+  }
+
+  function switchChannel(query: string | undefined): void {
+    if (!query) return print(channelListText(channels, current));
+    const found = findChannel(channels, query);
+    if (!found) return print(`There is no channel ${query} here. Type channel to list them.`);
+    current = found;
+    print(switchedText(current));
   }
 
   async function run(): Promise<void> {
@@ -149,7 +212,7 @@ export function createShell(opts: ShellOptions): Shell {
         }
         continue;
       }
-      reader.showPrompt(PROMPT);
+      reader.showPrompt(prompt());
       const arrived = new Promise<'form'>((resolve) => (formArrived = () => resolve('form')));
       const first = await Promise.race([reader.wait().then(() => 'line' as const), arrived]);
       formArrived = undefined;
@@ -165,5 +228,5 @@ export function createShell(opts: ShellOptions): Shell {
     reader.close();
   }
 
-  return { print, run, close: () => reader.close() };
+  return { print, log, run, close: () => reader.close() };
 }

@@ -1,16 +1,22 @@
 /**
  * Composition for the local shell: the cloud (the built-in sandbox, in-process on loopback
- * with demo-friendly lifecycles, unless CLOUD_API_BASE_URL names one), the local Web API,
- * the shell receiver, and the very same runtime src/main.ts runs for Slack (src/runtime.ts). One line
- * at start says where it runs; Ctrl-D ends it and closes everything it opened.
+ * with demo-friendly lifecycles, unless CLOUD_API_BASE_URL names one — or, with ACCESS_POLICY,
+ * the file's accounts, each `sandbox` one on a sandbox of its own), the local Web API, the
+ * shell receiver, and the very same runtime src/main.ts runs for Slack (src/runtime.ts). One
+ * line at start says where it runs; Ctrl-D ends it and closes everything it opened.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { AccessConfig, ShellConfig } from '../config.js';
+import { readPolicyFile, type PolicyFile } from '../access/policy-file.js';
+import { envIsSet, envToken, type AccessConfig, type ShellConfig } from '../config.js';
 import { createRuntime } from '../runtime.js';
-import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
+import { createSandbox, seedSummary, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
 import { SHELL_BOT_TOKEN, SHELL_CHANNEL, SHELL_USER } from './identity.js';
 import { startLocalSlack, type LocalSlack } from './local-slack.js';
+import { startSandboxAccounts, type SandboxAccounts } from './sandbox-accounts.js';
+import { catalog } from '../operations/index.js';
+import { answerChecker } from './field-check.js';
 import { createShell } from './shell.js';
+import { shellChannels } from './shell-channels.js';
 import { ShellReceiver } from './shell-receiver.js';
 
 /** Lifecycles short enough to watch a build or a reinstall end while trying the bot out. */
@@ -39,8 +45,11 @@ export interface StartShellOptions {
 }
 
 export interface RunningShell {
-  /** The built-in sandbox, when the shell runs on it. */
+  /** The built-in sandbox, when the shell runs on it (with a policy file: its default account's). */
   sandbox: Sandbox | undefined;
+  /** Each `base_url: sandbox` account's own sandbox, by account name. */
+  sandboxes: Record<string, Sandbox>;
+  /** Where the default account's requests go. */
   cloudUrl: string;
   /** The local Web API and what it was told (messages, ephemerals, views). */
   slack: LocalSlack;
@@ -62,6 +71,13 @@ export function logLineText(line: string): string {
   }
 }
 
+/** `prod (sandbox at http://…), staging (default, sandbox at …)`: each account and where it runs. */
+function accountsText(accounts: Record<string, { name: string; baseUrl: string }>, sandboxes: Record<string, Sandbox>, defaultAccount: string): string {
+  return Object.values(accounts)
+    .map((a) => `${a.name} (${a.name === defaultAccount ? 'default, ' : ''}${sandboxes[a.name] ? 'sandbox' : 'cloud'} at ${a.baseUrl})`)
+    .join(', ');
+}
+
 const isTty = (s: Readable | Writable) => (s as { isTTY?: boolean }).isTTY === true;
 
 export async function startShell(opts: StartShellOptions): Promise<RunningShell> {
@@ -71,10 +87,20 @@ export async function startShell(opts: StartShellOptions): Promise<RunningShell>
     for (const close of closers.reverse()) await close();
   };
   try {
+    const sandboxOptions = { ...DEMO_SANDBOX, ...opts.sandbox };
+    // A bad file throws its one PolicyFileError here, before anything is started.
+    const policyPath = config.access.policyFile;
+    const file = policyPath ? readPolicyFile(policyPath, { hasEnv: (name) => envIsSet(name), allowSandbox: true }) : undefined;
+    let named: SandboxAccounts | undefined;
+    if (file?.accounts) {
+      named = await startSandboxAccounts(file, sandboxOptions, (name) => envToken(name));
+      closers.push(named.close);
+    }
     let sandbox: Sandbox | undefined;
     let cloudTarget = config.cloud;
-    if (!cloudTarget) {
-      sandbox = createSandbox({ ...DEMO_SANDBOX, ...opts.sandbox });
+    // The environment's account is only needed when the file declares none.
+    if (!cloudTarget && !named) {
+      sandbox = createSandbox(sandboxOptions);
       const listening = await sandbox.listen(0, '127.0.0.1');
       closers.push(() => listening.close());
       cloudTarget = { baseUrl: listening.baseUrl, token: sandbox.token };
@@ -84,22 +110,30 @@ export async function startShell(opts: StartShellOptions): Promise<RunningShell>
 
     const terminal = opts.terminal ?? (isTty(opts.input) && isTty(opts.output));
     let print: (text: string) => void = (text) => void opts.output.write(`${text}\n`);
+    let log = print;
     const receiver = new ShellReceiver((error) => print(`! ${error instanceof Error ? error.message : String(error)}`));
-    const shell = createShell({ input: opts.input, output: opts.output, terminal, receiver, slack: local });
-    print = shell.print;
+    const policy: PolicyFile | undefined = named?.file ?? file;
     const runtime = createRuntime(
       {
         slack: { mode: 'shell', botToken: SHELL_BOT_TOKEN, appToken: undefined, signingSecret: undefined, port: 0, apiUrl: local.apiUrl },
         cloud: cloudTarget,
         databasePath: config.databasePath,
         database: config.database,
-        access: { config: SHELL_ACCESS },
+        // The shell's one person stays an admin; the file adds its accounts and channel rules.
+        // No reloadPolicy: the sandboxes were started for the file as it was read.
+        access: { config: { ...SHELL_ACCESS, policyFile: policyPath }, ...(policy && policyPath ? { policy, policyPath } : {}) },
+        tokens: named?.tokens ?? ((name) => envToken(name)),
         auditChannel: config.auditChannel,
         watch: { ...config.watch, ...opts.watch },
-        log: { level: config.logLevel, sink: (line) => shell.print(logLineText(line)) },
+        monitor: config.monitor,
+        log: { level: config.logLevel, sink: (line) => log(logLineText(line)) },
       },
       { receiver },
     );
+    const channels = shellChannels(runtime.policy.current());
+    const shell = createShell({ input: opts.input, output: opts.output, terminal, receiver, slack: local, channels, checkAnswer: answerChecker(catalog) });
+    print = shell.print;
+    log = shell.log;
     try {
       await runtime.start();
     } catch (e) {
@@ -108,11 +142,30 @@ export async function startShell(opts: StartShellOptions): Promise<RunningShell>
     }
     closers.push(() => runtime.stop()); // first to close: the watcher finishes its poll in flight
 
-    const where = sandbox ? `sandbox cloud at ${cloudTarget.baseUrl}` : `cloud at ${cloudTarget.baseUrl}`;
-    const banner = `cloudbot shell — ${where} (not Slack). Type /cloud help; Ctrl-D quits. To connect to Slack, see README › Connect to Slack.`;
+    const current = runtime.policy.current();
+    const sandboxes = Object.fromEntries((named?.sandboxes ?? []).map((s) => [s.name, s.sandbox]));
+    const where = named
+      ? `accounts: ${accountsText(current.accounts, sandboxes, current.defaultAccount)}`
+      : `${sandbox ? 'sandbox cloud' : 'cloud'} at ${cloudTarget!.baseUrl}`;
+    const hint = channels.length > 1 ? ' channel lists the channels and switches between them;' : '';
+    const banner = `cloudbot shell — ${where} (not Slack). Type /cloud help;${hint} Ctrl-D quits. To connect to Slack, see README › Connect to Slack.`
+      // The API lists no servers, groups or workers: name the seeded ones so they can be found.
+      + (sandbox || Object.keys(sandboxes).length > 0 ? `\n${seedSummary()}` : '');
     shell.print(banner);
-    const closed = shell.run().then(closeAll);
-    return { sandbox, cloudUrl: cloudTarget.baseUrl, slack: local, banner, closed, stop: () => shell.close() };
+    const closed = shell.run().then(async () => {
+      // Piped input that ends mid-build: say the watches stop here, rather than end silently.
+      const open = (await runtime.store.watches.listOpen().catch(() => [])).length;
+      if (open) shell.print(`Input ended while ${open} watch${open === 1 ? ' was' : 'es were'} still running; they stop with the shell.`);
+    }).then(closeAll);
+    return {
+      sandbox: sandbox ?? sandboxes[current.defaultAccount],
+      sandboxes,
+      cloudUrl: current.accounts[current.defaultAccount]?.baseUrl ?? cloudTarget!.baseUrl,
+      slack: local,
+      banner,
+      closed,
+      stop: () => shell.close(),
+    };
   } catch (e) {
     await closeAll();
     throw e;

@@ -7,7 +7,7 @@ import type { AuditEntry, AuditOutcome } from '../audit/types.js';
 import type { Block, Reply } from './types.js';
 import { context, header, lineSections, section } from './blocks.js';
 import { channelRef as channelMention, join, md, mention, val, type Mrkdwn } from './mrkdwn.js';
-import { ago, elapsed } from './format.js';
+import { ago, elapsed, plural } from './format.js';
 import { words } from './words.js';
 
 /** What a line needs: a stored entry, or one the store could not keep (no id). */
@@ -98,10 +98,16 @@ function tail(e: AuditLineEntry, withPeople: boolean): Mrkdwn[] {
   return parts;
 }
 
+/** " on `prod`" for an entry on a named account; nothing for the default one (and older entries). */
+function onAccount(e: Pick<AuditLineEntry, 'account'>): Mrkdwn {
+  const account = e.account ?? null;
+  return account === null ? md`` : md` on ${val(account, 40)}`;
+}
+
 function what(e: AuditLineEntry, style: ArgStyle): Mrkdwn {
   const args = formatArgs(e.args, style);
   const tier = e.tier === 'read' ? md`` : md` _${words(e.tier)}_`;
-  return md`${val(commandOf(e.opId), 80)}${args ? md` ${args}` : md``}${tier}`;
+  return md`${val(commandOf(e.opId), 80)}${args ? md` ${args}` : md``}${tier}${onAccount(e)}`;
 }
 
 /** One entry for the audit channel: who, where, what (masked args), outcome, error, people, time taken. */
@@ -109,7 +115,7 @@ export function buildAuditLine(entry: AuditLineEntry): Reply {
   const line = md`${OUTCOME_EMOJI[entry.outcome] ?? UNKNOWN_OUTCOME} ${userRef(entry.userId)} ${channelRef(entry.channelId)}: ${what(entry, LINE_ARGS)} — ${join(tail(entry, true), ' · ')}`;
   // The notification text pings nobody: the user is a value, not a mention.
   const code = entry.errorCode ? md` (${val(entry.errorCode, 60)})` : md``;
-  return { text: md`Audit: ${val(entry.userId, 40)} ${val(commandOf(entry.opId), 80)} — ${words(entry.outcome)}${code}`, blocks: [section(line)] };
+  return { text: md`Audit: ${val(entry.userId, 40)} ${val(commandOf(entry.opId), 80)}${onAccount(entry)} — ${words(entry.outcome)}${code}`, blocks: [section(line)] };
 }
 
 /** `/cloud audit`: newest first, one line per entry, at most AUDIT_LIST_LINES of them. */
@@ -133,6 +139,6 @@ export function buildAuditList(entries: AuditEntry[], now: number, opts: { userI
   });
   const blocks: Block[] = [header('Audit trail'), ...body];
   if (hidden > 0 && !cutByBlocks) blocks.push(section(md`_…and ${hidden} more_`));
-  blocks.push(context(md`${entries.length} entries${whose}, newest first.`));
-  return { text: md`Audit trail: ${entries.length} entries`, blocks };
+  blocks.push(context(md`${plural(entries.length, md`entry`, md`entries`)}${whose}, newest first.`));
+  return { text: md`Audit trail: ${plural(entries.length, md`entry`, md`entries`)}`, blocks };
 }

@@ -5,6 +5,7 @@
  */
 import { join, md, val, type Hole, type Mrkdwn } from './mrkdwn.js';
 import type { CloudApiError } from '../cloud/errors.js';
+import { words } from './words.js';
 
 export interface ErrorText {
   /** One sentence: what happened. */
@@ -19,9 +20,35 @@ export interface ErrorText {
 export interface ErrorContext {
   /** True when the failed call would have changed something (POST/PATCH/DELETE). */
   mutation?: boolean;
+  /** What the operation looked up by id (operations/looked-up.ts): a NOT_FOUND names it. */
+  lookedUp?: LookedUp[];
+}
+
+/** `server` `999`, listed by `/cloud server known`, which "lists the servers the bot has seen". */
+export interface LookedUp {
+  what: string;
+  value: string;
+  listedBy: string;
+  lists: string;
+}
+
+/** "Server `101` or backup `b7c1…` was not found in this account." and where each is listed. */
+function notFound(looked: LookedUp[]): [Mrkdwn, Mrkdwn] {
+  if (looked.length === 0) {
+    return [md`The cloud has no such resource in this account.`, md`Check the id or address; \`/cloud help\` lists the commands that show them.`];
+  }
+  const named = join(looked.map((l, i) => md`${words(i === 0 ? l.what.charAt(0).toUpperCase() + l.what.slice(1) : l.what)} ${val(l.value)}`), md` or `);
+  const where = join(looked.map((l) => md`${val(l.listedBy)} ${words(l.lists)}`), '; ');
+  return [md`${named} was not found in this account.`, md`${where}.`];
 }
 
 type Details = Record<string, unknown>;
+
+/**
+ * OS template slugs the provider uses (provider-notes.md: `{ slug, name, group_name }`). The API
+ * has no endpoint listing them, so a typo cannot be caught before Confirm: hints name these.
+ */
+export const KNOWN_OS_TEMPLATES = ['ubuntu-24.04', 'ubuntu-22.04', 'debian-12', 'debian-11', 'almalinux-9', 'rocky-9'];
 type Entry = (d: Details, e: CloudApiError, ctx: ErrorContext) => [summary: Mrkdwn, nextStep: Mrkdwn];
 
 /** A number from the details as it is; a string (the cloud may send "4") as a value. */
@@ -46,10 +73,7 @@ const said = (e: CloudApiError, fallback: Mrkdwn) => (e.message ? val(e.message)
 const MESSAGES: Record<string, Entry> = {
   UNAUTHENTICATED: badToken,
   INVALID_TOKEN: badToken,
-  NOT_FOUND: () => [
-    md`The cloud has no such resource in this account.`,
-    md`Check the id or address; \`/cloud help\` lists the commands that show them.`,
-  ],
+  NOT_FOUND: (_d, _e, ctx) => notFound(ctx.lookedUp ?? []),
   VALIDATION_ERROR: () => [md`The cloud rejected some of the input.`, md`Correct the fields named below and try again.`],
   RESERVED_IP_LIMIT_REACHED: (d, e) => {
     const held = n(d, 'count');
@@ -113,7 +137,10 @@ const MESSAGES: Record<string, Entry> = {
   OVERDUE_INVOICE: () => [md`Overdue invoices block this action.`, md`Pay them in the provider’s panel; \`/cloud account invoices\` lists them.`],
   PLAN_UNAVAILABLE: () => [md`That plan is not available.`, md`Pick another plan: \`/cloud plan list\`.`],
   PLAN_OUT_OF_STOCK: () => [md`That plan is out of stock there.`, md`Pick another plan or location: \`/cloud plan list --location &lt;id&gt;\` shows availability.`],
-  TEMPLATE_NOT_FOUND: () => [md`The cloud does not know that template.`, md`Check the template name and try again.`],
+  TEMPLATE_NOT_FOUND: (d) => [
+    typeof d.template_slug === 'string' ? md`The cloud has no OS template ${val(d.template_slug)}.` : md`The cloud does not know that template.`,
+    md`Check the slug and try again. The API lists no OS templates; slugs the provider uses: ${join(KNOWN_OS_TEMPLATES.map((s) => val(s)), ', ')}.`,
+  ],
   HAS_SERVERS: () => [md`It still has servers attached.`, md`Detach them first.`],
   ALREADY_ATTACHED: () => [md`That server is already attached to this security group.`, md`Nothing to do: its rules already apply to it.`],
   RATE_LIMITED: (_d, e) => [

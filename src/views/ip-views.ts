@@ -2,7 +2,7 @@
 import type { Subnet } from '../cloud/schemas.js';
 import type { Reply } from './types.js';
 import { context, header, lineSections, section } from './blocks.js';
-import { money } from './format.js';
+import { money, plural } from './format.js';
 import { join, md, val, type Mrkdwn } from './mrkdwn.js';
 
 export function subnetLine(s: Subnet): Mrkdwn {
@@ -22,7 +22,7 @@ export function subnetLine(s: Subnet): Mrkdwn {
 export function buildSubnets(subnets: Subnet[]): Reply {
   if (subnets.length === 0) return { text: md`No subnets offer reserved IPs.`, blocks: [section(md`No subnets offer reserved IPs right now.`)] };
   return {
-    text: md`${subnets.length} subnets for reserved IPs`,
+    text: md`${plural(subnets.length, md`subnet`, md`subnets`)} for reserved IPs`,
     blocks: [
       header('Subnets for reserved IPs'),
       ...lineSections(subnets.map(subnetLine), 46),

@@ -24,6 +24,16 @@ function option(o: ModalOption): types.PlainTextOption {
   return { text: plain(o.text, 75), value: o.value.slice(0, 150) };
 }
 
+/** Options under their group's label, in first-seen order (Slack: at most 100 groups). */
+function optionGroups(options: ModalOption[]): { label: types.PlainTextElement; options: types.PlainTextOption[] }[] {
+  const groups = new Map<string, types.PlainTextOption[]>();
+  for (const o of options) {
+    const label = o.group ?? 'Other';
+    groups.set(label, [...(groups.get(label) ?? []), option(o)]);
+  }
+  return [...groups].slice(0, 100).map(([label, opts]) => ({ label: plain(label, 75), options: opts }));
+}
+
 function element(f: ModalField, options: ModalOption[], initial: unknown): types.InputBlock['element'] {
   const id = f.name;
   const opts = options.slice(0, MAX_OPTIONS).map(option);
@@ -42,10 +52,12 @@ function element(f: ModalField, options: ModalOption[], initial: unknown): types
       };
     case 'select': {
       const chosen = opts.find((o) => o.value === String(initial ?? ''));
+      const grouped = options.some((o) => o.group !== undefined);
       return {
         type: 'static_select',
         action_id: id,
-        options: opts,
+        // Grouped options (subnets by location) are listed under their group's name.
+        ...(grouped ? { option_groups: optionGroups(options.slice(0, MAX_OPTIONS)) } : { options: opts }),
         ...(f.placeholder ? { placeholder: plain(f.placeholder, 150) } : {}),
         ...(chosen ? { initial_option: chosen } : {}),
       };
@@ -96,7 +108,8 @@ export function buildChangeModal(m: ModalInput): ModalView {
       type: 'input',
       block_id: f.name,
       optional: f.optional ?? false,
-      label: plain(f.label, 2000),
+      // Slack marks an optional input "(optional)" itself: a label saying it too reads it twice.
+      label: plain(f.optional ? f.label.replace(/\s*\(optional\)\s*$/i, '') : f.label, 2000),
       ...(f.hint ? { hint: plain(f.hint, 2000) } : {}),
       element: element(f, opts, m.initial[f.name]),
     });

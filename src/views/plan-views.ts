@@ -2,7 +2,7 @@
 import type { Page, Plan } from '../cloud/schemas.js';
 import type { Block, Reply } from './types.js';
 import { header, lineSections, section } from './blocks.js';
-import { bytes, money } from './format.js';
+import { bytes, money, plural } from './format.js';
 import { join, md, val, type Mrkdwn } from './mrkdwn.js';
 
 export function planLine(p: Plan): Mrkdwn {
@@ -14,9 +14,9 @@ export function planLine(p: Plan): Mrkdwn {
     p.bandwidth_limit != null ? md`${bytes(p.bandwidth_limit)} traffic` : null,
   ].filter((s): s is Mrkdwn => s !== null);
   const price = md`${money(p.monthly_price)}/month (${money(p.hourly_price)}/h)`;
-  const backups = p.backup_limit != null ? md` · ${p.backup_limit} backups${p.backup_price != null ? md` at ${money(p.backup_price)}` : md``}` : md``;
+  const backups = p.backup_limit != null ? md` · ${plural(p.backup_limit, md`backup`, md`backups`)}${p.backup_price != null ? md` at ${money(p.backup_price)}` : md``}` : md``;
   const scope = p.location_id == null ? md`global` : md`location ${p.location_id}`;
-  return md`• ${val(p.name)} ${val(p.id)} · ${join(specs, ' · ')} · ${price}${backups} · ${scope}${availability}`;
+  return md`• ${val(p.name)} · id ${val(p.id)} · ${join(specs, ' · ')} · ${price}${backups} · ${scope}${availability}`;
 }
 
 export function buildPlans(page: Page<Plan>, location: number | undefined, pager: Block[]): Reply {

@@ -10,6 +10,7 @@ import type { Block, Reply } from './types.js';
 import { actions, button, context, fields, section } from './blocks.js';
 import { codeBlock, join, md, mention, trusted, val, type Mrkdwn } from './mrkdwn.js';
 import { elapsed } from './format.js';
+import { accountValue } from './account-label.js';
 import { words } from './words.js';
 
 export const ACTION_CONFIRM = 'op_confirm';
@@ -51,8 +52,14 @@ export interface StatusInput {
   typeToConfirm?: string;
   /** The cloud's error in words, once failed. */
   error?: ErrorText;
+  /** Done, but a watch still follows the work it started: the heading's word until it ends. */
+  underway?: Mrkdwn;
+  /** A request sent after `request` by a Retry sync (the group's deploy). */
+  retried?: CloudRequest;
   /** Offer "Retry sync" (HYPERVISOR_SYNC_FAILED on a security group). */
   retrySync?: boolean;
+  /** The account it acts on, when messages name accounts (several declared). */
+  account?: string;
   now: number;
 }
 
@@ -67,8 +74,15 @@ export function buildStatusMessage(s: StatusInput): Reply {
   const { record: r } = s;
   // A change that needs no confirmation is "starting" until it runs, never "awaiting confirmation".
   const starting = r.status === 'pending' && !s.needsConfirm;
-  const icon = starting ? md`:hourglass_flowing_sand:` : ICON[r.status];
-  const state = starting ? md`starting` : r.status === 'pending' && s.approval ? md`awaiting approval by a second admin` : STATE[r.status];
+  const underway = r.status === 'succeeded' && s.underway !== undefined;
+  const icon = starting || underway ? md`:hourglass_flowing_sand:` : ICON[r.status];
+  const state = starting
+    ? md`starting`
+    : underway
+      ? s.underway!
+      : r.status === 'pending' && s.approval
+        ? md`awaiting approval by a second admin`
+        : STATE[r.status];
   const blocks: Block[] = [section(md`${icon} *${s.title}* — ${state}`)];
   if ((r.status === 'pending' && !starting) || r.status === 'expired' || r.status === 'cancelled') {
     if (s.lines.length) blocks.push(section(join(s.lines.map((l) => md`• ${l}`), '\n')));
@@ -95,7 +109,9 @@ export function buildStatusMessage(s: StatusInput): Reply {
   if (r.finishedAt && (r.status === 'succeeded' || r.status === 'failed')) {
     who.push(md`took ${words(elapsed(r.confirmedAt ?? r.createdAt, r.finishedAt))}`);
   }
-  if (r.status !== 'pending' && r.status !== 'cancelled' && r.status !== 'expired') who.push(md`sent ${requestLine(s.request)}`);
+  if (r.status !== 'pending' && r.status !== 'cancelled' && r.status !== 'expired') who.push(md`sent ${requestLine(s.request)}${s.retried ? md` then ${requestLine(s.retried)}` : md``}`);
+  // In every state: a change on the wrong account must be told apart at a glance.
+  if (s.account !== undefined) who.push(md`account ${accountValue(s.account)}`);
   blocks.push(context(join(who, ' · ')));
 
   if (r.status === 'pending' && s.needsConfirm) {
@@ -112,16 +128,18 @@ export function buildStatusMessage(s: StatusInput): Reply {
     blocks.push(actions(`op:${r.id}`, [button({ text: 'Retry sync', actionId: ACTION_RETRY_SYNC, value: r.id, style: 'primary' })]));
   }
   // The notification text is parsed for mentions too: built like the blocks, never raw.
-  return { text: md`${s.title}: ${state}`, blocks };
+  const on = s.account !== undefined ? md` (account ${accountValue(s.account)})` : md``;
+  return { text: md`${s.title}: ${state}${on}`, blocks };
 }
 
 /** The request as `--dry-run` shows it; secrets are already masked by the caller. */
-export function buildDryRun(title: Mrkdwn, r: CloudRequest): Reply {
+export function buildDryRun(title: Mrkdwn, r: CloudRequest, account?: string): Reply {
   const body = r.body && Object.keys(r.body).length ? md`\n${codeBlock(JSON.stringify(r.body, null, 2))}` : md``;
+  const to = account !== undefined ? md` to account ${accountValue(account)}` : md``;
   return {
-    text: md`Dry run: ${title}`,
+    text: md`Dry run: ${title}${account !== undefined ? md` (account ${accountValue(account)})` : md``}`,
     blocks: [
-      section(md`:test_tube: *Dry run — nothing was sent.* ${title} would send:\n${requestLine(r)}${body}`),
+      section(md`:test_tube: *Dry run — nothing was sent.* ${title} would send${to}:\n${requestLine(r)}${body}`),
       context(md`Run the same command without \`--dry-run\` to do it.`),
     ],
   };

@@ -8,7 +8,8 @@ import type { WatchRecord } from '../store/watch-store.js';
 import type { Block, Reply } from './types.js';
 import { actions, button, context, header, lineSections, section } from './blocks.js';
 import { md, mention, val, type Mrkdwn } from './mrkdwn.js';
-import { elapsed } from './format.js';
+import { elapsed, plural } from './format.js';
+import { accountValue } from './account-label.js';
 import { words } from './words.js';
 
 export const ACTION_KEEP_WATCHING = 'watch_keep';
@@ -21,6 +22,8 @@ export interface FinalWords {
 }
 
 const since = (from: number, to: number) => words(elapsed(from, to));
+/** " (account `prod`)" when messages name accounts; else nothing. */
+const onAccount = (account: string | undefined): Mrkdwn => (account !== undefined ? md` (account ${accountValue(account)})` : md``);
 
 /** An intermediate change, for the thread only. `line` is the kind's reading of the state. */
 export function buildProgressReply(w: WatchRecord, line: Mrkdwn, now: number): Reply {
@@ -28,8 +31,9 @@ export function buildProgressReply(w: WatchRecord, line: Mrkdwn, now: number): R
 }
 
 /** The end: posted once, as a thread reply (broadcast to the channel when configured). */
-export function buildFinalReply(w: WatchRecord, final: FinalWords, outcome: 'succeeded' | 'failed', now: number): Reply {
-  const said = md`${final.said} (after ${since(w.startedAt, now)}).`;
+export function buildFinalReply(w: WatchRecord, final: FinalWords, outcome: 'succeeded' | 'failed', now: number, account?: string): Reply {
+  const on = account !== undefined ? md` on account ${accountValue(account)}` : md``;
+  const said = md`${final.said}${on} (after ${since(w.startedAt, now)}).`;
   const icon = outcome === 'succeeded' ? md`:white_check_mark:` : md`:x:`;
   // The text is broadcast to the channel too: built like the block, and it pings nobody.
   return { text: said, blocks: [section(md`${icon} ${said}${final.more ? md` ${final.more}` : md``}`)] };
@@ -63,12 +67,12 @@ const statusWords = (w: WatchRecord, now: number): Mrkdwn => (w.status === 'acti
  * place. `subject` names it as the kind does (a worker by its name once seen); the text keeps
  * the id that was typed.
  */
-export function buildWatchMessage(w: WatchRecord, subject: Mrkdwn, line: Mrkdwn, now: number): Reply {
+export function buildWatchMessage(w: WatchRecord, subject: Mrkdwn, line: Mrkdwn, now: number, account?: string): Reply {
   const icon = w.status === 'done' ? (w.outcome === 'succeeded' ? md`:white_check_mark:` : md`:x:`) : w.status === 'active' ? md`:eyes:` : md`:pause_button:`;
   return {
-    text: md`${words(w.kind)} ${val(w.resource)}: ${line}`,
+    text: md`${words(w.kind)} ${val(w.resource)}${onAccount(account)}: ${line}`,
     blocks: [
-      section(md`${icon} ${subject} — ${line}`),
+      section(md`${icon} ${subject}${onAccount(account)} — ${line}`),
       context(md`Watch ${val(w.id)} · ${statusWords(w, now)} · started by ${mention(w.requestedBy)} · updates in the thread`),
     ],
   };
@@ -81,14 +85,25 @@ export function buildProgressBlock(w: WatchRecord, line: Mrkdwn, now: number): B
   return context(md`:eyes: ${line} · ${state} · watch ${val(w.id)}`);
 }
 
-export function buildWatchList(watches: WatchRecord[], now: number): Reply {
+export interface WatchListOptions {
+  /** Name each watch's account (several declared); a record without one is on `defaultAccount`. */
+  showAccounts?: boolean;
+  defaultAccount?: string;
+}
+
+export function buildWatchList(watches: WatchRecord[], now: number, opts: WatchListOptions = {}): Reply {
   if (watches.length === 0) return { text: md`No active watches.`, blocks: [section(md`No active watches.`)] };
+  const accountOf = (w: WatchRecord): Mrkdwn => {
+    if (!opts.showAccounts) return md``;
+    const name = w.account ?? opts.defaultAccount;
+    return name != null ? md` on ${accountValue(name)}` : md` on the default account`;
+  };
   const lines = watches.map(
     (w) =>
-      md`• ${val(w.id)} ${words(w.kind)} ${val(w.resource)} · ${words(w.status)} for ${since(w.startedAt, now)} · ${w.polls} polls · by ${mention(w.requestedBy)}`,
+      md`• ${val(w.id)} ${words(w.kind)} ${val(w.resource)}${accountOf(w)} · ${words(w.status)} for ${since(w.startedAt, now)} · ${plural(w.polls, md`poll`, md`polls`)} · by ${mention(w.requestedBy)}`,
   );
   return {
-    text: md`${watches.length} active watches`,
+    text: md`${plural(watches.length, md`active watch`, md`active watches`)}`,
     blocks: [header('Active watches'), ...lineSections(lines, 45), context(md`Stop one with \`/cloud watch cancel &lt;id&gt;\`.`)],
   };
 }
@@ -99,10 +114,10 @@ export function buildNothingToWatch(idle: Mrkdwn): Reply {
 }
 
 /** The channel message a watch started by hand hangs its thread from, until the first look. */
-export function buildWatchStarting(subject: Mrkdwn, userId: string): Reply {
+export function buildWatchStarting(subject: Mrkdwn, userId: string, account?: string): Reply {
   return {
-    text: md`Watching ${subject}`,
-    blocks: [section(md`:eyes: Watching ${subject} for ${mention(userId)}: updates in the thread.`)],
+    text: md`Watching ${subject}${onAccount(account)}`,
+    blocks: [section(md`:eyes: Watching ${subject}${onAccount(account)} for ${mention(userId)}: updates in the thread.`)],
   };
 }
 

@@ -8,6 +8,7 @@ export const auditList = defineOperation({
   summary: 'Recent operations: who did what, where, and how it ended (admins)',
   // Admins only: the trail shows who ran what, including who looked at credentials.
   tier: 'secret',
+  scope: 'bot',
   secret: false,
   args: {
     user: flag('U…', z.string().trim().regex(/^[UW][A-Z0-9]{2,}$/, { error: 'must be a Slack user id like U0123ABCD' }).optional(), 'only this person’s entries'),

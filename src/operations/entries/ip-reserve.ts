@@ -61,17 +61,26 @@ export function subnetOptionText(s: Subnet): string {
   return parts.join(' · ');
 }
 
-const subnetOptions = async ({ cloud }: { cloud: CloudClient }): Promise<ModalOption[]> =>
-  (await cloud.reservedIps.subnets()).map((s) => ({ value: s.id, text: subnetOptionText(s) }));
+/** "AMS — Amsterdam, Netherlands (location 1)": a location option, and the group its subnets are listed under. */
+function locationText(s: Subnet, id: number): string {
+  const name = [s.location?.short_code, s.location?.description].filter(Boolean).join(' — ');
+  return `${name || 'Location'} (location ${id})`;
+}
 
-/** Locations that have subnets, once each: "AMS — Amsterdam, Netherlands (location 1)". */
+/** Subnets grouped under their location's option text, so the list can follow the chosen location. */
+const subnetOptions = async ({ cloud }: { cloud: CloudClient }): Promise<ModalOption[]> =>
+  (await cloud.reservedIps.subnets()).map((s) => {
+    const at = subnetLocation(s);
+    return { value: s.id, text: subnetOptionText(s), ...(at !== undefined ? { group: locationText(s, at) } : {}) };
+  });
+
+/** Locations that have subnets, once each. */
 const locationOptions = async ({ cloud }: { cloud: CloudClient }): Promise<ModalOption[]> => {
   const seen = new Map<number, ModalOption>();
   for (const s of await cloud.reservedIps.subnets()) {
     const id = subnetLocation(s);
     if (id === undefined || seen.has(id)) continue;
-    const name = [s.location?.short_code, s.location?.description].filter(Boolean).join(' — ');
-    seen.set(id, { value: String(id), text: `${name || 'Location'} (location ${id})` });
+    seen.set(id, { value: String(id), text: locationText(s, id) });
   }
   return [...seen.values()];
 };
@@ -141,7 +150,9 @@ export const ipReserve = defineOperation({
       const n = Number(a.quantity ?? 1) || 1;
       if (!a.subnet) return { title: md`Reserve IP addresses (billed hourly while no server uses them)`, lines: [] };
       const from = md`${val(a.subnet)}${f.cidr ? md` (${val(f.cidr)})` : md``}`;
-      const where = f.where ? val(f.where) : typeof a.location === 'number' ? md`location ${a.location}` : a.location !== undefined ? md`location ${val(String(a.location))}` : undefined;
+      // The id first, as the dry run (no facts) names it; the cloud's name after it once known.
+      const id = typeof a.location === 'number' ? md`location ${a.location}` : a.location !== undefined ? md`location ${val(String(a.location))}` : undefined;
+      const where = id && f.where ? md`${id} (${val(f.where)})` : (id ?? (f.where ? val(f.where) : undefined));
       const lines: Mrkdwn[] = [];
       if (typeof f.hourlyPrice === 'number') {
         const each = money(f.hourlyPrice);

@@ -8,6 +8,7 @@ import { buildSecurityGroup } from '../../views/sg-views.js';
 import { buildSshKeys } from '../../views/ssh-key-views.js';
 import { groupArg, locationFlag, serverArg } from '../args.js';
 import { defineOperation, pageFlag } from '../define.js';
+import { groupSeen, serverSeen } from '../remember.js';
 
 export const backupList = defineOperation({
   id: 'backup.list',
@@ -16,8 +17,9 @@ export const backupList = defineOperation({
   args: { server: serverArg, page: pageFlag },
   pageArg: 'page',
   run: ({ cloud, signal }, { server, page }) => cloud.backups.list(server, { page: page ?? 1, signal }),
+  remember: (_r, { server }) => serverSeen(server),
   render: (result, args, view) =>
-    buildBackupList(args.server, result, view, buildPager('backup.list', args, 'page', result.meta, 'backups')),
+    buildBackupList(args.server, result, view, buildPager('backup.list', args, 'page', result.meta, 'backups', view.account)),
 });
 
 export const ipSubnets = defineOperation({
@@ -35,6 +37,7 @@ export const sgShow = defineOperation({
   tier: 'read',
   args: { id: groupArg },
   run: ({ cloud, signal }, { id }) => cloud.securityGroups.get(id, { signal }),
+  remember: (group) => groupSeen(group),
   render: (group) => buildSecurityGroup(group),
 });
 
@@ -55,7 +58,7 @@ export const planList = defineOperation({
   pageArg: 'page',
   run: ({ cloud, signal }, { location, page }) =>
     cloud.plans.list({ page: page ?? 1, signal, ...(location !== undefined ? { location_id: location } : {}) }),
-  render: (result, args) => buildPlans(result, args.location, buildPager('plan.list', args, 'page', result.meta, 'plans')),
+  render: (result, args, view) => buildPlans(result, args.location, buildPager('plan.list', args, 'page', result.meta, 'plans', view.account)),
 });
 
 export const accountUsage = defineOperation({
@@ -75,5 +78,5 @@ export const accountInvoices = defineOperation({
   args: { page: pageFlag },
   pageArg: 'page',
   run: ({ cloud, signal }, { page }) => cloud.account.invoices({ page: page ?? 1, signal }),
-  render: (result, args, view) => buildInvoices(result, view, buildPager('account.invoices', args, 'page', result.meta, 'invoices')),
+  render: (result, args, view) => buildInvoices(result, view, buildPager('account.invoices', args, 'page', result.meta, 'invoices', view.account)),
 });

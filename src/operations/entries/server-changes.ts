@@ -4,9 +4,11 @@ import { RenameBody } from '../../cloud/requests.js';
 import { isServerBusy } from '../../cloud/server-status.js';
 import { buildRootPasswordReply } from '../../views/secret-views.js';
 import { join, md, val } from '../../views/mrkdwn.js';
+import { KNOWN_OS_TEMPLATES } from '../../views/cloud-error-text.js';
 import { addressArg, serverArg } from '../args.js';
 import { defineOperation, flag, modalOnly, rest } from '../define.js';
 import type { ModalOption } from '../types.js';
+import { serverFromServer, serverSeen } from '../remember.js';
 
 export const serverRename = defineOperation({
   id: 'server.rename',
@@ -14,6 +16,7 @@ export const serverRename = defineOperation({
   tier: 'change',
   args: { server: serverArg, name: rest('name', RenameBody.shape.name, 'the new display name') },
   run: ({ cloud }, { server, name }) => cloud.servers.rename(server, name),
+  remember: (s) => serverFromServer(s),
   change: {
     confirm: false,
     describe: ({ server, name }) => ({ title: md`Rename server ${val(server)} to ${val(name)}`, lines: [] }),
@@ -98,7 +101,7 @@ export const serverReinstall = defineOperation({
       title: 'Reinstall server',
       submit: 'Continue',
       fields: [
-        { name: 'template', label: 'Operating system template', kind: 'text', placeholder: 'ubuntu-24.04', maxLength: 100 },
+        { name: 'template', label: 'Operating system template', kind: 'text', placeholder: 'ubuntu-24.04', maxLength: 100, hint: `A slug such as ${KNOWN_OS_TEMPLATES.join(', ')}. The cloud lists none, so a typo is refused only when sent.` },
         {
           name: 'password',
           label: 'Root password (optional)',
@@ -119,6 +122,7 @@ export const serverRemoveIp = defineOperation({
   tier: 'destroy',
   args: { server: serverArg, address: addressArg },
   run: ({ cloud }, { server, address }) => cloud.servers.removeIp(server, address),
+  remember: (_r, { server }) => serverSeen(server),
   change: {
     confirm: true,
     async precheck({ cloud }, { server, address }) {

@@ -2,6 +2,7 @@
 import { buildCredentials, buildServerIps, buildServerStatus } from '../../views/server-views.js';
 import { serverArg } from '../args.js';
 import { defineOperation, switchFlag } from '../define.js';
+import { serverFromIps, serverSeen } from '../remember.js';
 
 export const serverStatus = defineOperation({
   id: 'server.status',
@@ -10,6 +11,7 @@ export const serverStatus = defineOperation({
   args: { server: serverArg, watch: switchFlag('follow it in the channel until an install is done') },
   watchable: ({ server }) => ({ kind: 'server', resource: server }),
   run: ({ cloud, signal }, { server }) => cloud.servers.status(server, { signal }),
+  remember: (_status, { server }) => serverSeen(server),
   render: (status, { server }, view) => buildServerStatus(server, status, view),
 });
 
@@ -19,6 +21,7 @@ export const serverCredentials = defineOperation({
   tier: 'secret',
   args: { server: serverArg },
   run: ({ cloud, signal }, { server }) => cloud.servers.credentials(server, { signal }),
+  remember: (_creds, { server }) => serverSeen(server), // the id only: nothing of the secret answer
   render: (creds, { server }) => buildCredentials(server, creds),
 });
 
@@ -28,5 +31,6 @@ export const serverIps = defineOperation({
   tier: 'read',
   args: { server: serverArg },
   run: ({ cloud, signal }, { server }) => cloud.servers.ips(server, { signal }),
+  remember: (ips, { server }) => serverFromIps(server, ips),
   render: (ips, { server }) => buildServerIps(server, ips),
 });

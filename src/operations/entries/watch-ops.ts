@@ -3,28 +3,32 @@ import { z } from 'zod';
 import { WATCH_ID_PATTERN } from '../../store/ids.js';
 import { buildWatchCancelAnswer, buildWatchList } from '../../views/watch-views.js';
 import { defineOperation, positional } from '../define.js';
+import { quote } from '../firewall-syntax.js';
 
 const watchId = z
   .string()
   .trim()
-  .regex(WATCH_ID_PATTERN, { error: 'is not a watch id (see /cloud watch list)' });
+  // The message names what was typed (parse-command shows a quoted part as a value).
+  .regex(WATCH_ID_PATTERN, { error: (i) => `${quote(String(i.input).slice(0, 40))} is not a watch id (see /cloud watch list)` });
 
 export const watchList = defineOperation({
   id: 'watch.list',
   summary: 'Builds and reinstalls the bot is following now',
   tier: 'read',
+  scope: 'bot',
   args: {},
   async run({ watches }) {
     if (!watches) throw new Error('watches are not available here');
     return (await watches.list()).filter((w) => w.status === 'active' || w.status === 'finalizing' || w.status === 'expired');
   },
-  render: (list, _args, view) => buildWatchList(list, view.now),
+  render: (list, _args, view) => buildWatchList(list, view.now, view.namedDefaultAccount ? { showAccounts: true, defaultAccount: view.namedDefaultAccount } : {}),
 });
 
 export const watchCancel = defineOperation({
   id: 'watch.cancel',
   summary: 'Stop following a build or reinstall (the work itself goes on)',
   tier: 'change',
+  scope: 'bot',
   mutates: false,
   ephemeral: true,
   args: { id: positional('watch-id', watchId, 'the watch id from /cloud watch list') },

@@ -2,6 +2,7 @@
 import { buildLocations, buildRequirements, buildTemplates, buildWorkerStatus } from '../../views/worker-views.js';
 import { workerArg } from '../args.js';
 import { defineOperation, switchFlag } from '../define.js';
+import { workerSeen } from '../remember.js';
 
 export const workerRequirements = defineOperation({
   id: 'worker.requirements',
@@ -37,5 +38,6 @@ export const workerStatus = defineOperation({
   args: { worker: workerArg, watch: switchFlag('follow the build in the channel until it is done') },
   watchable: ({ worker }) => ({ kind: 'worker', resource: worker }),
   run: ({ cloud, signal }, { worker }) => cloud.workers.status(worker, { signal }),
+  remember: (w) => workerSeen(w),
   render: (w, _args, view) => buildWorkerStatus(w, view),
 });

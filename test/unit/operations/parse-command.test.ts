@@ -52,11 +52,11 @@ describe('parseCommand', () => {
   });
 
   it('refuses unsafe identifiers before anything runs', () => {
-    for (const bad of ['../etc', '..%2F..%2Fadmin', '101/ips', '%2e%2e', '1'.repeat(40), '0101', 'abc']) {
+    for (const bad of ['../etc', '..%2F..%2Fadmin', '101/ips', '%2e%2e', '1'.repeat(40), '0101', 'web/1', 'a%2fb']) {
       expect(problem(`server status ${bad}`).message).toMatch(/is not a server id/);
     }
-    expect(problem('worker status not-a-uuid').message).toMatch(/is not a uuid/);
-    expect(problem('sg show -1').message).toBe('&lt;id&gt;: `-1` is not an id: use a positive whole number');
+    expect(problem('worker status not/a-uuid').message).toMatch(/is not a uuid/);
+    expect(problem('sg show -1').message).toBe('&lt;id&gt;: `-1` is not an id: use a positive whole number, or the name of one the bot has seen (see /cloud sg known)');
   });
 
   it('says what is missing and marks it for a form', () => {

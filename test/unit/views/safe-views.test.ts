@@ -3,7 +3,6 @@
  * Slack inert, in the notification text as well as in the blocks.
  */
 import { describe, expect, it } from 'vitest';
-import type { OperationRecord } from '../../../src/store/types.js';
 import type { WatchRecord } from '../../../src/store/watch-store.js';
 import type { Reply } from '../../../src/operations/types.js';
 import { md, val } from '../../../src/views/mrkdwn.js';
@@ -26,54 +25,7 @@ function inert(r: Reply) {
   expect(r.text).not.toContain('\n:white_check_mark:');
 }
 
-const record = (over: Partial<OperationRecord> = {}): OperationRecord => ({
-  id: 'op_AAAAAAAAAAAAAAAA',
-  opId: 'server.rename',
-  args: {},
-  facts: {},
-  sealedSecrets: null,
-  status: 'pending',
-  requestedBy: 'U0ALICE',
-  teamId: null,
-  channelId: 'C0OPS',
-  messageTs: null,
-  dedupeKey: null,
-  createdAt: 0,
-  updatedAt: 0,
-  expiresAt: 600_000,
-  confirmedBy: null,
-  confirmedAt: null,
-  approvedBy: null,
-  approvedAt: null,
-  finishedAt: null,
-  result: null,
-  errorCode: null,
-  errorMessage: null,
-  ...over,
-});
-
-const watch = (over: Partial<WatchRecord> = {}): WatchRecord => ({
-  id: 'w_AAAAAAAA',
-  kind: 'worker',
-  resource: 'uuid-1',
-  operationId: null,
-  channelId: 'C0OPS',
-  threadTs: '1.2',
-  requestedBy: 'U0ALICE',
-  status: 'active',
-  state: null,
-  outcome: null,
-  polls: 1,
-  intervalMs: 10_000,
-  startedAt: 0,
-  deadlineAt: 1_000_000,
-  nextPollAt: 0,
-  updatedAt: 0,
-  finalTs: null,
-  leaseOwner: null,
-  leaseUntil: null,
-  ...over,
-});
+import { record, watch } from './record-fixtures.js';
 
 describe('buildRootPasswordReply', () => {
   it('marks itself private and shows the password once, as a value', () => {
@@ -189,7 +141,7 @@ describe('click answers', () => {
   });
 
   it('an access refusal names channels and the command safely', () => {
-    const r = buildAccessRefusal({ ok: false, reason: 'channel', channels: ['C0OPS', '<!channel>'] }, '/cloud server rename', 'change');
+    const r = buildAccessRefusal({ ok: false, reason: 'channel', channels: ['C0OPS', '<!channel>'], rule: { key: 'CLOUD_CHANNELS', source: 'environment' } }, '/cloud server rename', 'change');
     inert(r);
     expect(r.text).toBe('I take `/cloud` commands only in <#C0OPS>, `&lt;!channel&gt;`. Nothing was done.');
   });

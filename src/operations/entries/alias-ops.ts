@@ -1,0 +1,68 @@
+/**
+ * Aliases (issue 14): a channel saves a command under a word. Operators save and delete (the
+ * creator or an admin deletes); anyone who may read lists them. They act on the bot's own state
+ * (scope `bot`). Running an alias is not an operation: the slash command expands it and the
+ * expanded command is parsed, checked and run as if typed (slack/alias-commands.ts).
+ */
+import { z } from 'zod';
+import { buildAliasCreated, buildAliasList, buildAliasRemoved } from '../../views/alias-views.js';
+import { ALIAS_NAME, normalizeCommand } from '../alias-grammar.js';
+import { defineOperation, positional, rest } from '../define.js';
+import type { RunContext } from '../types.js';
+
+const nameSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(ALIAS_NAME, { error: 'must be a lower-case word of letters, digits and dashes (at most 30)' });
+
+function control(ctx: RunContext) {
+  if (!ctx.aliases || !ctx.actor?.channelId) throw new Error('aliases are not available here');
+  return { aliases: ctx.aliases, channelId: ctx.actor.channelId, userId: ctx.actor.userId };
+}
+
+export const aliasCreate = defineOperation({
+  id: 'alias.create',
+  summary: 'Save a command under a word for this channel; $1…$9 are its arguments, $* the rest',
+  tier: 'change',
+  scope: 'bot',
+  mutates: false,
+  ephemeral: true,
+  args: {
+    name: positional('name', nameSchema, 'a lower-case word that is not a command word'),
+    command: { ...rest('command', z.string().max(1000, { error: 'is too long (at most 1000 characters)' }).transform(normalizeCommand), 'a /cloud command, e.g. server status $1'), lead: '=' },
+  },
+  async run(ctx, { name, command }) {
+    const c = control(ctx);
+    const teamId = ctx.actor?.teamId;
+    return c.aliases.create({ channelId: c.channelId, userId: c.userId, name, command, ...(teamId ? { teamId } : {}) });
+  },
+  render: (outcome) => buildAliasCreated(outcome),
+});
+
+export const aliasList = defineOperation({
+  id: 'alias.list',
+  summary: 'This channel’s aliases and the commands they run',
+  tier: 'read',
+  scope: 'bot',
+  args: {},
+  run: (ctx) => control(ctx).aliases.list(control(ctx).channelId),
+  render: (aliases) => buildAliasList(aliases),
+});
+
+export const aliasDelete = defineOperation({
+  id: 'alias.delete',
+  summary: 'Delete one of this channel’s aliases (its creator or an admin)',
+  tier: 'change',
+  scope: 'bot',
+  mutates: false,
+  ephemeral: true,
+  args: { name: positional('name', nameSchema, 'the alias, as /cloud aliases lists it') },
+  async run(ctx, { name }) {
+    const c = control(ctx);
+    return c.aliases.remove(name, c.channelId, c.userId);
+  },
+  render: (outcome) => buildAliasRemoved(outcome),
+});
+
+export const ALIAS_OPS = [aliasCreate, aliasList, aliasDelete];

@@ -1,0 +1,28 @@
+/**
+ * `/cloud server known`, `/cloud sg known`, `/cloud worker known`: what the bot has seen on the
+ * channel's account (the API lists none of them). They read the bot's own memory: scope bot.
+ */
+import type { KnownKind } from '../../store/known-types.js';
+import { buildKnownList } from '../../views/known-views.js';
+import { defineOperation } from '../define.js';
+
+const LIMIT = 50;
+
+const knownOp = <const R extends 'server' | 'sg' | 'worker'>(resource: R, kind: KnownKind, what: string) =>
+  defineOperation({
+    id: `${resource}.known`,
+    summary: `${what} the bot has seen on this channel’s account: name, id, uuid, first and last seen`,
+    tier: 'read',
+    scope: 'bot',
+    args: {},
+    async run({ known }) {
+      if (!known) throw new Error('known resources are not available here');
+      return known.list(kind, LIMIT);
+    },
+    render: (rows, _args, view) => buildKnownList(kind, rows, view.now, LIMIT),
+  });
+
+export const serverKnown = knownOp('server', 'server', 'Servers');
+export const sgKnown = knownOp('sg', 'sg', 'Security groups');
+export const workerKnown = knownOp('worker', 'worker', 'Workers');
+export const KNOWN_OPS = [serverKnown, sgKnown, workerKnown];

@@ -1,0 +1,57 @@
+/**
+ * What catalog entries remember of an answer (their `remember` hooks): ids, uuids and names of
+ * servers, security groups and workers, never anything else. Which fields carry names follows
+ * src/cloud/schemas.ts: a Server's name/hostname, a group's name and its servers, a worker's name,
+ * and (the API has no "get server") the reverse DNS of a server's primary address.
+ */
+import { isUuid } from '../cloud/ids.js';
+import type { SecurityGroup, Server, ServerIp, Worker } from '../cloud/schemas.js';
+import type { KnownEntry, KnownResourceStore } from '../store/known-types.js';
+import type { AnyOperation } from './types.js';
+
+/** A server addressed by what was typed (numeric id, short uuid or uuid): it exists. */
+export function serverSeen(server: string): KnownEntry[] {
+  return [{ kind: 'server', id: String(server), ...(isUuid(String(server)) ? { uuid: String(server).toLowerCase() } : {}) }];
+}
+
+/** The primary IPv4's reverse DNS (else any address's) is the server's hostname in practice. */
+export function serverFromIps(server: string, ips: readonly ServerIp[]): KnownEntry[] {
+  const withName = ips.filter((ip) => ip.rdns);
+  const host = (withName.find((ip) => ip.type === 'ipv4') ?? withName[0])?.rdns ?? null;
+  return [{ ...serverSeen(server)[0]!, name: host }];
+}
+
+export function serverFromServer(s: Pick<Server, 'id' | 'uuid' | 'name' | 'hostname'>): KnownEntry[] {
+  return [{ kind: 'server', id: String(s.id), uuid: s.uuid, name: s.name ?? s.hostname ?? null }];
+}
+
+/** A group and the servers attached to it (known there by uuid only). */
+export function groupSeen(g: Pick<SecurityGroup, 'id' | 'name' | 'servers'>): KnownEntry[] {
+  const servers: KnownEntry[] = (g.servers ?? []).map((s) => ({ kind: 'server', id: s.uuid, uuid: s.uuid, name: s.name ?? null }));
+  return [{ kind: 'sg', id: String(g.id), name: g.name ?? null }, ...servers];
+}
+
+export function workerSeen(w: Pick<Worker, 'uuid' | 'name'>): KnownEntry[] {
+  return [{ kind: 'worker', id: w.uuid, uuid: w.uuid, name: w.name ?? null }];
+}
+
+/**
+ * Records what an answer showed, without holding the answer: the store write runs on its own
+ * and a failure is only logged (names are a convenience; the answer is what was asked for).
+ */
+export function rememberAnswer(
+  known: Pick<KnownResourceStore, 'remember'> | undefined,
+  op: Pick<AnyOperation, 'remember'>,
+  result: unknown,
+  args: Record<string, unknown>,
+  where: { account: string | null; now: number },
+  onError: (error: unknown) => void,
+): void {
+  if (!known || !op.remember) return;
+  try {
+    const entries = op.remember(result, args);
+    if (entries.length > 0) known.remember(where.account, entries, where.now).catch(onError);
+  } catch (e) {
+    onError(e);
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Names instead of numbers (issue 14): an argument typed as a name (`/cloud server status web-1`)
+ * becomes the id the bot saw with that name on the admitted account, before any request; an
+ * unknown or ambiguous name is refused with the nearest known one. Every entry point (commands,
+ * forms, buttons) comes through `resolveNames`: run-operation.ts for reads, the change flow's
+ * start for changes.
+ */
+import { isServerId, positiveInt, serverId, uuid } from '../cloud/ids.js';
+import type { KnownKind, KnownResource, KnownResourceStore } from '../store/known-types.js';
+import { join, md, val, type Mrkdwn } from '../views/mrkdwn.js';
+import { isIdOf, isNameShape } from './args.js';
+import { nearest } from './suggest.js';
+import type { AnyOperation, ArgSpec } from './types.js';
+
+export type KnownLookup = Pick<KnownResourceStore, 'find' | 'names'>;
+
+export type Resolution = { ok: true; args: Record<string, unknown> } | { ok: false; message: Mrkdwn };
+
+const WORD: Record<KnownKind, Mrkdwn> = { server: md`server`, sg: md`security group`, worker: md`worker` };
+const SHORT_UUID = /^[A-Za-z0-9]{8}$/;
+
+/** The id in the shape its argument takes (validated again: the store is not trusted blindly). */
+function idValue(kind: KnownKind, id: string): unknown {
+  if (kind === 'sg') return positiveInt(id, 'security group id');
+  return kind === 'server' ? serverId(id) : uuid(id);
+}
+
+/** The rows a name means: exact (ignoring case), else a hostname whose first label it is (`web-1` → `web-1.example.net`). */
+async function lookUp(known: KnownLookup, account: string | null, kind: KnownKind, name: string): Promise<KnownResource[]> {
+  const exact = await known.find(account, kind, name);
+  if (exact.length > 0 || name.includes('.')) return exact;
+  const lower = name.toLowerCase();
+  const hosts = (await known.names(account, kind)).filter((n) => n.toLowerCase().split('.')[0] === lower);
+  return hosts.length === 1 ? known.find(account, kind, hosts[0]!) : [];
+}
+
+export function unknownName(kind: KnownKind, name: string, suggestion: string | undefined): Mrkdwn {
+  const guess = suggestion ? md`; did you mean ${val(suggestion)}?` : md``;
+  return md`I don't know a ${WORD[kind]} named ${val(name)} here${guess} (see ${val(`/cloud ${kind} known`)})`;
+}
+
+function ambiguous(kind: KnownKind, name: string, rows: KnownResource[]): Mrkdwn {
+  const ids = join(rows.slice(0, 5).map((r) => val(r.id)), ', ');
+  return md`${val(name)} names ${rows.length} ${WORD[kind]}s here (${ids}); use the id instead.`;
+}
+
+/**
+ * Replaces every name-shaped argument of a name-taking kind with its id. Values already in id
+ * shape pass unchanged, except an 8-character server value that is the name of exactly one
+ * known server (a short uuid and a short hostname look alike).
+ */
+export async function resolveNames(known: KnownLookup | undefined, op: Pick<AnyOperation, 'args'>, args: Record<string, unknown>, account: string | null): Promise<Resolution> {
+  let out = args;
+  for (const [argName, spec] of Object.entries(op.args) as [string, ArgSpec][]) {
+    const kind = spec.names;
+    const value = args[argName];
+    if (!kind || value === undefined || value === null) continue;
+    const maybeName = kind === 'server' && typeof value === 'string' && SHORT_UUID.test(value) && !/^[0-9]+$/.test(value);
+    if (isIdOf(kind, value) && !maybeName) continue;
+    if (!isNameShape(value)) {
+      if (isIdOf(kind, value)) continue;
+      return { ok: false, message: md`${val(String(value))} is not a ${WORD[kind]} id or name.` };
+    }
+    const rows = known ? await lookUp(known, account, kind, value) : [];
+    if (rows.length > 1) return { ok: false, message: ambiguous(kind, value, rows) };
+    if (rows.length === 0) {
+      if (maybeName && isServerId(value)) continue; // not a known name: it is a short uuid
+      const names = known ? await known.names(account, kind) : [];
+      const lower = new Map(names.map((n) => [n.toLowerCase(), n]));
+      const guess = nearest(value, [...lower.keys()]);
+      return { ok: false, message: unknownName(kind, value, guess && lower.get(guess)) };
+    }
+    try {
+      out = { ...out, [argName]: idValue(kind, rows[0]!.id) };
+    } catch {
+      return { ok: false, message: md`The ${WORD[kind]} named ${val(value)} has no usable id on record; use the id instead.` };
+    }
+  }
+  return { ok: true, args: out };
+}

@@ -1,0 +1,160 @@
+/**
+ * The App Home tab (issue 14): when a person opens it, the bot publishes their own view
+ * (views.publish) — account usage, requests waiting for them, watches, subscriptions, their
+ * audit trail — and offers buttons for the common reads.
+ *
+ * The Home tab has no channel, so what it shows is decided as for a command without one: the
+ * person's role from the environment's lists, and `access.check(user, undefined, …)` for each
+ * read (so CLOUD_CHANNELS or `default_channel: deny` hide usage here as they refuse commands
+ * outside their channels). Approvals are those the change flow would let this person give.
+ *
+ * A click on a Home button carries no response_url and no channel, so an ephemeral answer is
+ * impossible (chat.postEphemeral needs a channel the person is in). The answer goes to the
+ * person's DM with the app instead (chat.postMessage with their user id as the channel, which
+ * `chat:write` allows and which lands in the app's Messages tab): it stays readable, unlike a
+ * Home view that the next publish replaces.
+ */
+import type { App, BlockButtonAction } from '@slack/bolt';
+import type { AnyOperation } from '../operations/types.js';
+import type { Catalog } from '../operations/catalog.js';
+import type { SlackApi } from '../chat/slack-api.js';
+import type { OperationRecord, OperationStore } from '../store/types.js';
+import type { WatchRecord } from '../store/watch-store.js';
+import type { SubscriptionRecord } from '../store/monitor-types.js';
+import type { AccountUsage } from '../cloud/schemas.js';
+import { buildHome, HOME_LIST_LINES, HOME_RUN_PATTERN, type HomeButton, type HomeData, type HomeRequest, type HomeUsage } from '../views/home-views.js';
+import { buildNote } from '../views/click-views.js';
+import { md } from '../views/mrkdwn.js';
+import { readButtonValue } from './button-value.js';
+import { admit, type GuardDeps } from './guard.js';
+import { runOperation, type RunDeps } from './run-operation.js';
+import { failureReply } from './answer-failure.js';
+
+export interface HomeDeps extends RunDeps, GuardDeps {
+  catalog: Catalog;
+  slack: Pick<SlackApi, 'publishView' | 'postMessage'>;
+  store: Pick<OperationStore, 'listRecent'>;
+  /** Open watches and active subscriptions (the store's), for the Home tab. */
+  home?: { watches(): Promise<WatchRecord[]>; subscriptions(): Promise<SubscriptionRecord[]> };
+}
+
+/** Pending records looked at for the lists (newest first); older ones have long expired. */
+const RECENT_RECORDS = 200;
+/** Each account's usage read is bounded: the view is published without it rather than late. */
+const USAGE_TIMEOUT_MS = 4000;
+
+export function registerHome(app: App, deps: HomeDeps): void {
+  app.event('app_home_opened', async ({ event }) => {
+    // The same event comes for the Messages tab; only the Home tab gets a view.
+    if (event.tab !== 'home') return;
+    try {
+      await deps.slack.publishView(event.user, buildHome(await homeData(deps, event.user)));
+    } catch (error) {
+      deps.logger.warn('could not publish the Home tab', { user: event.user, error });
+    }
+  });
+
+  app.action<BlockButtonAction>(HOME_RUN_PATTERN, async ({ ack, action, body }) => {
+    await ack();
+    const userId = body.user.id;
+    const run = readButtonValue(action.value, deps.catalog);
+    let reply;
+    if (!run || run.op.change || run.op.mutates) {
+      reply = buildNote(md`That button could not be read; nothing was done.`);
+    } else {
+      // As a typed command without a channel: the same access check, run and audit entry.
+      const { op, args, account } = run;
+      reply = await admit(deps, op, userId, undefined, {}, account)
+        .then(async (admitted) => (admitted.ok ? (await runOperation(deps, op, args, { userId }, admitted.account)).reply : admitted.reply))
+        .catch((e: unknown) => failureReply(deps.logger, op.command, e));
+    }
+    try {
+      await deps.slack.postMessage({ channel: userId, text: reply.text, blocks: reply.blocks });
+    } catch (error) {
+      deps.logger.warn('could not answer a Home tab button in the person’s DM', { user: userId, error });
+    }
+  });
+}
+
+/** Everything this person may see on their Home tab, read now. */
+export async function homeData(deps: HomeDeps, userId: string): Promise<HomeData> {
+  const { access, catalog } = deps;
+  const policy = access.policy();
+  const now = deps.clock.now();
+  const role = await access.roleOf(userId);
+  const names = policy.namedAccounts ? Object.keys(policy.accounts) : [policy.defaultAccount];
+  const usageOp = catalog.byId('account.usage');
+  const mayRun = async (op: AnyOperation | undefined, account?: string) => !!op && (await access.check(userId, undefined, op, account)).ok;
+
+  const [usage, records, watches, subscriptions] = await Promise.all([
+    Promise.all(names.map((account) => readUsage(deps, account, mayRun(usageOp, account)))),
+    deps.store.listRecent({ limit: RECENT_RECORDS }),
+    deps.home?.watches() ?? Promise.resolve([]),
+    deps.home?.subscriptions() ?? Promise.resolve([]),
+  ]);
+
+  const pending = records.filter((r) => r.status === 'pending' && r.expiresAt > now);
+  const request = (r: OperationRecord, op: AnyOperation): HomeRequest => ({
+    id: r.id,
+    command: op.command,
+    args: r.args,
+    channelId: r.channelId,
+    requestedBy: r.requestedBy,
+    expiresAt: r.expiresAt,
+    account: r.account,
+    needsApproval: !!access.approvalFor(op, r.channelId, r.account ?? policy.defaultAccount),
+  });
+  const ownRequests: HomeRequest[] = [];
+  const approvals: HomeRequest[] = [];
+  for (const r of pending) {
+    const op = catalog.byId(r.opId);
+    if (!op) continue;
+    const req = request(r, op);
+    if (r.requestedBy === userId) ownRequests.push(req);
+    // What the change flow allows: someone else, passing the same check in the request's channel.
+    else if (req.needsApproval && (await access.check(userId, r.channelId, op, r.account ?? policy.defaultAccount)).ok) approvals.push(req);
+  }
+
+  // The trail shows who looked at what: others' entries only for those `/cloud audit` admits.
+  const auditOp = catalog.byId('audit.list');
+  const auditOfOthers = role === 'admin' && (await mayRun(auditOp));
+  const audit = deps.auditor ? await deps.auditor.list({ limit: HOME_LIST_LINES, ...(auditOfOthers ? {} : { userId }) }).catch(() => []) : [];
+
+  const buttons: HomeButton[] = [];
+  for (const u of usage) {
+    if (u.unavailable !== 'not-allowed') buttons.push({ label: policy.namedAccounts ? `Usage: ${u.account}` : 'Account usage', op: 'account.usage', args: {}, ...(policy.namedAccounts ? { account: u.account } : {}) });
+  }
+  if (await mayRun(catalog.byId('watch.list'))) buttons.push({ label: 'Active watches', op: 'watch.list', args: {} });
+  if (auditOfOthers) buttons.push({ label: 'Audit trail', op: 'audit.list', args: {} });
+
+  return {
+    userId,
+    role,
+    now,
+    showAccounts: policy.namedAccounts,
+    usage,
+    ownRequests,
+    // A viewer can approve nothing: the list is left out rather than shown empty.
+    approvals: role === 'operator' || role === 'admin' || approvals.length ? approvals : undefined,
+    watches: watches.filter((w) => w.status === 'active' || w.status === 'finalizing'),
+    subscriptions,
+    audit,
+    auditOfOthers,
+    buttons,
+  };
+}
+
+/**
+ * Not audited: opening the Home tab is not a command, and an entry per visit would fill the
+ * person's own trail with it. The button (a command) is audited like any other.
+ */
+async function readUsage(deps: HomeDeps, account: string, allowed: Promise<boolean>): Promise<HomeUsage> {
+  if (!(await allowed)) return { account, unavailable: 'not-allowed' };
+  try {
+    const usage: AccountUsage = await deps.accounts.client(account).account.usage({ signal: AbortSignal.timeout(USAGE_TIMEOUT_MS) });
+    return { account, usage };
+  } catch (error) {
+    deps.logger.warn('Home tab: could not read account usage', { account, error });
+    return { account, unavailable: 'failed' };
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Issue 14 over the real bot (the shell drives the Bolt app): `--help` on a command, `help foo`,
+ * "did you mean" that parses, a leading `cloud` dropped, and a NOT_FOUND that names the server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startShellHarness, type ShellHarness } from './harness.js';
+
+let h: ShellHarness;
+beforeAll(async () => {
+  h = await startShellHarness();
+});
+afterAll(async () => {
+  await h?.end();
+});
+
+const cloudCalls = () => h.shell.sandbox!.requests;
+
+describe('help and typos in the shell', () => {
+  it('`--help` shows the command’s usage and flags, and sends nothing', async () => {
+    const before = cloudCalls().length;
+    const from = h.mark();
+    h.type('/cloud server status --help');
+    await h.waitFor(/\/cloud server status <server> \[--watch\]/, from);
+    expect(h.since(from)).toMatch(/`--watch` follow it/);
+    expect(h.since(from)).not.toMatch(/has no flag/);
+    // That command only, not the whole resource's help.
+    expect(h.since(from)).not.toContain('/cloud server rename');
+    expect(cloudCalls().length).toBe(before);
+  });
+
+  it('`help foo` says foo is unknown', async () => {
+    const from = h.mark();
+    h.type('/cloud help foo');
+    await h.waitFor(/I don't know `foo`/, from);
+  });
+
+  it('suggests commands that exist, and drops a leading `cloud`', async () => {
+    let from = h.mark();
+    h.type('/cloud acc use');
+    await h.waitFor(/Did you mean `\/cloud account usage`\?/, from);
+    from = h.mark();
+    h.type('/cloud ser cred 101');
+    await h.waitFor(/Did you mean `\/cloud server credentials 101`\?/, from);
+    from = h.mark();
+    h.type('cloud server status 101');
+    await h.waitFor(/Type \/cloud server status 101 to run it/, from);
+  });
+
+  it('a NOT_FOUND names the server and where servers are listed', async () => {
+    const from = h.mark();
+    h.type('/cloud server status 999');
+    await h.waitFor(/Server `999` was not found in this account/, from);
+    expect(h.since(from)).toContain('/cloud server known');
+  });
+});
