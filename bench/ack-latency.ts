@@ -75,6 +75,8 @@ export interface AckLatencyResult {
   errors: { non200: number; transport: number };
   /** The bot's answers over all its rounds (what people would have seen). */
   answers: AnswerCounts & { maxDrainMs: number; allDrained: boolean };
+  /** Time to answer, command sent → the visible answer (a read's final response_url post, a form filled), over the bot's rounds. */
+  timeToAnswerMs: Summary;
   generatorLoopP99Ms: { bare: number; bot: number };
   rssPeakMb: number;
   logLines: number;
@@ -262,6 +264,7 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
         maxDrainMs: Math.max(...botRounds.map((r) => r.answers?.drainMs ?? 0)),
         allDrained: botRounds.every((r) => r.answers?.drained === true),
       },
+      timeToAnswerMs: summarize(botRounds.flatMap((r) => r.answers?.answerMs ?? [])),
       generatorLoopP99Ms: { bare: Math.max(...genLoop.bare), bot: Math.max(...genLoop.bot) },
       rssPeakMb: rssPeak / (1024 * 1024),
       logLines,

@@ -202,6 +202,9 @@ export async function runWatchScale(postgresUrl?: string): Promise<WatchScaleRes
     async updateView() {
       throw new Error('not used by the watcher');
     },
+    async publishView() {
+      throw new Error('not used by the watcher');
+    },
     async usergroupMembers() {
       return [];
     },
@@ -215,7 +218,7 @@ export async function runWatchScale(postgresUrl?: string): Promise<WatchScaleRes
   const logger = createLogger({ level: 'info', sink: () => void logLines++, secrets: [TOKEN] });
   const watcher = createWatcher({
     store: store.watches,
-    cloud: watchCloud,
+    cloudFor: () => watchCloud,
     clock,
     logger: logger.child({ component: 'watcher' }),
     slack,

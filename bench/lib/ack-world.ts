@@ -67,7 +67,7 @@ export interface RoundResult {
   transportErrors: number;
   sendWallMs: number;
   /** Only when drained: what the person would have seen. */
-  answers?: AnswerCounts & { drainMs: number; drained: boolean };
+  answers?: AnswerCounts & { drainMs: number; drained: boolean; answerMs: number[] };
   /** This (load-generating) process's own event-loop delay during the round, ms late. */
   generatorLoopP99Ms: number;
 }
@@ -113,6 +113,8 @@ export async function createAckWorld(): Promise<AckWorld> {
     const ackMs: number[] = new Array<number>(req.total).fill(Number.NaN);
     const kinds: ('read' | 'modal')[] = [];
     const readUrls: string[] = [];
+    /** Wall-clock send time (the rigs' `at` clock) by response_url (reads) and trigger id (forms). */
+    const sentAt = new Map<string, number>();
     let modals = 0;
     let non200 = 0;
     let transportErrors = 0;
@@ -131,7 +133,9 @@ export async function createAckWorld(): Promise<AckWorld> {
         if (command.kind === 'read') readUrls.push(responseUrl);
         else modals++;
         // A fresh trigger (3 s to use) and signature per request, made just before it is sent.
-        const body = slashCommandBody({ text: command.text, userId: ALICE.id, channelId: OPS_CHANNEL.id, responseUrl, triggerId: triggerId() });
+        const trigger = triggerId();
+        const body = slashCommandBody({ text: command.text, userId: ALICE.id, channelId: OPS_CHANNEL.id, responseUrl, triggerId: trigger });
+        sentAt.set(command.kind === 'read' ? responseUrl : trigger, Date.now());
         const headers = {
           'content-type': FORM_CONTENT_TYPE,
           'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
@@ -185,6 +189,22 @@ export async function createAckWorld(): Promise<AckWorld> {
       const lastAnswer = new Map<string, (typeof responses.posts)[number]>();
       for (const p of responses.posts.slice(postsBefore)) if (p.status === 200 && !isSlowNotice(p.body.text)) lastAnswer.set(p.url, p);
       const finals = readUrls.map((u) => lastAnswer.get(u));
+      // Time to answer: command sent → the read's final response_url post, or the form filled (views.update).
+      const answerMs: number[] = [];
+      for (const u of readUrls) {
+        const p = lastAnswer.get(u);
+        if (p) answerMs.push(p.at - sentAt.get(u)!);
+      }
+      const triggerOfView = new Map<string, string>();
+      for (const c of opened) {
+        const id = (c.response as { view?: { id?: unknown } }).view?.id;
+        if (c.response.ok && typeof id === 'string' && typeof c.params.trigger_id === 'string') triggerOfView.set(id, c.params.trigger_id);
+      }
+      for (const c of updated) {
+        const trigger = c.response.ok && typeof c.params.view_id === 'string' ? triggerOfView.get(c.params.view_id) : undefined;
+        const t0 = trigger === undefined ? undefined : sentAt.get(trigger);
+        if (t0 !== undefined) answerMs.push(c.at - t0);
+      }
       result.answers = {
         reads: readUrls.length,
         readsAnswered: finals.filter((p) => p !== undefined).length,
@@ -199,6 +219,7 @@ export async function createAckWorld(): Promise<AckWorld> {
         blockKitViolations: slack.violations.length + responses.violations.length - violationsBefore,
         drainMs: performance.now() - drainStart,
         drained,
+        answerMs,
       };
     }
     loop.disable();
