@@ -3,10 +3,9 @@
  * cleanly on SIGTERM and SIGINT (finish what is in flight, close connections). With no Slack
  * variables at all, `npm start` is the local shell against the built-in sandbox.
  */
-import { ConfigError, isShellConfig, loadBotConfig, loadDotEnv, type ShellConfig } from './config.js';
+import { ConfigError, envIsSet, envToken, isShellConfig, loadBotConfig, loadDotEnv, type ShellConfig } from './config.js';
 import { PolicyFileError, readPolicyFile } from './access/policy-file.js';
 import { createRuntime } from './runtime.js';
-import { startShell } from './shell/start-shell.js';
 import { SlackUnreachableError } from './slack/wait-for-slack.js';
 
 async function main(): Promise<void> {
@@ -23,27 +22,38 @@ async function main(): Promise<void> {
   }
   if (isShellConfig(config)) return runShell(config);
   const { slack, cloud: cloudConfig } = config;
-  let policy;
+  const policyPath = config.access.policyFile;
+  const readPolicy = () => readPolicyFile(policyPath!, { hasEnv: (name) => envIsSet(name) });
+  let runtime;
   try {
-    policy = config.access.policyFile ? readPolicyFile(config.access.policyFile) : undefined;
+    runtime = createRuntime({
+      slack,
+      cloud: cloudConfig,
+      databasePath: config.databasePath,
+      database: config.database,
+      access: {
+        config: config.access,
+        ...(policyPath ? { policy: readPolicy(), policyPath, reloadPolicy: readPolicy } : {}),
+      },
+      tokens: (name) => envToken(name),
+      auditChannel: config.auditChannel,
+      watch: config.watch,
+      monitor: config.monitor,
+      log: { level: config.logLevel },
+    });
   } catch (e) {
+    // One message naming every problem of the file; nothing starts.
     if (e instanceof PolicyFileError) {
       process.stderr.write(`${e.message}\n`);
       process.exit(2);
     }
     throw e;
   }
-  const runtime = createRuntime({
-    slack,
-    cloud: cloudConfig,
-    databasePath: config.databasePath,
-    database: config.database,
-    access: { config: config.access, ...(policy ? { policy } : {}) },
-    auditChannel: config.auditChannel,
-    watch: config.watch,
-    log: { level: config.logLevel },
-  });
   const { logger } = runtime;
+  // Policy as code: SIGHUP reads the file again; a bad file is refused and the old policy stays.
+  process.on('SIGHUP', () => {
+    runtime.reloadPolicy('signal').catch((error: unknown) => logger.error('policy reload failed', { error }));
+  });
 
   // Signals are heard from the start: a bot still waiting for Slack stops at once.
   let stopping = false;
@@ -76,13 +86,25 @@ async function main(): Promise<void> {
   }
   logger.info(
     slack.mode === 'http' ? `cloudbot listening for Slack on :${port}/slack/events` : 'cloudbot connected to Slack in Socket Mode',
-    { mode: slack.mode, cloud: new URL(cloudConfig.baseUrl).host },
+    { mode: slack.mode, accounts: runtime.accounts.names() },
   );
 }
 
 /** The local shell on this terminal; exits 0 once it has closed everything (Ctrl-D, `exit`, a signal). */
 async function runShell(config: ShellConfig): Promise<void> {
-  const shell = await startShell({ config, input: process.stdin, output: process.stdout });
+  // Loaded here, not at the top: a bot serving Slack never carries the shell and its sandbox.
+  const { startShell } = await import('./shell/start-shell.js');
+  let shell;
+  try {
+    shell = await startShell({ config, input: process.stdin, output: process.stdout });
+  } catch (e) {
+    // As in Slack modes: the file's one message, and nothing starts.
+    if (e instanceof PolicyFileError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
   process.on('SIGTERM', () => shell.stop());
   process.on('SIGINT', () => shell.stop());
   await shell.closed;

@@ -1,30 +1,31 @@
 /**
- * The composition root: from settings to a running bot. Builds the store, the cloud clients
- * (one connection pool), the sealer, the auditor, access control, the watcher, the change
- * flow and the Bolt app with its listeners; `start` and `stop` bring them up and down in
- * order. src/main.ts, the local shell, the bench and the test rigs all come through here, so
+ * The composition root: from settings to a running bot — store, cloud clients per account
+ * (one pool), sealer, auditor, access, watcher, monitor, change flow, the Bolt app and its
+ * listeners; `start` and `stop` bring them up and down in order. src/main.ts, the local shell, the bench and the test rigs all come through here, so
  * what they run is the production wiring; tests change only what `overrides` names.
  */
-import type { Receiver, webApi } from '@slack/bolt';
-import { Agent, type Dispatcher } from 'undici';
-import { createAccess, type Access } from './access/access.js';
-import type { PolicyFile } from './access/policy-file.js';
-import { createAuditor, type AuditorService } from './audit/auditor.js';
-import type { SlackApi } from './chat/slack-api.js';
-import { createCloudClient, type ClosableCloudClient } from './cloud/client.js';
-import type { RetryOptions } from './cloud/retry.js';
-import { systemClock, type Clock } from './clock.js';
-import type { AccessConfig, CloudConfig, LogLevelName, SlackConfig } from './config.js';
-import { createChangeFlow, type ChangeFlow } from './confirm/change-flow.js';
-import { createLogger, type Logger } from './log.js';
-import type { Catalog } from './operations/catalog.js';
+import { Agent } from 'undici';
+import { createAccess } from './access/access.js';
+import { resolvePolicy, policyAuditEntry } from './runtime-policy.js';
+import { createPolicySource, type PolicySource } from './access/policy-source.js';
+import { createCloudAccounts } from './cloud/accounts.js';
+import { createAuditor } from './audit/auditor.js';
+import { systemClock } from './clock.js';
+import { createChangeFlow } from './confirm/change-flow.js';
+import { createLogger } from './log.js';
 import { catalog as defaultCatalog } from './operations/index.js';
-import { createSlackApp, listen, registerListeners, type BoltApp, type Readiness } from './slack/app.js';
+import { createSlackApp, listen, registerListeners, type Readiness } from './slack/app.js';
 import { waitForSlack } from './slack/wait-for-slack.js';
-import { createSealer, createStore, type DatabaseTarget, type Sealer, type Store } from './store/index.js';
+import { createSealer, createStore } from './store/index.js';
 import { refusalText } from './views/access-views.js';
 import { createParentRefresher } from './watch/parent-message.js';
-import { createWatcher, type BroadcastPolicy, type Watcher } from './watch/watcher.js';
+import { createWatcher } from './watch/watcher.js';
+import { createRequestBudget } from './cloud/request-budget.js';
+import { createPostQueue } from './chat/post-queue.js';
+import { createMonitor } from './monitor/monitor.js';
+import { createSubscriptionControl } from './monitor/control.js';
+import { skipRecentlyRemembered } from './store/known-recent.js';
+import { createAliasControl } from './slack/alias-control.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -32,87 +33,38 @@ export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
 /** The watcher's requests name themselves in the provider's logs (and tests tell them apart so). */
 export const WATCHER_USER_AGENT = 'cloudbot/0.1 (watcher)';
 
-export interface RuntimeSettings {
-  slack: SlackConfig;
-  cloud: CloudConfig;
-  /** SQLite file (`:memory:` for a throwaway one). */
-  databasePath: string;
-  /** Wins over databasePath when set: SQLite, or PostgreSQL shared by replicas (DATABASE_URL). */
-  database?: DatabaseTarget;
-  access: { config: AccessConfig; policy?: PolicyFile };
-  auditChannel?: string | undefined;
-  watch?: { intervalMs?: number; broadcast?: BroadcastPolicy; leaseMs?: number };
-  log?: { level?: LogLevelName; sink?: (line: string) => void };
-}
+import type { Runtime, RuntimeOverrides, RuntimeSettings } from './runtime-types.js';
 
-/** What tests, the bench and the shell change; production passes none of these. */
-export interface RuntimeOverrides {
-  clock?: Clock;
-  /** Connection pool for both cloud clients; injected ones are left open by `stop`. */
-  dispatcher?: Dispatcher;
-  /** Retry policy of both cloud clients (tests shorten it). */
-  cloudRetry?: RetryOptions;
-  /** WebClient retry policy (tests keep the production number of tries, without the waits). */
-  slackRetryConfig?: webApi.RetryOptions;
-  /** WebClient timeout per call (default SLACK_CALL_TIMEOUT_MS; tests shorten it to test a hang). */
-  slackCallTimeoutMs?: number;
-  /** The shell's receiver instead of Socket Mode or HTTP. */
-  receiver?: Receiver;
-  catalog?: Catalog;
-  /** How long user-group memberships are cached by access control. */
-  groupCacheMs?: number;
-  watchConcurrency?: number;
-  slowNoticeMs?: number;
-  operationTimeoutMs?: number;
-  /** How long a Confirm button works (default 10 minutes). */
-  confirmTtlMs?: number;
-  /** How often pending confirmations are checked for expiry (default 30 s). */
-  expirySweepMs?: number;
-}
-
-export interface Runtime {
-  logger: Logger;
-  store: Store;
-  /** The commands' cloud client and the watcher's own (same pool, its own User-Agent). */
-  cloud: ClosableCloudClient;
-  watchCloud: ClosableCloudClient;
-  sealer: Sealer;
-  auditor: AuditorService;
-  access: Access;
-  watcher: Watcher;
-  flow: ChangeFlow;
-  app: BoltApp;
-  slackApi: SlackApi;
-  /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests). */
-  start(): Promise<{ port?: number }>;
-  /** Finishes what is in flight, then closes the app, the pool (if its own) and the store. */
-  stop(): Promise<void>;
-}
+export type { Runtime, RuntimeOverrides, RuntimeSettings } from './runtime-types.js';
 
 export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverrides = {}): Runtime {
   const { slack } = settings;
   const clock = overrides.clock ?? systemClock;
   const catalog = overrides.catalog ?? defaultCatalog;
+  const { path, policyOf, targetsOf, initialPolicy } = resolvePolicy(settings);
+  const initialTargets = targetsOf(initialPolicy);
   const logger = createLogger({
     ...(settings.log?.level ? { level: settings.log.level } : {}),
     ...(settings.log?.sink ? { sink: settings.log.sink } : {}),
-    secrets: [slack.botToken, slack.appToken, slack.signingSecret, settings.cloud.token],
+    secrets: [slack.botToken, slack.appToken, slack.signingSecret, ...initialTargets.map((t) => t.token)],
   });
 
   const store = createStore(settings.database ?? { kind: 'sqlite', path: settings.databasePath }, { clock });
   const ownPool = overrides.dispatcher ? undefined : new Agent({ connect: { timeout: 5000 }, headersTimeout: 20_000, bodyTimeout: 20_000 });
-  const clientOptions = {
-    baseUrl: settings.cloud.baseUrl,
-    token: settings.cloud.token,
+  const accounts = createCloudAccounts({
+    targets: initialTargets,
     clock,
     dispatcher: overrides.dispatcher ?? ownPool!,
     ...(overrides.cloudRetry ? { retry: overrides.cloudRetry } : {}),
-  };
-  const cloud = createCloudClient(clientOptions);
-  const watchCloud = createCloudClient({ ...clientOptions, userAgent: WATCHER_USER_AGENT });
+    watchUserAgent: WATCHER_USER_AGENT,
+  });
   // Sealed secrets live minutes (a pending reinstall's password); the key comes from the bot's
   // own credentials, so a copied database file alone does not open them.
-  const sealer = createSealer([slack.botToken, settings.cloud.token]);
+  const sealer = createSealer([slack.botToken, initialTargets.find((t) => t.name === initialPolicy.defaultAccount)!.token]);
+  let policySource: PolicySource | undefined;
+  const currentPolicy = () => policySource?.current() ?? initialPolicy;
+  /** A record's account: its own, else (written before accounts) the default one. */
+  const accountOf = (account: string | null) => account ?? currentPolicy().defaultAccount;
 
   // What /readyz reports about Slack: set by start-up, and by the last start-up wait's error.
   let slackState = 'not started';
@@ -125,7 +77,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     }
     return { ready: storeState === 'ok' && slackState === 'ok', checks: { store: storeState, slack: slackState } };
   };
-  const { app, slackApi, authTestOnce, httpReceiver } = createSlackApp({
+  const { app, slackApi, authTestOnce, httpReceiver, closeConnections } = createSlackApp({
     slack,
     logger,
     readiness,
@@ -140,38 +92,72 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(settings.auditChannel ? { auditChannel: settings.auditChannel } : {}),
     clock,
   });
+  policySource = createPolicySource({
+    initial: initialPolicy,
+    ...(settings.access.reloadPolicy ? { load: () => policyOf(settings.access.reloadPolicy!()) } : {}),
+    onChange: async (next, changes, trigger) => {
+      const targets = targetsOf(next);
+      for (const t of targets) logger.addSecret(t.token);
+      accounts.update(targets);
+      await auditor.record(policyAuditEntry(next.source, trigger, 'succeeded', changes.join('; ')));
+    },
+    onRefused: (message, trigger) => auditor.record(policyAuditEntry(path ?? 'ACCESS_POLICY', trigger, 'failed', message.split('\n').slice(1).join(' ').slice(0, 500) || message)),
+    logger,
+  });
   const access = createAccess({
-    config: settings.access.config,
-    ...(settings.access.policy ? { policy: settings.access.policy } : {}),
+    policy: () => policySource!.current(),
     groupMembers: (id) => slackApi.usergroupMembers(id),
     clock,
     logger,
     ...(overrides.groupCacheMs !== undefined ? { cacheMs: overrides.groupCacheMs } : {}),
   });
+  const label = (account: string | null) => access.accountLabel(accountOf(account));
+  // Reads remember what they showed; the same entry is written at most once a minute.
+  const known = skipRecentlyRemembered(store.known);
+  // One budget for everything that polls the cloud: watches and subscriptions share it.
+  const budget = createRequestBudget({ perMinute: settings.monitor?.requestsPerMinute ?? 1200, clock });
   const watcher = createWatcher({
+    budget,
     store: store.watches,
-    cloud: watchCloud,
+    cloudFor: (account) => accounts.watchClient(accountOf(account)),
     clock,
     logger: logger.child({ component: 'watcher' }),
     slack: slackApi,
-    refreshParent: createParentRefresher({ operations: store.operations, catalog, slack: slackApi, clock }),
+    accountLabel: label,
+    refreshParent: createParentRefresher({ operations: store.operations, catalog, slack: slackApi, clock, accountLabel: label }),
     kinds: catalog.watchKinds,
     ...(settings.watch?.intervalMs ? { intervalMs: settings.watch.intervalMs } : {}),
     ...(settings.watch?.broadcast ? { broadcast: settings.watch.broadcast } : {}),
     ...(settings.watch?.leaseMs ? { leaseMs: settings.watch.leaseMs } : {}),
     ...(overrides.watchConcurrency ? { concurrency: overrides.watchConcurrency } : {}),
   });
+  const monitor = createMonitor({
+    stores: store,
+    cloudFor: (account) => accounts.watchClient(accountOf(account)),
+    budget,
+    queue: createPostQueue({ slack: slackApi, clock, logger: logger.child({ component: 'alerts' }), ...(overrides.postSpacingMs !== undefined ? { spacingMs: overrides.postSpacingMs } : {}) }),
+    clock,
+    logger: logger.child({ component: 'monitor' }),
+    accountLabel: label,
+    owner: watcher.owner,
+    ...(settings.monitor?.intervalMs ? { intervalMs: settings.monitor.intervalMs } : {}),
+    ...(settings.monitor?.holdPolls ? { holdPolls: settings.monitor.holdPolls } : {}),
+    ...(overrides.monitorRecheckMs !== undefined ? { recheckMs: overrides.monitorRecheckMs } : {}),
+    digest: { watches: () => store.watches.listOpen() },
+  });
   const flow = createChangeFlow({
     auditor,
     startWatch: (input) => watcher.watch(input),
-    needsApproval: (op) => access.needsApproval(op),
-    // A click is checked against the clicker's role now, in the channel of the request.
+    needsApproval: (op, where) => !!access.approvalFor(op, where.channelId, accountOf(where.account)),
+    // A click is checked against the clicker's role now, in the channel and on the account of the request.
     authorize: async (record, op, userId) => {
-      const decision = await access.check(userId, record.channelId, op.tier);
+      const decision = await access.check(userId, record.channelId, op, accountOf(record.account));
       return decision.ok ? undefined : refusalText(decision, op.command, op.tier);
     },
     store: store.operations,
-    cloud,
+    known,
+    cloudFor: (account) => accounts.client(accountOf(account)),
+    accountLabel: label,
     clock,
     logger,
     slack: slackApi,
@@ -181,7 +167,13 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   });
   registerListeners(app, {
     catalog,
-    cloud,
+    accounts,
+    accountLabel: (account) => access.accountLabel(account),
+    defaultAccount: () => currentPolicy().defaultAccount,
+    subscriptions: createSubscriptionControl({ stores: store, clock, monitor }),
+    known,
+    aliases: createAliasControl({ store: store.aliases, catalog, access, clock }),
+    policy: access,
     clock,
     logger,
     flow,
@@ -189,6 +181,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     store: store.operations,
     watcher,
     watches: { list: () => store.watches.listRecent(200), cancel: (id, userId) => watcher.cancel(id, userId) },
+    home: { watches: () => store.watches.listOpen(), subscriptions: () => store.subscriptions.listActive() },
     access,
     auditor,
     ...(overrides.slowNoticeMs !== undefined ? { slowNoticeMs: overrides.slowNoticeMs } : {}),
@@ -196,18 +189,22 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   });
 
   let sweep: NodeJS.Timeout | undefined;
+  let reloadTimer: NodeJS.Timeout | undefined;
   let stopped = false;
   const stopping = new AbortController();
   let listening = false;
   return {
     logger,
     store,
-    cloud,
-    watchCloud,
+    accounts,
+    policy: policySource,
+    reloadPolicy: (trigger) => policySource!.reload(trigger),
     sealer,
     auditor,
     access,
     watcher,
+    monitor,
+    budget,
     flow,
     app,
     slackApi,
@@ -241,6 +238,14 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       }, overrides.expirySweepMs ?? 30_000);
       sweep.unref();
       watcher.start(); // resumes every open watch from the store
+      if (overrides.monitorLoop !== false) monitor.start(); // one replica at a time polls the subscriptions (the monitor lease)
+      const every = settings.access.config.policyReloadMs ?? 0;
+      if (settings.access.reloadPolicy && every > 0) {
+        reloadTimer = setInterval(() => {
+          policySource!.reload('interval').catch((error: unknown) => logger.error('policy reload failed', { error }));
+        }, every);
+        reloadTimer.unref();
+      }
       if (early) return early;
       const bound = await listen(app, slack);
       listening = true;
@@ -252,10 +257,12 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       stopping.abort(); // a start-up still waiting for Slack gives up
       if (sweep) clearInterval(sweep);
       await watcher.stop(); // the poll in flight finishes first
+      await monitor.stop();
       if (listening) await app.stop();
       await auditor.flush(); // audit posts still queued go out before the database closes
-      await cloud.close();
-      await watchCloud.close();
+      await closeConnections().catch(() => {}); // the Slack calls' keep-alive sockets
+      if (reloadTimer) clearInterval(reloadTimer);
+      await accounts.close();
       await ownPool?.close();
       await store.close();
     },

@@ -109,6 +109,7 @@ function normalize(entry: NewAuditEntry, at: number): Normalized {
     operationId: optStr(entry.operationId),
     durationMs: typeof duration === 'number' && Number.isFinite(duration) ? Math.max(0, Math.round(duration)) : null,
     detail: optStr(entry.detail, MAX_DETAIL),
+    account: optStr(entry.account),
   };
 }
 

@@ -23,6 +23,8 @@ export interface AuditInput {
   errorCode?: string | null;
   durationMs?: number | null;
   detail?: string | null;
+  /** The named cloud account; left out, the record's (else null: the default account). */
+  account?: string | null;
 }
 
 export function auditEntry(input: AuditInput): NewAuditEntry {
@@ -40,5 +42,6 @@ export function auditEntry(input: AuditInput): NewAuditEntry {
     operationId: r?.id ?? null,
     durationMs: input.durationMs ?? (r?.finishedAt ? r.finishedAt - (r.confirmedAt ?? r.createdAt) : null),
     detail: input.detail ?? (request ? `${request.method} ${request.path}` : null),
+    account: input.account !== undefined ? input.account : (r?.account ?? null),
   };
 }

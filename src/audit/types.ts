@@ -38,10 +38,13 @@ export interface AuditEntry {
   durationMs: number | null;
   /** A short human note (the role needed, the request line…); no secrets. */
   detail: string | null;
+  /** The named cloud account acted on; null means the default account (and entries older than accounts). */
+  account: string | null;
 }
 
-export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at' | 'errorCode' | 'confirmedBy' | 'approvedBy' | 'operationId' | 'durationMs' | 'detail' | 'channelId'> &
-  Partial<Pick<AuditEntry, 'errorCode' | 'confirmedBy' | 'approvedBy' | 'operationId' | 'durationMs' | 'detail' | 'channelId'>>;
+type OptionalAuditField = 'errorCode' | 'confirmedBy' | 'approvedBy' | 'operationId' | 'durationMs' | 'detail' | 'channelId' | 'account';
+
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at' | OptionalAuditField> & Partial<Pick<AuditEntry, OptionalAuditField>>;
 
 export interface Auditor {
   /** Never throws: a failing audit sink is logged, the operation goes on. */

@@ -1,11 +1,12 @@
 /**
  * The chat interface: the few Web API calls the bot makes, behind one small interface. The
- * change flow, the watcher and the auditor talk to this; Bolt's WebClient implements it
- * (`slack/web-client-api.ts`) and so does the local shell. Slack's refusals become
+ * change flow, the watcher and the auditor talk to this; direct JSON calls over one keep-alive
+ * pool implement it (`slack/slack-api-direct.ts`, `slack/slack-http.ts`), and so does the local shell. Slack's refusals become
  * `SlackApiError` with Slack's own code (`not_in_channel`, …).
  */
 import type { Block } from '../operations/types.js';
 import type { ModalView } from '../views/modal-views.js';
+import type { HomeView } from '../views/home-views.js';
 
 /** Slack message metadata: machine-readable, invisible to people, returned by conversations.replies. */
 export interface MessageMetadata {
@@ -36,6 +37,8 @@ export interface SlackApi {
   postEphemeral(args: { channel: string; user: string; text: string; blocks: Block[] }): Promise<void>;
   openView(triggerId: string, view: ModalView): Promise<{ id: string; hash?: string }>;
   updateView(viewId: string, view: ModalView, hash?: string): Promise<void>;
+  /** The person's App Home tab (views.publish; no scope beyond the bot token). */
+  publishView(userId: string, view: HomeView): Promise<void>;
   /** Members of a user group (usergroups.users.list; scope usergroups:read). */
   usergroupMembers(groupId: string): Promise<string[]>;
   /**
@@ -60,6 +63,8 @@ export class SlackApiError extends Error {
     readonly code: string,
     readonly method: string,
     readonly failure: SlackFailure = 'refused',
+    /** On `ratelimited`: Slack's Retry-After, in milliseconds, when it was given. */
+    readonly retryAfterMs?: number,
   ) {
     super(failure === 'refused' ? `Slack refused ${method}: ${code}` : `Slack did not answer ${method}: ${code}`);
   }

@@ -205,3 +205,15 @@ export function localCloudError(
 ): CloudApiError {
   return new CloudApiError({ status: 0, code, message, ...extra });
 }
+
+/**
+ * How a log line words a failed cloud call: only a refusal is "refused by the cloud"; a 404, an
+ * unreachable cloud, a rate limit or the cloud's own failure say so (issue 14).
+ */
+export function cloudFailureLogWords(e: CloudApiError): string {
+  if (e.status === 0) return e.code === 'INVALID_RESPONSE' ? 'got an unreadable answer from the cloud' : 'could not reach the cloud';
+  if (e.status === 404) return 'not found at the cloud';
+  if (e.status === 429) return 'rate limited by the cloud';
+  if (e.status >= 500) return 'failed at the cloud';
+  return 'refused by the cloud';
+}

@@ -103,7 +103,7 @@ export function path(strings: TemplateStringsArray, ...segments: PathSegment[]):
 // ── zod schemas for the command parser (same rules, same messages) ──────────────────────────
 
 function schemaOf<T>(validate: (v: string) => T) {
-  return z.string().transform((value, ctx): T => {
+  return z.string({ error: 'must be an identifier, typed as text' }).transform((value, ctx): T => {
     try {
       return validate(value);
     } catch (e) {
@@ -119,7 +119,7 @@ export const IpAddressSchema = schemaOf(ipAddress);
 export const UuidSchema = schemaOf(uuid);
 /** Accepts a number or decimal text; outputs the number. */
 export const PositiveIntSchema = z
-  .union([z.number(), z.string()])
+  .union([z.number(), z.string()], { error: 'must be a positive whole number' })
   .transform((value, ctx): PositiveInt => {
     try {
       return positiveInt(value);

@@ -8,101 +8,28 @@
  * retried delivery or a second replica, one wins and the others are told who acted.
  */
 import { isCloudApiError } from '../cloud/errors.js';
-import type { CloudClient } from '../cloud/cloud-client.js';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
 import { maskedRequest, splitSecrets } from '../access/secrets.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
-import type { Catalog } from '../operations/catalog.js';
+import { lookedUp } from '../operations/looked-up.js';
+import { typedMatches } from '../operations/typed-confirm.js';
+import { resolveNames } from '../operations/resolve-names.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
-import type { Sealer } from '../store/seal.js';
-import type { OperationRecord, OperationStore } from '../store/types.js';
-import type { WatchKind } from '../store/watch-store.js';
-import { NOT_REACHABLE, SlackApiError, type SlackApi } from '../chat/slack-api.js';
+import type { OperationRecord } from '../store/types.js';
+import { NOT_REACHABLE, SlackApiError } from '../chat/slack-api.js';
 import { buildCloudError } from '../views/error-views.js';
 import { buildDryRun } from '../views/status-views.js';
 import { buildNotInChannel, buildClickAnswer } from '../views/change-notices.js';
 import { buildCloudRefusal, onlyRequesterMay, OWN_REQUEST_NEEDS_APPROVAL, typedMismatch, UNKNOWN_REQUEST } from '../views/click-views.js';
-import type { Mrkdwn } from '../views/mrkdwn.js';
-import { createStatusEditor, renderStatus, type EditFailure } from './status-message.js';
+import { createStatusEditor, renderStatus, type EditFailure, type RenderOptions } from './status-message.js';
 import { buildOutcomeNotShown, buildStatusNotPosted } from '../views/slack-failure-views.js';
 import { expireDue, recoverInterrupted, retrySync, type FlowContext } from './upkeep.js';
 import { createExecutor } from './execute.js';
 import { auditEntry } from '../audit/entry.js';
-import type { AuditOutcome, Auditor } from '../audit/types.js';
+import type { AuditOutcome } from '../audit/types.js';
 
-export interface ChangeFlowDeps {
-  store: OperationStore;
-  cloud: CloudClient;
-  clock: Clock;
-  logger: Logger;
-  slack: SlackApi;
-  sealer: Sealer;
-  catalog: Catalog;
-  /** How long a Confirm button works (default 10 minutes). */
-  confirmTtlMs?: number;
-  /** Every request, outcome, cancellation and expiry is recorded here. */
-  auditor?: Auditor;
-  /** Starts a watch after a change that asks for one (a build, a reinstall). */
-  startWatch?: (input: { kind: WatchKind; resource: string; channelId: string; threadTs: string | null; requestedBy: string; operationId: string }) => Promise<unknown>;
-  /**
-   * Whether this person may confirm, cancel or retry: undefined when allowed, else what to
-   * tell them. Access control replaces the default (the requester only).
-   */
-  authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry') => Promise<Mrkdwn | undefined>;
-  /** Whether an operation needs a second admin's approval instead of the requester's Confirm. */
-  needsApproval?: (op: AnyOperation) => boolean;
-  /**
-   * A change still confirmed or running this long after its last move was left by a process
-   * that died (any replica's); `recoverInterrupted` marks it failed. Default 2 minutes.
-   */
-  staleRunningMs?: number;
-}
+import type { ChangeFlow, ChangeFlowDeps, ClickOutcome } from './change-types.js';
 
-export interface ChangeRequest {
-  op: AnyOperation;
-  args: Record<string, unknown>;
-  userId: string;
-  channelId: string;
-  teamId?: string;
-  /** Same key for a retried delivery (the slash command's trigger_id, a modal's view id). */
-  dedupeKey?: string;
-  dryRun?: boolean;
-}
-
-export type StartOutcome =
-  /** Something for the requester only: a dry run, a refusal, an invitation hint. */
-  | { kind: 'tell'; reply: Reply }
-  /** A retried delivery: the first one is handling it. */
-  | { kind: 'duplicate' }
-  /**
-   * The status message is up; waiting for a click, or already done. `unseen`: the outcome,
-   * for the requester, when the message could not be edited to show it.
-   */
-  | { kind: 'posted'; record: OperationRecord; unseen?: Reply }
-  /** The cloud rejected fields (VALIDATION_ERROR) before anything changed: show them on the form. */
-  | { kind: 'invalid'; fieldErrors: Record<string, string> };
-
-/**
- * `tell`: a private answer to the clicker, made by a view. `show`: the same with a whole reply —
- * the outcome, when the status message in the channel could not be edited to show it.
- */
-export type ClickOutcome =
-  | { kind: 'tell'; text: Mrkdwn }
-  | { kind: 'show'; reply: Reply }
-  | { kind: 'type-to-confirm'; expected: string; what: Mrkdwn }
-  | { kind: 'done' };
-
-export interface ChangeFlow {
-  start(req: ChangeRequest): Promise<StartOutcome>;
-  confirm(recordId: string, userId: string, typed?: string): Promise<ClickOutcome>;
-  cancel(recordId: string, userId: string): Promise<ClickOutcome>;
-  retrySync(recordId: string, userId: string): Promise<ClickOutcome>;
-  /** Pending records past their time: marked expired, messages edited. Returns how many. */
-  expireDue(): Promise<number>;
-  /** After a crash: records left confirmed/running are marked failed (their outcome is unknown). */
-  recoverInterrupted(): Promise<number>;
-}
+export type { ChangeFlow, ChangeFlowDeps, ChangeRequest, ClickOutcome, StartOutcome } from './change-types.js';
 
 export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   const ttl = deps.confirmTtlMs ?? 10 * 60_000;
@@ -125,9 +52,14 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         ...(detail ? { detail } : { request: maskedRequest(op, r.args) }),
       }),
     ) ?? Promise.resolve();
-  const status = (op: AnyOperation, r: OperationRecord, now: number) => renderStatus(op, r, now, { approval: needsApproval(op) });
+  const options = (op: AnyOperation, r: Pick<OperationRecord, 'channelId' | 'account'>) => {
+    const account = deps.accountLabel?.(r.account);
+    return { approval: needsApproval(op, r), ...(account ? { account } : {}) };
+  };
+  const status = (op: AnyOperation, r: OperationRecord, now: number) => renderStatus(op, r, now, options(op, r));
   const editor = createStatusEditor(deps);
-  const refresh = (op: AnyOperation, r: OperationRecord, now: number) => editor(op, r, now, { approval: needsApproval(op) });
+  const refresh = (op: AnyOperation, r: OperationRecord, now: number, extra: Pick<RenderOptions, 'underway'> = {}) =>
+    editor(op, r, now, { ...options(op, r), ...extra });
   const ctx: FlowContext = { deps, opOf, authorize, audit, refresh: (op, r, now) => refresh(op, r, now).then(() => undefined) };
   /** The record's state as a private reply, when its status message could not be edited. */
   const unseen = (op: AnyOperation, r: OperationRecord, failure: EditFailure | undefined): Reply | undefined =>
@@ -140,21 +72,27 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   }
 
   return {
-    async start(req) {
-      const { op } = req;
+    async start(typed) {
+      const { op } = typed;
       const change = op.change!;
-      if (req.dryRun) return { kind: 'tell', reply: buildDryRun(change.describe(req.args as never, {}).title, maskedRequest(op, req.args)) };
+      const account = typed.account ?? null;
+      // Names become ids of this account before anything is shown, stored or sent (commands and forms alike).
+      const resolved = await resolveNames(deps.known, op, typed.args, account);
+      if (!resolved.ok) return { kind: 'tell', reply: buildCloudRefusal(op.command, resolved.message) };
+      const req = { ...typed, args: resolved.args };
+      if (req.dryRun) return { kind: 'tell', reply: buildDryRun(change.describe(req.args as never, {}).title, maskedRequest(op, req.args), deps.accountLabel?.(account)) };
 
       let facts: Record<string, unknown> = {};
       if (change.precheck) {
         try {
-          const pre = await change.precheck({ cloud: deps.cloud, clock: deps.clock }, req.args as never);
+          const pre = await change.precheck({ cloud: deps.cloudFor(account), clock: deps.clock }, req.args as never);
           if (pre.refuse) {
             await deps.auditor?.record(
               auditEntry({
                 op,
                 userId: req.userId,
                 channelId: req.channelId,
+                account,
                 args: req.args,
                 outcome: 'failed',
                 errorCode: 'REFUSED_BEFORE_ASKING',
@@ -166,7 +104,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
           facts = pre.facts ?? {};
         } catch (e) {
           if (!isCloudApiError(e)) throw e;
-          return { kind: 'tell', reply: buildCloudError(op.command, describeCloudError(e)) };
+          return { kind: 'tell', reply: buildCloudError(op.command, describeCloudError(e, { lookedUp: lookedUp(op, req.args) })) };
         }
       }
 
@@ -182,6 +120,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         requestedBy: req.userId,
         teamId: req.teamId ?? null,
         channelId: req.channelId,
+        account,
         dedupeKey: req.dedupeKey ?? null,
         expiresAt: now + ttl,
       });
@@ -215,7 +154,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       await deps.store.setMessage(record.id, posted.channel, posted.ts);
       record = { ...record, channelId: posted.channel, messageTs: posted.ts };
 
-      if (change.confirm || needsApproval(op)) {
+      if (change.confirm || needsApproval(op, record)) {
         await audit(op, record, 'requested');
         return { kind: 'posted', record };
       }
@@ -237,7 +176,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       const op = record && opOf(record);
       if (!record || !op?.change) return { kind: 'tell', text: UNKNOWN_REQUEST };
       if (record.status !== 'pending') return claimAnswer(recordId, userId, record, 'wrong_status');
-      const approval = needsApproval(op);
+      const approval = needsApproval(op, record);
       if (approval && userId === record.requestedBy) {
         return { kind: 'tell', text: OWN_REQUEST_NEEDS_APPROVAL };
       }
@@ -247,7 +186,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       if (expected && typed === undefined) {
         return { kind: 'type-to-confirm', expected, what: op.change.describe(record.args as never, record.facts).title };
       }
-      if (expected && typed?.trim() !== expected) return { kind: 'tell', text: typedMismatch(expected) };
+      if (expected && !typedMatches(typed, expected)) return { kind: 'tell', text: typedMismatch(expected) };
       const now = deps.clock.now();
       const claimed = await deps.store.transition(recordId, {
         from: ['pending'],

@@ -3,20 +3,21 @@
  * message and the audit entry. The cloud's word decides the outcome; a store or Slack that
  * fails afterwards changes how it is told, never what happened.
  */
-import { isCloudApiError } from '../cloud/errors.js';
+import { cloudFailureLogWords, isCloudApiError } from '../cloud/errors.js';
 import type { Logger } from '../log.js';
 import { rememberSecrets, rememberSecretsIn } from '../access/secrets.js';
 import type { AuditOutcome } from '../audit/types.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
+import { rememberAnswer } from '../operations/remember.js';
 import type { OperationRecord } from '../store/types.js';
 import type { ChangeFlowDeps } from './change-flow.js';
-import type { EditFailure } from './status-message.js';
+import type { EditFailure, RenderOptions } from './status-message.js';
 
 export interface ExecuteContext {
   deps: ChangeFlowDeps;
   audit(op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string): Promise<void>;
   /** Edits the status message; resolves with why it could not, if it could not. */
-  refresh(op: AnyOperation, r: OperationRecord, now: number): Promise<EditFailure | undefined>;
+  refresh(op: AnyOperation, r: OperationRecord, now: number, extra?: Pick<RenderOptions, 'underway'>): Promise<EditFailure | undefined>;
   /** The record's state as a private reply, when its status message could not be edited. */
   unseen(op: AnyOperation, r: OperationRecord, failure: EditFailure | undefined): Reply | undefined;
 }
@@ -29,7 +30,7 @@ export function createExecutor({ deps, audit, refresh, unseen }: ExecuteContext)
     const code = isCloudApiError(e) ? e.code : 'INTERNAL';
     const message = e instanceof Error ? e.message : String(e);
     if (!isCloudApiError(e)) log.error('change failed inside the bot', { error: e });
-    else log.warn('change refused by the cloud', { code, status: e.status });
+    else log.warn(`change ${cloudFailureLogWords(e)}`, { code, status: e.status });
     const details = isCloudApiError(e) && e.details ? { errorDetails: e.details } : {};
     const now = deps.clock.now();
     const patch = { errorCode: code, errorMessage: message, result: details };
@@ -69,12 +70,13 @@ export function createExecutor({ deps, audit, refresh, unseen }: ExecuteContext)
     const args = { ...running.record.args, ...secrets };
     let result: unknown;
     try {
-      result = await op.run({ cloud: deps.cloud, clock: deps.clock }, args);
+      result = await op.run({ cloud: deps.cloudFor(record.account), clock: deps.clock }, args);
     } catch (e) {
       return failed(op, running.record, e, log);
     }
     // A password the cloud generated must be masked before any log line can carry it.
     rememberSecretsIn(deps.logger, result);
+    rememberAnswer(deps.known, op, result, args, { account: record.account, now: deps.clock.now() }, (error) => log.warn('could not remember what the answer showed', { error }));
     const summary = op.change!.summarize(result as never, args as never);
     const now = deps.clock.now();
     const patch = { result: { text: summary.text, ...(summary.details ? { details: summary.details } : {}) } };
@@ -85,7 +87,10 @@ export function createExecutor({ deps, audit, refresh, unseen }: ExecuteContext)
       return { ok: false as const, record: { ...running.record, ...patch, status: 'succeeded' as const, finishedAt: now, updatedAt: now } };
     });
     const final = done.ok ? done.record : done.record?.status === 'succeeded' ? done.record : running.record;
-    const edited = refresh(op, final, deps.clock.now());
+    const target = op.change!.watch?.(result as never, args as never);
+    // Followed by a watch: headed with the kind's word ("building") until the watch ends, not "done".
+    const watched = target && deps.startWatch ? { underway: deps.catalog.watchKinds[target.kind].underway } : undefined;
+    const edited = refresh(op, final, deps.clock.now(), watched);
     await audit(op, final, 'succeeded');
     // A watch edits this message too: it starts once the final edit is through (or given up).
     const failure = await edited;
@@ -93,10 +98,9 @@ export function createExecutor({ deps, audit, refresh, unseen }: ExecuteContext)
     // A private reply Slack would not take goes back with the outcome (to the response_url),
     // but only to the requester: a second admin's approving click never sees it.
     const undelivered = secret && !(await tellPrivately(final, secret)) && answering === final.requestedBy ? secret : undefined;
-    const target = op.change!.watch?.(result as never, args as never);
     if (target && deps.startWatch) {
       await deps
-        .startWatch({ ...target, channelId: final.channelId, threadTs: final.messageTs, requestedBy: final.requestedBy, operationId: final.id })
+        .startWatch({ ...target, account: final.account, channelId: final.channelId, threadTs: final.messageTs, requestedBy: final.requestedBy, operationId: final.id })
         .catch((error: unknown) => log.error('could not start a watch', { error }));
     }
     log.info('change succeeded');

@@ -35,21 +35,23 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
   if (record.errorCode !== 'HYPERVISOR_SYNC_FAILED') return { kind: 'tell', text: NOTHING_TO_SYNC };
   const refused = await ctx.authorize(record, op, userId, 'retry');
   if (refused) return { kind: 'tell', text: refused };
-  const claimed = await deps.store.transition(recordId, { from: ['failed'], to: 'running', now: deps.clock.now() });
+  // Recorded with the claim so the status line names the deploy this sends, not only the first request.
+  const retried = { method: 'POST', path: `/security-groups/${group}/deploy` };
+  const claimed = await deps.store.transition(recordId, { from: ['failed'], to: 'running', now: deps.clock.now(), patch: { result: { ...record.result, retried } } });
   if (!claimed.ok) return { kind: 'tell', text: RETRY_TAKEN };
   await ctx.refresh(op, claimed.record, deps.clock.now());
   try {
-    await deps.cloud.securityGroups.deploy(group);
+    await deps.cloudFor(record.account).securityGroups.deploy(group);
     const now = deps.clock.now();
     const synced = await deps.store.transition(recordId, {
       from: ['running'],
       to: 'succeeded',
       now,
-      patch: { errorCode: null, errorMessage: null, result: { text: syncedSummary(userId) } },
+      patch: { errorCode: null, errorMessage: null, result: { text: syncedSummary(userId), retried } },
     });
     if (synced.ok) {
       await ctx.refresh(op, synced.record, now);
-      await ctx.audit(op, synced.record, 'succeeded', `retry sync by ${userId}: POST /security-groups/${group}/deploy`);
+      await ctx.audit(op, synced.record, 'succeeded', `retry sync by ${userId}: ${retried.method} ${retried.path}`);
     }
     return { kind: 'tell', text: syncedAnswer(group) };
   } catch (e) {

@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import type { Reply } from '../operations/types.js';
 import { buildSlowNotice } from '../views/error-views.js';
 import { failureReply } from './answer-failure.js';
+import { yieldToAcks } from './yield.js';
 
 export interface AnswerDeps {
   clock: Clock;
@@ -17,12 +18,20 @@ export interface AnswerDeps {
   slowNoticeMs?: number;
 }
 
+/** The slow-notice timer's abort reason: without one, abort() builds a DOMException (a stack) per answer. */
+const ANSWERED = Symbol('answered');
+
 export async function answerEphemeral(
   deps: AnswerDeps,
   respond: RespondFn,
   what: string,
   work: Promise<Reply>,
-  opts: { replaceOriginal?: boolean } = {},
+  /**
+   * replaceOriginal: the answer takes the place of the clicked (ephemeral) message, as a page
+   * does. sharedOriginal: the button is on a channel message (an alert), which a response_url
+   * would overwrite for everyone: every answer is a new private message instead.
+   */
+  opts: { replaceOriginal?: boolean; sharedOriginal?: boolean } = {},
 ): Promise<void> {
   const timer = new AbortController();
   const slow = deps.clock.sleep(deps.slowNoticeMs ?? 2000, timer.signal).then(
@@ -33,12 +42,14 @@ export async function answerEphemeral(
   const first = await Promise.race([work.then(() => 'done' as const, () => 'done' as const), slow]);
   if (first === 'slow') {
     await send(deps, respond, { ...buildSlowNotice(what), response_type: 'ephemeral', replace_original: replace });
-    replace = true;
+    replace = !opts.sharedOriginal;
   } else {
-    timer.abort();
+    timer.abort(ANSWERED);
   }
   // A failure inside the bot (the store stayed locked) is an answer too, replacing any slow notice.
   const reply = await work.catch((e: unknown) => failureReply(deps.logger, what, e));
+  // Sending waits one turn of the loop (waiting acks first, yield.ts).
+  await yieldToAcks();
   await send(deps, respond, { ...reply, response_type: 'ephemeral', replace_original: replace });
 }
 

@@ -14,17 +14,22 @@ import { registerChanges, type ChangeHandlerDeps } from './register-changes.js';
 import { registerCommand, type CommandDeps } from './register-command.js';
 import { registerPager, type PagerDeps } from './register-pager.js';
 import { registerWatchActions, type WatchCommandDeps } from './watch-commands.js';
-import { slackApiFromClient } from './web-client-api.js';
+import { registerAlertActions, type AlertActionDeps } from './register-alert-actions.js';
+import { registerHome, type HomeDeps } from './register-home.js';
+import { slackApiDirect } from './slack-api-direct.js';
+import { createSlackHttp } from './slack-http.js';
+import { createLightFetch } from './light-fetch.js';
 import { handlerFailureReply } from './respond-privately.js';
+import { rejectedToken } from './wait-for-slack.js';
 
 export type BoltApp = InstanceType<typeof App>;
 
 export interface SlackAppOptions {
   slack: SlackConfig;
   logger: Logger;
-  /** WebClient retry policy override (tests keep the tries, without the waits). */
+  /** Retry policy override for the WebClient and slack-http.ts (tests keep the tries, without the waits). */
   slackRetryConfig?: webApi.RetryOptions;
-  /** WebClient timeout per call override (default SLACK_CALL_TIMEOUT_MS). */
+  /** Timeout per call override, both clients (default SLACK_CALL_TIMEOUT_MS). */
   slackCallTimeoutMs?: number;
   /** A receiver of our own instead of Socket Mode or HTTP: the local shell's (mode `shell`). */
   receiver?: Receiver;
@@ -46,6 +51,8 @@ export interface SlackApp {
   authTestOnce: () => Promise<unknown>;
   /** HTTP mode: the receiver, started before Slack answers so `/healthz` is up during the wait. */
   httpReceiver?: HTTPReceiver;
+  /** Closes the connections of the Slack calls (after the app stopped). */
+  closeConnections: () => Promise<void>;
 }
 
 /**
@@ -60,8 +67,11 @@ export const SLACK_RETRY: webApi.RetryOptions = { retries: 2, factor: 2, minTime
 export function createSlackApp(opts: SlackAppOptions): SlackApp {
   const { slack } = opts;
   const logger = boltLogger(opts.logger.child({ component: 'bolt' }));
+  // Every Slack call (Web API, `respond`) on one keep-alive undici Agent, not Node's fetch (light-fetch.ts).
+  const light = createLightFetch();
   const clientOptions = {
     ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
+    fetch: light.fetch,
     timeout: opts.slackCallTimeoutMs ?? SLACK_CALL_TIMEOUT_MS,
     retryConfig: opts.slackRetryConfig ?? SLACK_RETRY,
   };
@@ -102,6 +112,8 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     deferInitialization: true,
     // The error handler gets the request's body, so it can still answer the person.
     extendedErrorHandler: true,
+    // No listener keeps conversation state; Bolt's default store costs an Error per event.
+    convoStore: false,
   });
   const probe = new webApi.WebClient(slack.botToken, {
     ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
@@ -111,13 +123,21 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     // "http request failed" warning would only repeat it without the plan.
     logger: { ...logger, debug: () => {}, info: () => {}, warn: () => {} },
   });
-  // New messages are never re-sent by the client after a timeout or a 5xx (see web-client-api.ts).
-  const postClient = new webApi.WebClient(slack.botToken, { ...clientOptions, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true, logger });
+  // The bot's own calls skip the WebClient (slack-http.ts: same rules, far less CPU per call);
+  // Bolt keeps its client for its internals and the listeners' `client`.
+  const http = createSlackHttp({
+    token: slack.botToken,
+    ...(slack.apiUrl ? { apiUrl: slack.apiUrl } : {}),
+    dispatcher: light.agent,
+    timeoutMs: clientOptions.timeout,
+    retry: clientOptions.retryConfig,
+  });
   return {
     app,
-    slackApi: slackApiFromClient(app.client, postClient),
+    slackApi: slackApiDirect(http),
     authTestOnce: () => probe.auth.test(),
     ...(receiver instanceof HTTPReceiver ? { httpReceiver: receiver } : {}),
+    closeConnections: light.close,
   };
 }
 
@@ -134,7 +154,7 @@ async function readyz(readiness: SlackAppOptions['readiness'], res: ServerRespon
 }
 
 /** Everything the listeners need, as src/runtime.ts assembles it. */
-export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchCommandDeps;
+export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchCommandDeps & AlertActionDeps & HomeDeps;
 
 /** Registers every listener of the bot, and the last-resort error handler. */
 export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
@@ -142,6 +162,8 @@ export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
   registerPager(app, deps);
   registerChanges(app, deps);
   registerWatchActions(app, deps);
+  registerAlertActions(app, deps);
+  registerHome(app, deps);
   // Last resort: whatever a listener did not answer itself is logged with a reference and
   // told to the person through the response_url (or privately in the channel).
   app.error(async ({ error, body }: { error: Error; body?: unknown }) => {
@@ -174,7 +196,11 @@ export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
  * `/healthz` and `/readyz` answer while the bot still waits for Slack.
  */
 export async function listen(app: BoltApp, slack: SlackConfig, httpReceiver?: HTTPReceiver): Promise<{ port?: number }> {
-  const server = (httpReceiver ? await httpReceiver.start(slack.port) : await app.start(slack.port)) as unknown;
+  // Socket Mode opens its connection with the app token: a refused one is named as such.
+  const started = httpReceiver ? httpReceiver.start(slack.port) : app.start(slack.port);
+  const server = (await started.catch((e: unknown) => {
+    throw (slack.mode === 'socket' ? rejectedToken(e, 'SLACK_APP_TOKEN', 'apps.connections.open') : undefined) ?? e;
+  })) as unknown;
   if (slack.mode === 'http' && server && typeof (server as Server).address === 'function') {
     const address = (server as Server).address() as AddressInfo | null;
     return { port: address?.port ?? slack.port };

@@ -5,7 +5,7 @@
  */
 import type { RespondFn } from '@slack/bolt';
 import { isCloudApiError } from '../cloud/errors.js';
-import type { CloudClient } from '../cloud/cloud-client.js';
+import type { CloudAccounts } from '../cloud/accounts.js';
 import type { Clock } from '../clock.js';
 import type { ChangeFlow, StartOutcome } from '../confirm/change-flow.js';
 import type { Logger } from '../log.js';
@@ -19,7 +19,7 @@ import { buildFieldErrors, FORM_VALUES_TOO_LONG } from '../views/click-views.js'
 export interface ChangeCommandDeps {
   flow: ChangeFlow;
   slack: SlackApi;
-  cloud: CloudClient;
+  accounts: Pick<CloudAccounts, 'client'>;
   clock: Clock;
   logger: Logger;
 }
@@ -28,6 +28,8 @@ export interface ModalMetadata {
   op: string;
   channel: string;
   given: Record<string, unknown>;
+  /** The account the form's change goes to (access control checks it again at submission). */
+  account?: string;
   /** Fields the cloud refused last time, shown under them. */
   notes?: Record<string, string>;
 }
@@ -37,6 +39,8 @@ export interface Invocation {
   channelId: string;
   teamId?: string;
   triggerId: string;
+  /** The account access control admitted. */
+  account: string;
 }
 
 /** Whether the missing arguments are all asked by the form (else the usage is the answer). */
@@ -47,7 +51,7 @@ export function formCovers(op: AnyOperation, names: string[]): boolean {
 
 export async function openChangeForm(deps: ChangeCommandDeps, op: AnyOperation, given: Record<string, unknown>, inv: Invocation, notes?: Record<string, string>): Promise<Reply | undefined> {
   const spec = op.change!.modal!;
-  const metadata = JSON.stringify({ op: op.id, channel: inv.channelId, given, ...(notes ? { notes } : {}) } satisfies ModalMetadata);
+  const metadata = JSON.stringify({ op: op.id, channel: inv.channelId, given, account: inv.account, ...(notes ? { notes } : {}) } satisfies ModalMetadata);
   if (metadata.length > 3000) return FORM_VALUES_TOO_LONG;
   // Slack failing views.open (expired_trigger_id, a 5xx, no answer) is told through the
   // response_url: the caller sends the Reply returned here.
@@ -60,7 +64,7 @@ export async function openChangeForm(deps: ChangeCommandDeps, op: AnyOperation, 
     return buildFormNotOpened(e.code, e.failure === 'unavailable');
   }
   try {
-    await fillChangeForm(deps, op, given, opened, metadata, notes);
+    await fillChangeForm(deps, op, given, opened, metadata, notes, inv.account);
   } catch (e) {
     if (!(e instanceof SlackApiError)) throw e;
     deps.logger.warn('could not fill in a form', { op: op.id, error: e });
@@ -76,13 +80,15 @@ async function fillChangeForm(
   opened: { id: string; hash?: string },
   metadata: string,
   notes: Record<string, string> | undefined,
+  account: string,
 ): Promise<void> {
   const spec = op.change!.modal!;
   const options: Record<string, ModalOption[]> = {};
   try {
-    for (const f of spec.fields) {
-      if (typeof f.options === 'function') options[f.name] = await f.options({ cloud: deps.cloud, clock: deps.clock });
-    }
+    // The choices of every field at once: a form waits for one cloud round trip, not one per field.
+    const ctx = { cloud: deps.accounts.client(account), clock: deps.clock };
+    const loads = spec.fields.flatMap((f) => (typeof f.options === 'function' ? [f.options(ctx).then((o) => [f.name, o] as const)] : []));
+    for (const [name, o] of await Promise.all(loads)) options[name] = o;
   } catch (e) {
     if (!isCloudApiError(e)) throw e;
     const t = describeCloudError(e);
@@ -127,6 +133,7 @@ export async function runChangeCommand(
     args: finalArgs,
     userId: inv.userId,
     channelId: inv.channelId,
+    account: inv.account,
     ...(inv.teamId ? { teamId: inv.teamId } : {}),
     dedupeKey: `cmd:${inv.triggerId}`,
     dryRun: inv.dryRun,

@@ -1,8 +1,10 @@
 /**
  * The one access check every entry point calls (commands, clicks, forms), at the moment of
- * acting, with the operation's tier. A refusal is audited and answered privately.
+ * acting, with the operation's tier and scope and the account asked for. A refusal is audited
+ * (with the rule that refused) and answered privately; an admission names the account to use.
  */
-import type { Access } from '../access/access.js';
+import type { Access, AccessRefusal, Guarded } from '../access/access.js';
+import { channelRule } from '../access/policy.js';
 import { auditEntry } from '../audit/entry.js';
 import type { Auditor } from '../audit/types.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
@@ -13,26 +15,77 @@ export interface GuardDeps {
   auditor?: Auditor;
 }
 
-/** undefined when allowed; otherwise the refusal to show. */
-export async function guard(
+export type GuardedOp = Pick<AnyOperation, 'id' | 'command'> & Guarded & Partial<Pick<AnyOperation, 'change'>>;
+
+export type Admission = { ok: true; account: string } | { ok: false; reply: Reply };
+
+const ERROR_CODES: Record<AccessRefusal['reason'], string> = {
+  channel: 'CHANNEL_NOT_ALLOWED',
+  unlisted: 'CHANNEL_NOT_ALLOWED',
+  account: 'ACCOUNT_NOT_ALLOWED',
+  ceiling: 'CHANNEL_CEILING',
+  'account-ceiling': 'ACCOUNT_CEILING',
+  role: 'ACCESS_DENIED',
+};
+
+function refusalDetail(d: AccessRefusal): string {
+  const rule = `rule ${d.rule.key}`;
+  switch (d.reason) {
+    case 'channel':
+      return 'not an allowed channel (CLOUD_CHANNELS)';
+    case 'unlisted':
+      return `channel not in the policy; ${rule}: deny`;
+    case 'account':
+      return `account ${d.account} not allowed here; ${rule}`;
+    case 'ceiling':
+    case 'account-ceiling':
+      return `above the ceiling (${d.ceiling.join(', ') || 'nothing'}); ${rule}`;
+    case 'role':
+      return `needs ${d.needed}; has ${d.role ?? 'no role'} (${d.rule.key})`;
+  }
+}
+
+/** The account a command here would have gone to (audit entries of refusals name it). */
+function channelAccount(access: Access, channelId: string | undefined): string | null {
+  const rule = channelRule(access.policy(), channelId);
+  return rule === 'deny' ? null : rule.account;
+}
+
+/** Allowed (and on which account), or the refusal to show. */
+export async function admit(
   deps: GuardDeps,
-  op: Pick<AnyOperation, 'id' | 'command' | 'tier'> & Partial<Pick<AnyOperation, 'change'>>,
+  op: GuardedOp,
   userId: string,
   channelId: string | undefined,
   args: Record<string, unknown> = {},
-): Promise<Reply | undefined> {
-  const decision = await deps.access.check(userId, channelId, op.tier);
-  if (decision.ok) return undefined;
+  account?: string,
+): Promise<Admission> {
+  const decision = await deps.access.check(userId, channelId, op, account);
+  if (decision.ok) return { ok: true, account: decision.account };
   await deps.auditor?.record(
     auditEntry({
       op,
       userId,
       channelId,
       args,
+      account: decision.reason === 'account' || decision.reason === 'account-ceiling' ? decision.account : (account ?? channelAccount(deps.access, channelId)),
       outcome: 'refused',
-      errorCode: decision.reason === 'channel' ? 'CHANNEL_NOT_ALLOWED' : 'ACCESS_DENIED',
-      detail: decision.reason === 'channel' ? 'not an allowed channel' : `needs ${decision.needed}; has ${decision.role ?? 'no role'}`,
+      errorCode: ERROR_CODES[decision.reason],
+      detail: refusalDetail(decision),
     }),
   );
-  return buildAccessRefusal(decision, op.command, op.tier);
+  return { ok: false, reply: buildAccessRefusal(decision, op.command, op.tier) };
+}
+
+/** undefined when allowed; otherwise the refusal to show. */
+export async function guard(
+  deps: GuardDeps,
+  op: GuardedOp,
+  userId: string,
+  channelId: string | undefined,
+  args: Record<string, unknown> = {},
+  account?: string,
+): Promise<Reply | undefined> {
+  const admitted = await admit(deps, op, userId, channelId, args, account);
+  return admitted.ok ? undefined : admitted.reply;
 }

@@ -25,9 +25,11 @@ import {
   typedMismatchError,
 } from '../views/modal-views.js';
 import { buildNote } from '../views/click-views.js';
+import { plainIssue } from '../views/input-message.js';
+import { typedMatches } from '../operations/typed-confirm.js';
 import type { Reply } from '../operations/types.js';
 import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from '../views/status-views.js';
-import { guard, type GuardDeps } from './guard.js';
+import { admit, type GuardDeps } from './guard.js';
 import { buildModalFromReply as modalFrom } from '../views/modal-views.js';
 
 export interface ChangeHandlerDeps extends GuardDeps {
@@ -85,7 +87,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
     const record = await deps.store.get(recordId);
     const op = record ? deps.catalog.byId(record.opId) : undefined;
     const expected = record && op?.change?.typeToConfirm?.(record.args as never, record.facts);
-    if (expected && typed.trim() !== expected) {
+    if (expected && !typedMatches(typed, expected)) {
       await ack({ response_action: 'errors', errors: { typed: typedMismatchError(expected) } });
       return;
     }
@@ -104,9 +106,9 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
       return;
     }
     // The form was opened by someone allowed; check again at submission, as roles can change.
-    const refused = await guard(deps, op, body.user.id, meta.channel);
-    if (refused) {
-      await ack({ response_action: 'update', view: modalFrom(spec.title, refused.blocks) });
+    const admitted = await admit(deps, op, body.user.id, meta.channel, {}, meta.account);
+    if (!admitted.ok) {
+      await ack({ response_action: 'update', view: modalFrom(spec.title, admitted.reply.blocks) });
       return;
     }
     const fieldNames = new Set(spec.fields.map((f) => f.name));
@@ -124,6 +126,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
       args: invalid.args,
       userId: body.user.id,
       channelId: meta.channel,
+      account: admitted.account,
       ...(body.team?.id ? { teamId: body.team.id } : {}),
       // The same view submitted again after the cloud's field errors, corrected, is a new request.
       dedupeKey: `view:${view.id}:${createHash('sha256').update(JSON.stringify(invalid.args)).digest('hex').slice(0, 16)}`,
@@ -145,7 +148,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
 
 /** Per-argument schemas, then the entry's cross-field check; errors keyed by argument. */
 function validate(op: AnyOperation, raw: Record<string, unknown>): { ok: true; args: Record<string, unknown> } | { ok: false; fieldErrors: Record<string, string> } {
-  const parsed = (op.schema as z.ZodType).safeParse(raw);
+  const parsed = (op.schema as z.ZodType).safeParse(raw, { error: plainIssue });
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
     for (const issue of parsed.error.issues) {

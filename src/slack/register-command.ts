@@ -7,10 +7,13 @@ import { formCovers, openChangeForm, runChangeCommand, type ChangeCommandDeps } 
 import { runOperation, type RunDeps } from './run-operation.js';
 import { buildProblem } from '../views/error-views.js';
 import { buildHelp } from '../views/help-views.js';
+import { buildCommandHelp } from '../views/command-help-views.js';
 import { startWatchByHand, type WatchCommandDeps } from './watch-commands.js';
-import { guard, type GuardDeps } from './guard.js';
+import { admit, type GuardDeps } from './guard.js';
 import { maskedArgs } from '../access/secrets.js';
 import { tellFailure } from './answer-failure.js';
+import { expandTyped, helpAliases, notingAlias } from './alias-commands.js';
+import { yieldToAcks } from './yield.js';
 
 export interface CommandDeps extends RunDeps, AnswerDeps, ChangeCommandDeps, GuardDeps {
   catalog: Catalog;
@@ -19,9 +22,20 @@ export interface CommandDeps extends RunDeps, AnswerDeps, ChangeCommandDeps, Gua
 
 export const SLASH_COMMAND = '/cloud';
 
+/** The account this channel drives, and the others `--account` may name here (help's last line). */
+function helpWhere(deps: CommandDeps, channelId: string): { account?: string; accounts?: string[] } {
+  const policy = deps.access.policy();
+  if (!policy.namedAccounts) return {};
+  const rule = policy.channels[channelId] ?? policy.defaultChannel;
+  return rule === 'deny' ? {} : { account: rule.account, accounts: rule.accounts };
+}
+
 export function registerCommand(app: App, deps: CommandDeps): void {
   app.command(SLASH_COMMAND, async ({ ack, command, respond }) => {
     await ack();
+    // The rest waits one turn of the event loop: acks of commands already read go out first
+    // (Slack gives each 3 s; this answer has minutes).
+    await yieldToAcks();
     // Whatever fails inside (the store stayed locked, a bug) is answered, named as far as known.
     let what = SLASH_COMMAND;
     try {
@@ -33,23 +47,34 @@ export function registerCommand(app: App, deps: CommandDeps): void {
 }
 
 async function answerCommand(deps: CommandDeps, command: SlashCommand, respond: RespondFn, naming: (what: string) => void): Promise<void> {
+  // An alias of this channel is expanded first; what it expands to is answered as if typed.
+  const typed = await expandTyped(deps.aliases, deps.catalog, command.text ?? '', command.channel_id);
+  if (typed.kind === 'reply') return answerEphemeral(deps, respond, SLASH_COMMAND, Promise.resolve(typed.reply));
+  if (!typed.alias) return answerTyped(deps, command, typed.text, respond, naming);
+  const noted = notingAlias(respond, typed.alias);
+  await answerTyped(deps, command, typed.text, noted.respond, naming);
+  await noted.flush();
+}
+
+async function answerTyped(deps: CommandDeps, command: SlashCommand, text: string, respond: RespondFn, naming: (what: string) => void): Promise<void> {
   const actor = { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id };
   const inv = { ...actor, triggerId: command.trigger_id };
-  const parsed = parseCommand(command.text ?? '', deps.catalog);
+  const parsed = parseCommand(text, deps.catalog);
   if (parsed.kind === 'help') {
     const resource = parsed.resource ? deps.catalog.resolveResource(parsed.resource) : undefined;
-    // Help lists only what the asker may run here.
+    // Help lists only what the asker may run here, and names the account this channel drives.
     const mine = await deps.access.allowed(actor.userId, actor.channelId, deps.catalog.operations);
-    const reply = buildHelp(deps.catalog, mine, resource);
+    const op = mine.find((o) => o.id === parsed.op?.id);
+    const reply = op ? buildCommandHelp(deps.catalog, op) : buildHelp(deps.catalog, mine, resource, { ...helpWhere(deps, actor.channelId), aliases: resource ? [] : await helpAliases(deps, actor.channelId, mine) });
     return answerEphemeral(deps, respond, '/cloud help', Promise.resolve(reply));
   }
   if (parsed.kind === 'problem') {
     const missing = parsed.problem.missing;
     // A change missing inputs its form asks for: open the form, prefilled with what was typed.
     if (missing?.op.change?.modal && formCovers(missing.op, missing.names)) {
-      const refused = await guard(deps, missing.op, actor.userId, actor.channelId);
-      if (refused) return answerEphemeral(deps, respond, SLASH_COMMAND, Promise.resolve(refused));
-      const reply = await openChangeForm(deps, missing.op, missing.given, inv);
+      const admitted = await admit(deps, missing.op, actor.userId, actor.channelId, {}, missing.account);
+      if (!admitted.ok) return answerEphemeral(deps, respond, SLASH_COMMAND, Promise.resolve(admitted.reply));
+      const reply = await openChangeForm(deps, missing.op, missing.given, { ...inv, account: admitted.account });
       if (reply) await respond({ response_type: 'ephemeral', ...reply });
       return;
     }
@@ -57,19 +82,20 @@ async function answerCommand(deps: CommandDeps, command: SlashCommand, respond: 
   }
   const { op, args } = parsed;
   naming(op.command);
-  const refused = await guard(deps, op, actor.userId, actor.channelId, maskedArgs(op, args));
-  if (refused) return answerEphemeral(deps, respond, op.command, Promise.resolve(refused));
+  const admitted = await admit(deps, op, actor.userId, actor.channelId, maskedArgs(op, args), parsed.account);
+  if (!admitted.ok) return answerEphemeral(deps, respond, op.command, Promise.resolve(admitted.reply));
+  const { account } = admitted;
   if (op.change) {
     if (op.change.modal?.whenBare && !parsed.flagsGiven && !parsed.dryRun) {
-      const reply = await openChangeForm(deps, op, args, inv);
+      const reply = await openChangeForm(deps, op, args, { ...inv, account });
       if (reply) await respond({ response_type: 'ephemeral', ...reply });
       return;
     }
-    return runChangeCommand(deps, respond, op, args, { ...inv, dryRun: parsed.dryRun });
+    return runChangeCommand(deps, respond, op, args, { ...inv, account, dryRun: parsed.dryRun });
   }
-  const work = runOperation(deps, op, args, actor).then(async (o) => {
+  const work = runOperation(deps, op, args, actor, account).then(async (o) => {
     if (!o.ok || args.watch !== true || !op.watchable || !deps.watcher) return o.reply;
-    const started = await startWatchByHand({ ...deps, watcher: deps.watcher }, op, args, actor);
+    const started = await startWatchByHand({ ...deps, watcher: deps.watcher }, op, o.args ?? args, actor, account);
     return { text: o.reply.text, blocks: [...o.reply.blocks, ...started.blocks] };
   });
   return answerEphemeral(deps, respond, op.command, work);

@@ -5,25 +5,44 @@
  * every path gets the same checks, logging and error text.
  */
 import { randomBytes } from 'node:crypto';
-import { isCloudApiError } from '../cloud/errors.js';
-import type { CloudClient } from '../cloud/cloud-client.js';
+import { cloudFailureLogWords, isCloudApiError } from '../cloud/errors.js';
+import type { CloudAccounts } from '../cloud/accounts.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
-import type { AnyOperation, Reply, WatchControl } from '../operations/types.js';
+import { lookedUp } from '../operations/looked-up.js';
+import type { AnyOperation, Reply, RunContext, WatchControl } from '../operations/types.js';
 import { auditEntry } from '../audit/entry.js';
 import type { Auditor } from '../audit/types.js';
 import { rememberSecretsIn } from '../access/secrets.js';
 import { buildCloudError, buildInternalError } from '../views/error-views.js';
+import { withAccount } from '../views/account-label.js';
+import type { KnownResourceStore } from '../store/known-types.js';
+import { resolveNames } from '../operations/resolve-names.js';
+import { rememberAnswer } from '../operations/remember.js';
+import { buildCloudRefusal } from '../views/click-views.js';
 
 export interface RunDeps {
-  cloud: CloudClient;
+  /** The clients of the configured accounts: the operation runs on the one access control chose. */
+  accounts: Pick<CloudAccounts, 'client'>;
+  /** The account's name where replies should show it (several accounts declared), else undefined. */
+  accountLabel?: (account: string) => string | undefined;
+  /** The account of records written before accounts (watch lists name it). */
+  defaultAccount?: () => string;
+  /** Channel subscriptions (issue 13), where the bot runs its monitor. */
+  subscriptions?: RunContext['subscriptions'];
+  /** What `/cloud policy` reads. */
+  policy?: RunContext['policy'];
+  /** The channels' aliases (`/cloud alias`); the slash command expands them before parsing. */
+  aliases?: RunContext['aliases'];
   clock: Clock;
   logger: Logger;
   watches?: WatchControl;
   auditor?: Auditor;
   /** Upper bound on one operation, retries included (default 25 s). */
   operationTimeoutMs?: number;
+  /** Servers, groups and workers seen so far: names resolve here, answers are remembered here. */
+  known?: KnownResourceStore;
 }
 
 export interface Actor {
@@ -37,45 +56,67 @@ export interface RunOutcome {
   ok: boolean;
   /** Cloud error code, when the cloud refused. */
   errorCode?: string;
+  /** The arguments it ran with: names replaced by ids (a `--watch` follows these). */
+  args?: Record<string, unknown>;
 }
 
 export async function runOperation(
   deps: RunDeps,
   op: AnyOperation,
-  args: Record<string, unknown>,
+  typed: Record<string, unknown>,
   actor: Actor,
+  /** The account access control admitted (its client runs the operation). */
+  account: string,
 ): Promise<RunOutcome> {
   const started = deps.clock.now();
-  const log = deps.logger.child({ op: op.id, user: actor.userId, channel: actor.channelId });
+  let args = typed;
+  const log = deps.logger.child({ op: op.id, user: actor.userId, channel: actor.channelId, account });
+  const onCloud = op.scope === 'cloud';
+  const label = onCloud ? deps.accountLabel?.(account) : undefined;
+  const named = deps.accountLabel?.(account) !== undefined ? deps.defaultAccount?.() : undefined;
   const signal = AbortSignal.timeout(deps.operationTimeoutMs ?? 25_000);
   const audit = (outcome: 'succeeded' | 'failed', errorCode: string | null) =>
     deps.auditor?.record(
-      auditEntry({ op, userId: actor.userId, channelId: actor.channelId, args, outcome, errorCode, durationMs: deps.clock.now() - started }),
+      auditEntry({ op, userId: actor.userId, channelId: actor.channelId, account: onCloud ? account : null, args, outcome, errorCode, durationMs: deps.clock.now() - started }),
     ) ?? Promise.resolve();
   try {
+    // A name typed for an id becomes the id seen on this account, before any request.
+    const resolved = await resolveNames(deps.known, op, typed, account);
+    if (!resolved.ok) {
+      await audit('failed', 'UNKNOWN_NAME');
+      return { reply: withAccount(buildCloudRefusal(op.command, resolved.message), label), ok: false, errorCode: 'UNKNOWN_NAME' };
+    }
+    args = resolved.args;
+    const known = deps.known;
     const result: unknown = await op.run(
       {
-        cloud: deps.cloud,
+        cloud: deps.accounts.client(account),
         clock: deps.clock,
+        ...(deps.policy ? { policy: deps.policy } : {}),
+        ...(deps.subscriptions ? { subscriptions: deps.subscriptions } : {}),
+        ...(deps.aliases ? { aliases: deps.aliases } : {}),
+        account,
         signal,
         ...(deps.watches ? { watches: deps.watches } : {}),
         ...(deps.auditor ? { audit: deps.auditor } : {}),
+        ...(known ? { known: { list: (kind, limit) => known.list(account, kind, limit) } } : {}),
         actor,
       },
       args,
     );
+    rememberAnswer(known, op, result, args, { account, now: deps.clock.now() }, (error) => log.warn('could not remember what the answer showed', { error }));
     if (op.secret) rememberSecretsIn(deps.logger, result);
-    const reply = op.render(result, args, { now: deps.clock.now() });
+    const reply = withAccount(op.render(result, args, { now: deps.clock.now(), account, ...(named ? { namedDefaultAccount: named } : {}) }), label);
     log.info('operation succeeded', { ms: deps.clock.now() - started });
     await audit('succeeded', null);
-    return { reply, ok: true };
+    return { reply, ok: true, args };
   } catch (e) {
     const ms = deps.clock.now() - started;
     if (isCloudApiError(e)) {
-      log.warn('operation refused by the cloud', { ms, code: e.code, status: e.status });
+      log.warn(`operation ${cloudFailureLogWords(e)}`, { ms, code: e.code, status: e.status });
       await audit('failed', e.code);
-      const text = describeCloudError(e, { mutation: op.mutates });
-      return { reply: buildCloudError(op.command, text), ok: false, errorCode: e.code };
+      const text = describeCloudError(e, { mutation: op.mutates, lookedUp: lookedUp(op, args) });
+      return { reply: withAccount(buildCloudError(op.command, text), label), ok: false, errorCode: e.code };
     }
     const ref = randomBytes(4).toString('hex');
     log.error('operation failed inside the bot', { ms, ref, error: e });

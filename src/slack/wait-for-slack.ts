@@ -37,9 +37,8 @@ export async function waitForSlack(o: WaitForSlackOptions): Promise<void> {
     } catch (e) {
       const reason = describe(e);
       // A refused token will not get better by waiting.
-      if (/invalid_auth|not_authed|account_inactive|token_revoked|token_expired/.test(reason)) {
-        throw new SlackUnreachableError(`Slack refused the bot token (auth.test: ${reason}). Check SLACK_BOT_TOKEN.`);
-      }
+      const refused = rejectedToken(e, 'SLACK_BOT_TOKEN', 'auth.test');
+      if (refused) throw refused;
       const waited = o.clock.now() - started;
       if (o.timeoutMs > 0 && waited + delay > o.timeoutMs) {
         throw new SlackUnreachableError(
@@ -54,6 +53,13 @@ export async function waitForSlack(o: WaitForSlackOptions): Promise<void> {
       delay = Math.min(delay * 2, MAX_DELAY_MS);
     }
   }
+}
+
+/** The error to stop with when Slack refused a token, naming which one (issue 14); else undefined. */
+export function rejectedToken(e: unknown, token: 'SLACK_BOT_TOKEN' | 'SLACK_APP_TOKEN', call: string): SlackUnreachableError | undefined {
+  const reason = describe(e);
+  if (!/invalid_auth|not_authed|account_inactive|token_revoked|token_expired/.test(reason)) return undefined;
+  return new SlackUnreachableError(`${token} was rejected by Slack (${call}: ${reason}). Check ${token}.`);
 }
 
 function describe(e: unknown): string {

@@ -3,7 +3,7 @@
  * the updates) and start following. "Keep watching" resumes a watch that hit its deadline.
  */
 import type { App, BlockButtonAction } from '@slack/bolt';
-import type { CloudClient } from '../cloud/cloud-client.js';
+import type { CloudAccounts } from '../cloud/accounts.js';
 import type { Logger } from '../log.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
 import type { WatchKinds } from '../operations/watch-kinds.js';
@@ -24,7 +24,9 @@ import { tellFailure } from './answer-failure.js';
 export interface WatchCommandDeps extends Partial<GuardDeps> {
   watcher: Watcher;
   slack: SlackApi;
-  cloud: CloudClient;
+  accounts: Pick<CloudAccounts, 'client'>;
+  /** The account's name where messages should show it (several accounts declared). */
+  accountLabel?: (account: string) => string | undefined;
   logger: Logger;
   /** The catalog's watch kinds: what `--watch` polls and how it reads. */
   catalog: { watchKinds: WatchKinds };
@@ -35,23 +37,24 @@ export async function startWatchByHand(
   op: AnyOperation,
   args: Record<string, unknown>,
   actor: { userId: string; channelId: string },
+  account: string,
 ): Promise<Reply> {
   const target = op.watchable!(args as never);
   // Nothing to follow if it is already over: say so rather than announce an instant "done".
   const kind = deps.catalog.watchKinds[target.kind];
-  const now = await kind.observe(deps.cloud, target.resource);
+  const now = await kind.observe(deps.accounts.client(account), target.resource);
   if (now.outcome) {
     return buildNothingToWatch(kind.idle);
   }
   let posted: { channel: string; ts: string };
   try {
-    const starting = buildWatchStarting(kind.subject(target.resource, null, false), actor.userId);
+    const starting = buildWatchStarting(kind.subject(target.resource, null, false), actor.userId, deps.accountLabel?.(account));
     posted = await deps.slack.postMessage({ channel: actor.channelId, text: starting.text, blocks: starting.blocks });
   } catch (e) {
     if (e instanceof SlackApiError && NOT_REACHABLE.has(e.code)) return buildNotInChannel(e.code);
     throw e;
   }
-  const w = await deps.watcher.watch({ ...target, channelId: posted.channel, threadTs: posted.ts, requestedBy: actor.userId });
+  const w = await deps.watcher.watch({ ...target, account, channelId: posted.channel, threadTs: posted.ts, requestedBy: actor.userId });
   return buildWatchStarted(w.id);
 }
 
@@ -71,7 +74,7 @@ export function registerWatchActions(app: App, deps: WatchCommandDeps): void {
 
 async function keepWatching(deps: WatchCommandDeps, channel: string, userId: string, watchId: string): Promise<void> {
   // Watching is reading: a viewer may keep watching, someone with no role may not.
-  const refused = deps.access ? await guard({ access: deps.access, ...(deps.auditor ? { auditor: deps.auditor } : {}) }, { id: 'watch.keep', command: '/cloud watch keep', tier: 'read' }, userId, channel) : undefined;
+  const refused = deps.access ? await guard({ access: deps.access, ...(deps.auditor ? { auditor: deps.auditor } : {}) }, { id: 'watch.keep', command: '/cloud watch keep', tier: 'read', scope: 'bot' }, userId, channel) : undefined;
   if (refused) {
     await deps.slack.postEphemeral({ channel, user: userId, text: refused.text, blocks: refused.blocks }).catch(() => undefined);
     return;

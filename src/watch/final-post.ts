@@ -16,7 +16,7 @@ import type { BroadcastPolicy, WatcherDeps } from './watcher.js';
 export const FINAL_EVENT = 'cloudbot_watch_final';
 
 export interface FinalPostOptions {
-  deps: Pick<WatcherDeps, 'slack' | 'store' | 'clock' | 'logger'>;
+  deps: Pick<WatcherDeps, 'slack' | 'store' | 'clock' | 'logger' | 'accountLabel'>;
   owner: string;
   /** Base poll interval: an unknown outcome is looked at again after it. */
   base: number;
@@ -91,7 +91,7 @@ export function createFinisher({ deps, owner, base, broadcast, kinds, refresh }:
     let ts = recovered ? await findFinal(w) : null;
     if (ts === null) {
       const loud = broadcast === 'final' || (broadcast === 'failures' && outcome === 'failed');
-      ts = await postFinal(w, buildFinalReply(w, kinds[w.kind].final(w, state, outcome), outcome, now), loud);
+      ts = await postFinal(w, buildFinalReply(w, kinds[w.kind].final(w, state, outcome), outcome, now, deps.accountLabel?.(w.account)), loud);
     } else if (ts !== 'unknown') {
       deps.logger.info('the final post of a watch was already in its thread; recorded, not posted again', { watch: w.id, ts });
     }
@@ -110,7 +110,9 @@ export function createFinisher({ deps, owner, base, broadcast, kinds, refresh }:
     // be looked up afterwards (ephemeral), so a final recovered from the thread sends it from
     // this replica's own poll; only a crash between the move to done and this call loses it
     // (a new password must then be set at the provider) — a second copy is never sent.
-    if (secret && outcome === 'succeeded') {
+    // A watch a change started sends none: the change's own private reply already carried it,
+    // saying it would not be shown again (issue 14).
+    if (secret && outcome === 'succeeded' && !w.operationId) {
       try {
         await deps.slack.postEphemeral({
           channel: w.channelId,

@@ -11,7 +11,16 @@ import type { SlackApi } from '../chat/slack-api.js';
 import { md } from '../views/mrkdwn.js';
 import { buildProgressBlock, buildWatchMessage } from '../views/watch-views.js';
 
-export function createParentRefresher(deps: { operations: OperationStore; catalog: Catalog; slack: SlackApi; clock: Clock }) {
+export interface ParentDeps {
+  operations: OperationStore;
+  catalog: Catalog;
+  slack: SlackApi;
+  clock: Clock;
+  /** The account's name where messages should show it (several accounts declared), else undefined. */
+  accountLabel?: (account: string | null) => string | undefined;
+}
+
+export function createParentRefresher(deps: ParentDeps) {
   return async (w: WatchRecord): Promise<void> => {
     if (!w.threadTs) return;
     const now = deps.clock.now();
@@ -21,11 +30,14 @@ export function createParentRefresher(deps: { operations: OperationStore; catalo
       const record = await deps.operations.get(w.operationId);
       const op = record && deps.catalog.byId(record.opId);
       if (!record || !op?.change) return;
-      const base = renderStatus(op, record, now);
+      const account = deps.accountLabel?.(record.account);
+      // Until the watch ends, the change is headed with the kind's word ("building"), never "done".
+      const open = w.status === 'active' || w.status === 'finalizing';
+      const base = renderStatus(op, record, now, { ...(account ? { account } : {}), ...(open ? { underway: kind.underway } : {}) });
       await deps.slack.update({ channel: w.channelId, ts: w.threadTs, text: base.text, blocks: [...base.blocks, buildProgressBlock(w, line, now)] });
       return;
     }
-    const own = buildWatchMessage(w, kind.subject(w.resource, w.state), line, now);
+    const own = buildWatchMessage(w, kind.subject(w.resource, w.state), line, now, deps.accountLabel?.(w.account));
     await deps.slack.update({ channel: w.channelId, ts: w.threadTs, text: own.text, blocks: own.blocks });
   };
 }

@@ -5,7 +5,11 @@
  *
  * Everything it knows lives in the store, so a restart (even after SIGKILL) resumes every
  * open watch. Several watches of one resource share one poll; a limiter caps concurrent cloud
- * calls; polls back off while nothing changes; a 429's Retry-After is honoured.
+ * calls and the shared request budget (when given) their rate. An active watch polls every base
+ * interval, changed or not, so a state change is seen within one interval (issue 13: backing
+ * off while nothing changed made change → post p50 17 s, p99 56 s) and a watch of duration D
+ * costs at most D ÷ interval + 2 requests. Only transient errors back off; a 429's Retry-After
+ * is honoured, and pauses the whole budget.
  *
  * Replicas share the watches through leases: a pass polls only the due watches this replica
  * claimed (claimDue), and every write names the owner, so a replica whose lease was taken over
@@ -16,6 +20,7 @@
  */
 import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
+import type { RequestBudget } from '../cloud/request-budget.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { WatchKind, WatchRecord, WatchState, WatchStore } from '../store/watch-store.js';
@@ -33,7 +38,10 @@ export type BroadcastPolicy = 'final' | 'failures' | 'none';
 
 export interface WatcherDeps {
   store: WatchStore;
-  cloud: CloudClient;
+  /** The watcher's client of a watch's account (null: a watch from before accounts, the default one). */
+  cloudFor: (account: string | null) => CloudClient;
+  /** The account's name where messages should show it (several accounts declared), else undefined. */
+  accountLabel?: (account: string | null) => string | undefined;
   clock: Clock;
   logger: Logger;
   slack: SlackApi;
@@ -41,8 +49,10 @@ export interface WatcherDeps {
   refreshParent: (w: WatchRecord) => Promise<void>;
   /** Base poll interval (WATCH_INTERVAL_MS; default 10 s). */
   intervalMs?: number;
-  /** Ceiling of the backoff while nothing changes (default 6 × the base). */
+  /** Ceiling of the backoff after transient errors (default 6 × the base). */
   maxIntervalMs?: number;
+  /** The request budget shared with the monitor: every poll first takes from it. */
+  budget?: RequestBudget;
   broadcast?: BroadcastPolicy;
   /** Concurrent cloud calls the watcher may make (default 4). */
   concurrency?: number;
@@ -64,6 +74,8 @@ export interface WatcherDeps {
 export interface StartWatch {
   kind: WatchKind;
   resource: string;
+  /** The account it lives in; remembered across restarts. */
+  account?: string | null;
   channelId: string;
   threadTs: string | null;
   requestedBy: string;
@@ -87,6 +99,10 @@ export interface Watcher {
 }
 
 const BACKOFF = 1.5;
+/** How often the parent of a watch with nothing new is edited to show its elapsed time. */
+const ELAPSED_EDIT_MS = 60_000;
+/** A poll given up while waiting for the budget (the watcher is stopping). */
+const UNPOLLED = Symbol('unpolled');
 
 /** Whether two states differ in anything the channel would care about. */
 function sameState(a: WatchState | null, b: WatchState): boolean {
@@ -106,10 +122,12 @@ export function createWatcher(deps: WatcherDeps): Watcher {
   const owner = deps.owner ?? newReplicaId();
   const leaseMs = deps.leaseMs ?? Math.max(30_000, base * 3);
   const batch = deps.batch ?? 500;
-  /** The next interval while nothing changes: whole milliseconds, capped. */
+  /** The next interval after a transient error: whole milliseconds, capped. */
   const backoff = (ms: number) => Math.min(Math.round(ms * BACKOFF), max);
   let stopped = true;
   let sleeper: AbortController | undefined;
+  /** Aborted by stop(): a poll still waiting for the budget gives up rather than hold the stop. */
+  let halt = new AbortController();
   let inFlight: Promise<void> = Promise.resolve();
   let loopDone: Promise<void> = Promise.resolve();
 
@@ -123,8 +141,13 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       return undefined;
     }
   };
-  const refresh = (w: WatchRecord) =>
-    deps.refreshParent(w).catch((error: unknown) => deps.logger.warn('could not refresh a watch message', { watch: w.id, error }));
+  /** When each active watch's parent was last edited here, so its elapsed time can be kept current. */
+  const shownAt = new Map<string, number>();
+  const refresh = (w: WatchRecord) => {
+    if (w.status === 'active') shownAt.set(w.id, deps.clock.now());
+    else shownAt.delete(w.id);
+    return deps.refreshParent(w).catch((error: unknown) => deps.logger.warn('could not refresh a watch message', { watch: w.id, error }));
+  };
   const finish = createFinisher({ deps, owner, base, broadcast, kinds, refresh });
   async function apply(w: WatchRecord, result: Observation | unknown, ok: boolean): Promise<void> {
     const now = deps.clock.now();
@@ -184,8 +207,10 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       }
       return;
     }
-    const interval = backoff(w.intervalMs);
-    await deps.store.update(w.id, ['active'], now, { polled: true, intervalMs: interval, nextPollAt: Math.min(now + interval, w.deadlineAt) }, owner);
+    // Nothing changed: look again in one base interval (also resets an error backoff).
+    const same = await deps.store.update(w.id, ['active'], now, { polled: true, intervalMs: base, nextPollAt: Math.min(now + base, w.deadlineAt) }, owner);
+    // A long build must not read "watching for 0 seconds": the elapsed time is edited, not posted.
+    if (same && now - (shownAt.get(w.id) ?? w.startedAt) >= ELAPSED_EDIT_MS) await refresh(same);
   }
 
   async function tick(): Promise<void> {
@@ -194,16 +219,24 @@ export function createWatcher(deps: WatcherDeps): Watcher {
     const due = await deps.store.claimDue(owner, now, leaseMs, batch);
     const groups = new Map<string, WatchRecord[]>();
     for (const w of due) {
-      const key = `${w.kind}:${w.resource}`;
+      // One resource is one poll — per account: server 101 of prod is not server 101 of staging.
+      const key = `${w.account ?? ''}:${w.kind}:${w.resource}`;
       groups.set(key, [...(groups.get(key) ?? []), w]);
     }
     await Promise.all(
       [...groups.values()].map(async (watches) => {
-        const { kind, resource } = watches[0]!;
+        const { kind, resource, account } = watches[0]!;
         // One poll for every watch of this resource.
+        const signal = halt.signal;
         const [ok, result] = await limiter
-          .run(() => kinds[kind].observe(deps.cloud, resource))
+          .run(async () => {
+            if (deps.budget && !(await deps.budget.take(signal).then(() => true, () => false))) return UNPOLLED;
+            return kinds[kind].observe(deps.cloudFor(account), resource);
+          })
           .then((o) => [true, o] as const, (e: unknown) => [false, e] as const);
+        // Stopped while waiting for the budget: not polled, still due (stop releases the lease).
+        if (result === UNPOLLED) return;
+        if (!ok && isCloudApiError(result) && result.retryAfterMs) deps.budget?.pause(Math.ceil(result.retryAfterMs));
         for (const w of watches) await apply(w, result, ok);
       }),
     );
@@ -243,6 +276,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       const w = await deps.store.create({
         kind: input.kind,
         resource: input.resource,
+        account: input.account ?? null,
         operationId: input.operationId ?? null,
         channelId: input.channelId,
         threadTs: input.threadTs,
@@ -258,14 +292,17 @@ export function createWatcher(deps: WatcherDeps): Watcher {
     start() {
       if (!stopped) return;
       stopped = false;
+      halt = new AbortController();
       deps.logger.info('watching with leases', { replica: owner, leaseMs });
       loopDone = loop();
     },
     async stop() {
       stopped = true;
       sleeper?.abort();
+      halt.abort(new Error('watcher stopped'));
       await inFlight;
       await loopDone;
+      halt = new AbortController(); // a tick() after stop still polls
       // A clean stop (a deploy) hands its watches over at once instead of after the lease.
       await deps.store.release(owner).catch((error: unknown) => deps.logger.warn('could not release watch leases', { error }));
     },

@@ -99,6 +99,7 @@ describe.each(BACKENDS)('audit store (%s)', (backend) => {
         operationId: 'op_ABCDEFGHIJKLMNOP',
         durationMs: 1234,
         detail: 'needs role operator',
+        account: 'acme-staging',
       });
       const expected: AuditEntry = {
         id: full.id,
@@ -115,6 +116,7 @@ describe.each(BACKENDS)('audit store (%s)', (backend) => {
         operationId: 'op_ABCDEFGHIJKLMNOP',
         durationMs: 1234,
         detail: 'needs role operator',
+        account: 'acme-staging',
       };
       expect(full).toEqual(expected);
       expect(Number.isSafeInteger(full.id) && full.id > 0).toBe(true);
@@ -135,6 +137,7 @@ describe.each(BACKENDS)('audit store (%s)', (backend) => {
         operationId: null,
         durationMs: null,
         detail: null,
+        account: null,
       });
       expect(bare.id).toBeGreaterThan(full.id);
       await store.close();
@@ -159,6 +162,7 @@ describe.each(BACKENDS)('audit store (%s)', (backend) => {
       await expect(store.audit.insert({ ...base, userId: '' })).rejects.toThrow(/userId must be a non-empty string/);
       await expect(store.audit.insert({ ...base, at: 1.5 })).rejects.toThrow(/at must be an integer/);
       await expect(store.audit.insert({ ...base, durationMs: -3 })).rejects.toThrow(/durationMs/);
+      await expect(store.audit.insert({ ...base, account: '' })).rejects.toThrow(/account must be a non-empty string/);
       expect(await store.audit.list({ limit: 10 })).toEqual([]);
     });
 

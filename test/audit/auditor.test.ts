@@ -73,7 +73,16 @@ describe('record', () => {
       operationId: null,
       durationMs: null,
       detail: null,
+      account: null,
     });
+    expect(auditLines()[0]!.audit).toEqual(e);
+  });
+
+  it('keeps the account acted on, in the store and the log line', async () => {
+    const a = auditor();
+    await a.record(newEntry({ tier: 'read', opId: 'server.status', account: 'acme-staging' }));
+    const [e] = await a.list({ limit: 1 });
+    expect(e).toMatchObject({ opId: 'server.status', account: 'acme-staging' });
     expect(auditLines()[0]!.audit).toEqual(e);
   });
 

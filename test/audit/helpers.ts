@@ -33,6 +33,7 @@ export function fullEntry(over: Partial<AuditEntry> = {}): AuditEntry {
     operationId: null,
     durationMs: null,
     detail: null,
+    account: null,
     ...over,
   };
 }

@@ -64,6 +64,7 @@ function fakeSlack() {
     },
     openView: () => Promise.reject(new Error('no views in these tests')),
     updateView: () => Promise.reject(new Error('no views in these tests')),
+    publishView: () => Promise.reject(new Error('no views in these tests')),
     usergroupMembers: async () => [],
   };
   return {
@@ -110,7 +111,7 @@ function makeFlow(over: Partial<ChangeFlowDeps> = {}, onStore: Store = store): C
   const logger = createLogger({ level: 'debug', sink: (l) => logLines.push(l) });
   return createChangeFlow({
     store: onStore.operations,
-    cloud: rig.client,
+    cloudFor: () => rig.client,
     clock: rig.clock,
     logger,
     slack: slack.api,
@@ -529,6 +530,12 @@ describe('typed confirmation and secrets (reinstall)', () => {
     expect(slack.updates()).toEqual([]);
   });
 
+  it('the hostname is matched ignoring case, as hostnames are (issue 14)', async () => {
+    const record = await posted(reinstall());
+    expect(await flow.confirm(record.id, ALICE, 'WEB-1.Example.NET')).toEqual({ kind: 'done' });
+    expect(sent()).toHaveLength(1);
+  });
+
   it('the right hostname sends the reinstall with the password once; then the secret is erased and the password goes to the requester only', async () => {
     const record = await posted(reinstall());
     expect(await flow.confirm(record.id, ALICE, '  web-1.example.net ')).toEqual({ kind: 'done' });
@@ -549,7 +556,7 @@ describe('typed confirmation and secrets (reinstall)', () => {
     expect(logLines.join('\n')).not.toContain(PASSWORD);
     expect((await audits()).at(-1)!.args).toMatchObject({ server: '101', template: 'debian-12' });
 
-    expect(watches).toEqual([{ kind: 'server', resource: '101', channelId: OPS, threadTs: record.messageTs, requestedBy: ALICE, operationId: record.id }]);
+    expect(watches).toEqual([{ kind: 'server', resource: '101', account: null, channelId: OPS, threadTs: record.messageTs, requestedBy: ALICE, operationId: record.id }]);
   });
 
   it('cancel and expiry erase the sealed password too', async () => {
@@ -576,7 +583,7 @@ describe('failure', () => {
     expect(await get(record.id)).toMatchObject({ status: 'failed', errorCode: 'NOT_FOUND', errorMessage: 'The SSH key was not found.' });
     const msg = lastUpdate();
     expect(msg.text).toBe('Delete SSH key `11` (`alice@laptop`): failed');
-    expect(shown(msg)).toContain('The cloud has no such resource in this account.');
+    expect(shown(msg)).toContain('SSH key `11` was not found in this account.');
     expect(shown(msg)).toContain('(code `NOT_FOUND`)');
     expect(buttons(msg)).toEqual([]);
     expect((await audits()).at(-1)).toMatchObject({ outcome: 'failed', errorCode: 'NOT_FOUND', confirmedBy: ALICE });
@@ -591,7 +598,7 @@ describe('failure', () => {
     await flow.confirm(record.id, ALICE, 'web-1.example.net');
     expect(sent()).toEqual([{ method: 'POST', path: '/v2/servers/101/reinstall', body: { template_slug: 'no-such-os', password: PASSWORD } }]);
     expect(await get(record.id)).toMatchObject({ status: 'failed', errorCode: 'TEMPLATE_NOT_FOUND', sealedSecrets: null });
-    expect(shown(lastUpdate())).toContain('The cloud does not know that template.');
+    expect(shown(lastUpdate())).toContain('The cloud has no OS template `no-such-os`.');
     expect(watches).toEqual([]);
     expect(slack.calls.filter((c) => c.method === 'postEphemeral')).toEqual([]);
   });
@@ -636,6 +643,8 @@ describe('Retry sync after HYPERVISOR_SYNC_FAILED', () => {
     const repaired = lastUpdate();
     expect(repaired.text).toBe('Delete rule #81 from security group 8 (`db-internal`): done');
     expect(shown(repaired)).toContain(`Saved, and synced to every node after a retry by <@${ALICE}>.`);
+    // The request line names what was actually sent, the retry's deploy included (issue 14).
+    expect(shown(repaired)).toContain('sent `DELETE /security-groups/8/rules/81` then `POST /security-groups/8/deploy`');
     expect(buttons(repaired)).toEqual([]);
     expect(slack.updates().map((u) => u.text.split(': ').at(-1))).toEqual(['running', 'failed', 'running', 'done']);
     expect(await get(record.id)).toMatchObject({ status: 'succeeded', errorCode: null, errorMessage: null });

@@ -24,6 +24,8 @@ import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, BOT_TOKEN, DEFAULT_CHANNELS, OPS_CHANNEL, SIGNING_SECRET, type FakeChannel } from '../rig/workspace.js';
 import type { AccessConfig } from '../../src/config.js';
 import type { PolicyFile } from '../../src/access/policy-file.js';
+import { startRigAccounts, type RigAccount, type RigAccountOptions } from './rig-accounts.js';
+import { monitorParts, type RigMonitorOptions } from './rig-monitor.js';
 
 export const CLOUD_TOKEN = 'cloud-token-e2e-0123456789';
 /** The watcher's own User-Agent (the production one), so a command's requests can be told apart. */
@@ -60,7 +62,14 @@ export interface BotRigOptions {
   confirmTtlMs?: number;
   watch?: { intervalMs?: number; broadcast?: 'final' | 'failures' | 'none'; concurrency?: number };
   access?: Partial<AccessConfig>;
-  policy?: PolicyFile;
+  /** The policy file; a function gets the base URLs of `accounts`' sandboxes by account name. */
+  policy?: PolicyFile | ((urls: Record<string, string>) => PolicyFile);
+  /** The runtime's reloadPolicy (SIGHUP), given the same URLs; throws PolicyFileError for a bad file. */
+  reloadPolicy?: (urls: Record<string, string>) => PolicyFile;
+  /** The policy file's path, for messages and audit entries. */
+  policyPath?: string;
+  /** Cloud accounts besides the default one (issue 12): each its own sandbox with its own token. */
+  accounts?: Record<string, RigAccountOptions>;
   groupCacheMs?: number;
   auditChannel?: string;
   /** Channels besides the rig's defaults (e.g. one for AUDIT_CHANNEL). */
@@ -70,6 +79,8 @@ export interface BotRigOptions {
   slackRetry?: webApi.RetryOptions;
   /** Slack Web API timeout per call; default production's (SLACK_CALL_TIMEOUT_MS). */
   slackCallTimeoutMs?: number;
+  /** Subscriptions (issue 13): settings, and `monitorLoop: false` to tick it by hand. */
+  monitor?: RigMonitorOptions;
 }
 
 /** The bot's Slack retry policy with the waits taken out: as many tries, at once. */
@@ -88,6 +99,10 @@ export interface CommandResult {
 
 export interface BotRig {
   sandbox: Sandbox;
+  /** The sandbox's base URL (…/v2); its control API is under /__sandbox. */
+  cloudUrl: string;
+  /** The sandboxes of `options.accounts`, by account name. */
+  accounts: Record<string, RigAccount>;
   slack: FakeSlack;
   responses: ResponseUrls;
   send: SlackSender;
@@ -123,6 +138,9 @@ const isSlowNotice = (p: ResponseUrlPost) => typeof p.body.text === 'string' && 
 export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> {
   const sandbox = createSandbox({ token: CLOUD_TOKEN, ...options.sandbox });
   const cloudServer = await sandbox.listen();
+  const { accounts, urls, tokens, close: closeAccounts } = await startRigAccounts(options.accounts);
+  const policy = typeof options.policy === 'function' ? options.policy(urls) : options.policy;
+  const reloadPolicy = options.reloadPolicy;
   const slack = await createFakeSlack(options.extraChannels ? { channels: [...DEFAULT_CHANNELS, ...options.extraChannels] } : {});
   const responses = await createResponseUrls();
   const logLines: string[] = [];
@@ -130,6 +148,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
   const cloud = createCloudClient({ baseUrl: cloudServer.baseUrl, token: CLOUD_TOKEN });
   const dir = mkdtempSync(join(tmpdir(), 'cloudbot-e2e-'));
   const databasePath = join(dir, 'cloudbot.db');
+  const monitor = monitorParts(options.monitor);
   // A bot instance: its own store connection, pool and HTTP port, over the same database file,
   // as a restarted process would have.
   const startInstance = async () => {
@@ -138,9 +157,16 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
         slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: slack.url },
         cloud: { baseUrl: cloudServer.baseUrl, token: CLOUD_TOKEN },
         databasePath,
-        access: { config: { ...DEFAULT_ACCESS, ...options.access }, ...(options.policy ? { policy: options.policy } : {}) },
+        access: {
+          config: { ...DEFAULT_ACCESS, ...options.access },
+          ...(policy ? { policy } : {}),
+          ...(reloadPolicy ? { reloadPolicy: () => reloadPolicy(urls) } : {}),
+          ...(options.policyPath ? { policyPath: options.policyPath } : {}),
+        },
+        tokens,
         auditChannel: options.auditChannel,
         ...(options.watch ? { watch: options.watch } : {}),
+        ...monitor.settings,
         log: { level: 'debug', sink: (l) => logLines.push(l) },
       },
       {
@@ -152,6 +178,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
         ...(options.confirmTtlMs ? { confirmTtlMs: options.confirmTtlMs } : {}),
         ...(options.groupCacheMs !== undefined ? { groupCacheMs: options.groupCacheMs } : {}),
         ...(options.watch?.concurrency ? { watchConcurrency: options.watch.concurrency } : {}),
+        ...monitor.overrides,
       },
     );
     const { port } = await bot.start();
@@ -174,6 +201,8 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
 
   const rig: BotRig = {
     sandbox,
+    cloudUrl: cloudServer.baseUrl,
+    accounts,
     slack,
     responses,
     get send() {
@@ -233,6 +262,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
       await instance.bot.stop();
       await cloud.close();
       await cloudServer.close();
+      await closeAccounts();
       await slack.close();
       await responses.close();
       rmSync(dir, { recursive: true, force: true });

@@ -16,6 +16,7 @@ import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, CAROL, OPS_CHANNEL, type FakeChannel } from '../rig/workspace.js';
 import { startBotRig, visibleText, WATCHER_AGENT, type BotRig } from './bot-rig.js';
 import type { FakeMessage } from '../rig/fake-slack.js';
+import { HOSTILE_MONITOR, subscriptionCloudTour, subscriptionLongCommands, subscriptionTypedCommands } from './hostile-subscriptions.js';
 
 export const AUDIT_CHANNEL: FakeChannel = { id: 'CAUDIT0001', name: 'cloud-audit', botIsMember: true };
 const BUILD_MS = 400;
@@ -28,6 +29,7 @@ export function startHostileRig(): Promise<BotRig> {
     watch: { intervalMs: 60 },
     slowNoticeMs: 5000,
     cloudRetry: { budgetMs: 300, maxAttempts: 1 },
+    monitor: HOSTILE_MONITOR,
   });
 }
 
@@ -40,7 +42,8 @@ const DNS_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](
  * https:// + a worker fqdn the sandbox reports, when that fqdn is a plain DNS name.
  */
 export function allowFor(state: SandboxState): AbuseAllow {
-  const hosts = state.workers.map((w) => w.fqdnOverride ?? workerFqdn(w)).filter((h) => DNS_NAME.test(h));
+  // The URL parser lowercases the host, so the allowed targets are lowercased too.
+  const hosts = state.workers.map((w) => w.fqdnOverride ?? workerFqdn(w)).filter((h) => DNS_NAME.test(h)).map((h) => h.toLowerCase());
   const urls = new Set(hosts.flatMap((h) => [`https://${h}`, `https://${h}/`]));
   return { users: [ALICE.id, BOB.id, CAROL.id], channels: [OPS_CHANNEL.id, AUDIT_CHANNEL.id], url: (u) => urls.has(u), marker: HOSTILE_MARKER };
 }
@@ -201,7 +204,8 @@ export async function cloudTour(rig: BotRig, h: (i: number) => string): Promise<
     'server credentials 101', 'server ips 101', 'backup list 101', 'backup list 101 --page 2', 'backup list 102', 'ip subnets',
     'worker requirements', 'worker locations', 'worker templates', `worker status ${SEED_WORKER_UUID}`, 'sg show 7', 'sg show 8',
     'ssh-key list', 'plan list', 'plan list --page 2', 'plan list --location 1', 'account usage', 'account invoices',
-    'account invoices --page 2', 'watch list', 'audit', 'audit --limit 50',
+    'account invoices --page 2', 'watch list', 'audit', 'audit --limit 50', 'policy', `policy ${CAROL.id}`,
+    'server known', 'sg known', 'worker known', // hostile names remembered from the answers above
   ]) await r(c);
   await r('server credentials 101', { userId: CAROL.id }); // refused: goes to the audit channel
 
@@ -266,6 +270,10 @@ export async function cloudTour(rig: BotRig, h: (i: number) => string): Promise<
   // Its id from the answers (cancelling one that already ended is answered too).
   const watchId = /`(w[a-z2-7]{8})`/.exec(JSON.stringify(rig.responses.posts.slice(watchFrom).map((p) => p.body)))?.[1];
   await r(`watch cancel ${watchId ?? 'wzzzzzzzz'}`);
+  // Subscriptions, and the monitor's alerts and digest over the hostile data.
+  await subscriptionCloudTour(rig, (c) => r(c), h);
+  // Aliases: saved, run over the hostile data, listed, deleted.
+  for (const c of ['alias create hw = server status $1', 'hw 101', 'alias list', 'alias delete hw']) await r(c);
   await r('audit --limit 100');
   await rig.bot.auditor.flush();
   return out;
@@ -287,7 +295,7 @@ export async function typedTour(rig: BotRig, t: string, long: string = t): Promi
   for (const c of [
     bare, `server ${q}`, `server status 101 --${q}`, `server status ${q}`, `server status 101${t.slice(0, 30).replace(/\s|["“”‘’']/g, '')}`,
     `server status ${web.uuid}${q}`, `server credentials ${q}`, `server ips ${q}`, `server rename ${q} x`,
-    `server rename 101 ${q}`, `server reinstall ${q} --template debian-12`,
+    `server rename 101 ${q}`,
     `server reinstall 101 --template debian-12 --ssh-keys ${q}`, `server remove-ip 101 ${q}`, `backup list ${q}`,
     `backup list 101 --page ${q}`, `backup create 101 --mode ${q}`, `backup create 101 --compression ${q}`,
     `backup delete 101 ${q}`, `backup delete 101 ${state.backups[101]![0]!.uuid}${q}`, `ip reserve --location ${q} --subnet ${q}`,
@@ -298,11 +306,16 @@ export async function typedTour(rig: BotRig, t: string, long: string = t): Promi
     `sg add-rule 7 --type inbound --action ACCEPT --protocol tcp --source ${q}`, `sg add-rule 7 --type inbound --action ACCEPT --protocol tcp --port ${q}`,
     `sg add-rule 7 --type inbound --action ACCEPT --protocol tcp --priority ${q}`, `ssh-key delete ${q}`, `plan list --location ${q}`,
     `plan list --page ${q}`, `account invoices --page ${q}`, `watch cancel ${q}`, `audit --user ${q}`, `audit --limit ${q}`,
-    `server status 101 --dry-run ${q}`,
+    `server status 101 --dry-run ${q}`, `policy ${q}`, `server status 101 --account ${q}`, ...subscriptionTypedCommands(q),
+    // Aliases: a hostile name is refused; a hostile command is saved, listed, run (and refused by the parser).
+    `alias create ${q} = server status $1`, `alias create hq = server status ${q}`, 'alias list', 'hq', `hq ${q}`, `alias delete ${q}`,
   ]) await r(c);
   // Free strings that are accepted: shown in the status message, dry runs and the audit channel
   // (an unknown template is passed on and refused by the cloud after Confirm).
   await r(`server reinstall 101 --template ${q}`, { typed: web.hostname });
+  // The rename above taught the bot that server 101 is called q (names instead of numbers), so
+  // this may reach a confirmation: cancelled, as the tour types no hostname.
+  await r(`server reinstall ${q} --template debian-12`, { cancel: true });
   await r(`server rename 101 ${q} --dry-run`);
   await r(`server rename 101 ${typedWord(t.slice(0, 40))}`);
   await r(`backup create 101 --name ${q}`);
@@ -314,7 +327,7 @@ export async function typedTour(rig: BotRig, t: string, long: string = t): Promi
   // About 5,000 characters: refused as too long, with the value echoed (capped).
   const L = typedWord(long);
   for (const c of [`server status ${L}`, `server rename 101 ${L}`, `backup create 101 --name ${L}`, `worker deploy --name ${L} --location 1 --repo ${L}`,
-    `sg add-rule 7 --type inbound --action ACCEPT --protocol tcp --port 8080 --comment ${L}`, `audit --user ${L}`]) await r(c);
+    `sg add-rule 7 --type inbound --action ACCEPT --protocol tcp --port 8080 --comment ${L}`, `audit --user ${L}`, ...subscriptionLongCommands(L)]) await r(c);
   await r(`backup create 102 --name ${q}`, { userId: CAROL.id }); // refused: echoed to the audit channel
   await r(`server rename 101 ${q}`, { userId: BOB.id });
   await r('audit --limit 100');

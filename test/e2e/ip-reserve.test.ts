@@ -61,7 +61,7 @@ describe('ip reserve with flags', () => {
   it('shows price and headroom, sends one exact POST on Confirm, and shows the addresses and meta', async () => {
     const { from, msg } = await ask('ip reserve --location 1 --subnet sub-ams-1 --quantity 2');
     const asked = text(msg);
-    expect(asked).toContain('Reserve 2 IPv4 addresses from `sub-ams-1` (`185.10.20.0/24`) in `AMS`* — awaiting confirmation');
+    expect(asked).toContain('Reserve 2 IPv4 addresses from `sub-ams-1` (`185.10.20.0/24`) in location 1 (`AMS`)* — awaiting confirmation');
     expect(asked).toContain('Billed 0.0065/h each while no server uses them (0.0130/h for 2)');
     expect(asked).toContain('IP limit: 4 of 8 used; 2 left after this');
     expect(rig.sandbox.requests.slice(from).map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /account/usage', 'GET /reserved-ips/subnets']);
@@ -80,7 +80,7 @@ describe('ip reserve with flags', () => {
 
   it('quantity defaults to 1 and says so in the singular', async () => {
     const { from, msg } = await ask('ip reserve --location 2 --subnet sub-fra-1');
-    expect(text(msg)).toContain('Reserve 1 IPv4 address from `sub-fra-1` (`45.80.12.0/24`) in `FRA`');
+    expect(text(msg)).toContain('Reserve 1 IPv4 address from `sub-fra-1` (`45.80.12.0/24`) in location 2 (`FRA`)');
     expect(text(msg)).toContain('Billed 0.0070/h while no server uses it.');
     await rig.click(msg, 'op_cancel', ALICE.id);
     await until(msg, '— cancelled');
@@ -132,7 +132,7 @@ describe('ip reserve through the form', () => {
     expect(res.status).toBe(200);
     expect(res.text).toBe(''); // the form closes
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
-    expect(text(msg)).toContain('Reserve 3 IPv4 addresses from `sub-ams-1` (`185.10.20.0/24`) in `AMS`');
+    expect(text(msg)).toContain('Reserve 3 IPv4 addresses from `sub-ams-1` (`185.10.20.0/24`) in location 1 (`AMS`)');
     expect(text(msg)).toContain('IP limit: 4 of 8 used; 1 left after this');
     await rig.click(msg, 'op_confirm', ALICE.id);
     await until(msg, '— done');

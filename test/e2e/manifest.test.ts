@@ -79,7 +79,9 @@ describe('manifest.yml', () => {
     expect(settings.socket_mode_enabled).toBe(true);
     expect(settings.org_deploy_enabled).toBe(false);
     expect(settings.token_rotation_enabled).toBe(false);
-    const urls = [settings.interactivity.request_url, settings.interactivity.message_menu_options_url, features.slash_commands[0]!.url];
+    const urls = [settings.interactivity.request_url, features.slash_commands[0]!.url];
     for (const url of urls) expect(url).toMatch(/^https:\/\/[^/]+\/slack\/events$/);
+    // No menu loads its options from the bot (no external_select), so no options URL (issue 14).
+    expect(settings.interactivity.message_menu_options_url).toBeUndefined();
   });
 });

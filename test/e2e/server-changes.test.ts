@@ -55,9 +55,10 @@ describe('server reinstall', () => {
     const wrong = await rig.send.interaction(viewSubmissionPayload({ view: { ...dialog.view, id: dialog.id }, values: { typed: 'web-2.example.net' }, userId: ALICE.id }));
     expect(wrong.json).toMatchObject({ response_action: 'errors', errors: { typed: expect.stringContaining('web-1.example.net') } });
     expect(rig.mutations(from)).toEqual([]);
-    await rig.send.interaction(viewSubmissionPayload({ view: { ...dialog.view, id: dialog.id }, values: { typed: 'web-1.example.net' }, userId: ALICE.id }));
+    // Hostnames ignore case, so the check does too (issue 14).
+    await rig.send.interaction(viewSubmissionPayload({ view: { ...dialog.view, id: dialog.id }, values: { typed: 'Web-1.Example.NET' }, userId: ALICE.id }));
 
-    const done = await until(msg, '— done');
+    const done = await until(msg, '— installing');
     expect(rig.mutations(from).map((r) => ({ method: r.method, path: r.rawPath, body: r.body }))).toEqual([
       { method: 'POST', path: '/v2/servers/101/reinstall', body: { template_slug: 'debian-12', password: PASSWORD, ssh_key_ids: [11, 12] } },
     ]);
@@ -80,7 +81,7 @@ describe('server reinstall', () => {
     await rig.sendCommand('server reinstall 102 --template ubuntu-24.04');
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
     await confirmByTyping(msg, 'db-1.example.net');
-    await until(msg, '— done');
+    await until(msg, '— installing');
     const generated = rig.sandbox.state.servers.find((s) => s.id === 102)!.pendingPassword!;
     expect(generated.length).toBeGreaterThanOrEqual(12);
     await waitFor(() => rig.slack.messages.ephemeral(ALICE.id).some((e) => JSON.stringify(e.blocks).includes(generated)), { timeoutMs: 5000 });

@@ -64,7 +64,7 @@ describe('worker deploy with flags', () => {
         '--base-dir / --install "npm ci" --build "npm run build" --start "node server.js" --spa',
     );
     const asked = text(msg);
-    expect(asked).toContain('Deploy worker `api-1` in `AMS — Amsterdam`* — awaiting confirmation');
+    expect(asked).toContain('Deploy worker `api-1` in location 1 (`AMS — Amsterdam`)* — awaiting confirmation');
     expect(asked).toContain(`From the public repository \`${REPO}\`, branch \`main\`.`);
     expect(asked).toContain('First hour charged against the balance: minimum 5.00, balance 42.50.');
     expect(asked).toContain('Workers: 1 of 3 used; 1 left after this.');
@@ -72,7 +72,9 @@ describe('worker deploy with flags', () => {
     expect(reads.sort()).toEqual(['GET /workers/deploy-requirements', 'GET /workers/locations']);
 
     await rig.click(msg, 'op_confirm', ALICE.id);
-    const done = await until(msg, '— done');
+    // The deploy was accepted; the worker still builds, so the message is not headed "done".
+    const done = await until(msg, '— building');
+    expect(text(done)).not.toContain('— done');
     const body = {
       location_id: 1, name: 'api-1', git_source: 'public', git_repository: REPO, git_branch: 'main', build_pack: 'container_file',
       ports_exposes: '3000', base_directory: '/', install_command: 'npm ci', build_command: 'npm run build', start_command: 'node server.js', is_spa: true,
@@ -139,10 +141,10 @@ describe('worker deploy through the form', () => {
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
-    expect(text(msg)).toContain('Deploy worker `shop` in `FRA — Frankfurt`');
+    expect(text(msg)).toContain('Deploy worker `shop` in location 2 (`FRA — Frankfurt`)');
     expect(text(msg)).toContain('From template `tpl-nextjs` (`Next.js`).');
     await rig.click(msg, 'op_confirm', ALICE.id);
-    await until(msg, '— done');
+    await until(msg, '— building');
     expect(posts(from)).toEqual([
       {
         method: 'POST',

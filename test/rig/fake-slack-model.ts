@@ -68,6 +68,8 @@ export class FakeSlackModel {
   readonly messageList: FakeMessage[] = [];
   readonly ephemeralList: FakeEphemeral[] = [];
   readonly viewList: FakeView[] = [];
+  /** Each person's published Home tab (views.publish), every version, newest last. */
+  readonly homes = new Map<string, JsonObject[]>();
   readonly usedTriggers = new Set<string>();
 
   constructor(channels: readonly FakeChannel[], users: readonly FakeUser[], usergroups: Record<string, readonly string[]>) {

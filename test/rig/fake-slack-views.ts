@@ -1,5 +1,5 @@
 /**
- * views.open, views.push, views.update. Trigger ids are single-use and expire 3 s after the
+ * views.open, views.push, views.update, views.publish (the Home tab). Trigger ids are single-use and expire 3 s after the
  * interaction (their leading unix seconds, as in real trigger ids); a view breaking Block
  * Kit limits gets `invalid_arguments` with `[ERROR] … [json-pointer:/view/…]` messages, as
  * Slack answers for views.
@@ -99,8 +99,25 @@ const update: MethodHandler = (params, ctx) => {
   return ok({ view });
 };
 
+/** views.publish: a Home tab per person; needs a known user and a `home` view within Block Kit limits. */
+const publish: MethodHandler = (params, ctx) => {
+  const userId = str(params.user_id);
+  if (!userId || !ctx.model.users.has(userId)) return fail('user_not_found');
+  const raw = checkedView(params.view, ctx);
+  if ('ok' in raw) return raw as SlackResponse;
+  if (raw.type !== 'home') return fail('invalid_arguments', { response_metadata: { messages: ['[ERROR] view type must be home [json-pointer:/view/type]'] } });
+  const versions = ctx.model.homes.get(userId) ?? [];
+  const hash = str(params.hash);
+  if (hash && hash !== versions.at(-1)?.hash) return fail('hash_conflict');
+  const view = stored(raw, ctx, String(versions.at(-1)?.id ?? slackId('V', 11)), '', null);
+  view.root_view_id = view.id;
+  ctx.model.homes.set(userId, [...versions, view]);
+  return ok({ view });
+};
+
 export const viewMethods: Record<string, MethodHandler> = {
   'views.open': open('views.open'),
   'views.push': open('views.push'),
   'views.update': update,
+  'views.publish': publish,
 };

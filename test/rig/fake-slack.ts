@@ -20,6 +20,7 @@ import { historyMethods } from './fake-slack-history.js';
 import { FakeSlackModel, type FakeEphemeral, type FakeMessage, type FakeView } from './fake-slack-model.js';
 import { viewMethods } from './fake-slack-views.js';
 import { parseParams, readBody } from './http-body.js';
+import type { JsonObject } from './json.js';
 import { createTsSequence } from './ids.js';
 import { listenLoopback } from './loopback.js';
 import { manifestBotScopes, METHOD_SCOPES } from './manifest-scopes.js';
@@ -79,6 +80,8 @@ export interface FakeViews {
   all(): FakeView[];
   get(id: string): FakeView | undefined;
   latest(): FakeView | undefined;
+  /** The newest Home tab published to a person (views.publish), as Slack stores it. */
+  home(userId: string): JsonObject | undefined;
 }
 
 export interface FakeSlack {
@@ -280,6 +283,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       all: () => [...model.viewList],
       get: (id) => model.view(id),
       latest: () => model.viewList.at(-1),
+      home: (userId) => model.homes.get(userId)?.at(-1),
     },
     channels: model.channels,
     usergroups: model.usergroups,

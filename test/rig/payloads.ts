@@ -303,3 +303,41 @@ export function blockSuggestionPayload(input: BlockSuggestionInput): JsonObject 
   if (input.message) payload.message = messageObject(input.message, a.teamId);
   return payload;
 }
+
+// ── events (Events API) ─────────────────────────────────────────────────────────────────
+
+/** Events API envelopes are JSON bodies (signed like every other request). */
+export const JSON_CONTENT_TYPE = 'application/json';
+
+export interface AppHomeOpenedInput extends Actor {
+  /** `home` or `messages`: the event comes for either tab. */
+  tab?: 'home' | 'messages';
+  /** The Home view last published to this person, when there was one (Slack echoes it). */
+  view?: JsonObject;
+}
+
+/** `app_home_opened` as Slack delivers it to the Events API request URL (an `event_callback`). */
+export function appHomeOpenedEnvelope(input: AppHomeOpenedInput = {}): JsonObject {
+  const a = resolve(input);
+  const eventTs = tsAt(a.nowMs);
+  return {
+    token: a.token,
+    team_id: a.teamId,
+    api_app_id: a.apiAppId,
+    event: {
+      type: 'app_home_opened',
+      user: a.userId,
+      // The app's DM with the person.
+      channel: `D${a.userId.slice(1)}`.slice(0, 11),
+      tab: input.tab ?? 'home',
+      event_ts: eventTs,
+      ...(input.view ? { view: input.view } : {}),
+    },
+    type: 'event_callback',
+    event_id: `Ev${a.nowMs.toString(36).toUpperCase()}${Math.floor(Math.random() * 1e6)}`,
+    event_time: Math.floor(a.nowMs / 1000),
+    authorizations: [{ enterprise_id: null, team_id: a.teamId, user_id: BOT.userId, is_bot: true, is_enterprise_install: false }],
+    is_ext_shared_channel: false,
+    event_context: `4-fake-${a.teamId}`,
+  };
+}

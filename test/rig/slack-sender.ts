@@ -1,7 +1,7 @@
-/** Sends signed slash commands and interactive payloads to the app's /slack/events, like Slack. */
+/** Sends signed slash commands, interactive payloads and events to the app's /slack/events, like Slack. */
 import { postSigned, type PostSignedOptions, type SignedResponse } from './http.js';
 import type { JsonObject } from './json.js';
-import { FORM_CONTENT_TYPE, interactiveBody, slashCommandBody, type SlashCommandInput } from './payloads.js';
+import { FORM_CONTENT_TYPE, interactiveBody, JSON_CONTENT_TYPE, slashCommandBody, type SlashCommandInput } from './payloads.js';
 import { SIGNING_SECRET } from './workspace.js';
 
 export type SendOptions = Omit<PostSignedOptions, 'signingSecret'>;
@@ -10,6 +10,8 @@ export interface SlackSender {
   command(input: SlashCommandInput, options?: SendOptions): Promise<SignedResponse>;
   /** Any interactive payload (blockActionsPayload, viewSubmissionPayload, …) as `payload=`. */
   interaction(payload: JsonObject, options?: SendOptions): Promise<SignedResponse>;
+  /** An Events API envelope (e.g. appHomeOpenedEnvelope) as a JSON body. */
+  event(envelope: JsonObject, options?: SendOptions): Promise<SignedResponse>;
 }
 
 /** `eventsUrl`: e.g. `http://127.0.0.1:PORT/slack/events`. */
@@ -18,5 +20,6 @@ export function createSlackSender(eventsUrl: string, signingSecret: string = SIG
     command: (input, options = {}) => postSigned(eventsUrl, slashCommandBody(input), FORM_CONTENT_TYPE, { ...options, signingSecret }),
     interaction: (payload, options = {}) =>
       postSigned(eventsUrl, interactiveBody(payload), FORM_CONTENT_TYPE, { ...options, signingSecret }),
+    event: (envelope, options = {}) => postSigned(eventsUrl, JSON.stringify(envelope), JSON_CONTENT_TYPE, { ...options, signingSecret }),
   };
 }

@@ -35,11 +35,15 @@ const ONE_OF: Record<string, string[][]> = {
 };
 
 /**
- * Not in the spec subset: Socket Mode's own method (needs an app-level token), and
- * conversations.replies (the watcher looks for its own final post), from Slack's method reference.
+ * Not in the spec subset: Socket Mode's own method (needs an app-level token),
+ * conversations.replies (the watcher looks for its own final post), from Slack's method
+ * reference, and views.publish (the Home tab), from Slack's OpenAPI description.
  */
 const EXTRA_METHODS: MethodSpec[] = [
   { method: 'apps.connections.open', required: [], oneOf: [], errors: [] },
+  // The App Home tab (issue 14). Slack's OpenAPI description (slackapi/slack-api-specs,
+  // operation views_publish): `user_id` and `view` required, `hash` optional, scope none.
+  { method: 'views.publish', required: ['user_id', 'view'], oneOf: [], errors: [] },
   {
     method: 'conversations.replies',
     required: ['channel', 'ts'],

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../src/clock.js';
 import { createLogger } from '../../src/log.js';
-import { SlackUnreachableError, waitForSlack } from '../../src/slack/wait-for-slack.js';
+import { rejectedToken, SlackUnreachableError, waitForSlack } from '../../src/slack/wait-for-slack.js';
 
 function setup(failures: unknown[]) {
   const clock = createManualClock();
@@ -62,9 +62,17 @@ describe('waitForSlack', () => {
     const refused = Object.assign(new Error('An API error occurred: invalid_auth'), { data: { ok: false, error: 'invalid_auth' } });
     const s = setup([refused]);
     await expect(waitForSlack({ authTest: s.authTest, clock: s.clock, logger: s.logger, timeoutMs: 0 })).rejects.toThrow(
-      'Slack refused the bot token (auth.test: invalid_auth). Check SLACK_BOT_TOKEN.',
+      'SLACK_BOT_TOKEN was rejected by Slack (auth.test: invalid_auth). Check SLACK_BOT_TOKEN.',
     );
     expect(s.calls()).toBe(1);
+  });
+
+  it('names the app token when Socket Mode refuses it, and leaves other errors alone', () => {
+    const refused = Object.assign(new Error('An API error occurred: invalid_auth'), { data: { ok: false, error: 'invalid_auth' } });
+    const named = rejectedToken(refused, 'SLACK_APP_TOKEN', 'apps.connections.open');
+    expect(named).toBeInstanceOf(SlackUnreachableError);
+    expect(named!.message).toBe('SLACK_APP_TOKEN was rejected by Slack (apps.connections.open: invalid_auth). Check SLACK_APP_TOKEN.');
+    expect(rejectedToken(new Error('fetch failed'), 'SLACK_APP_TOKEN', 'apps.connections.open')).toBeUndefined();
   });
 
   it('stops waiting when the bot is stopped', async () => {

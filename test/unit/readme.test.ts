@@ -8,6 +8,12 @@ const example = readFileSync(new URL('../../.env.example', import.meta.url), 'ut
 const configSource = readFileSync(new URL('../../src/config.ts', import.meta.url), 'utf8');
 
 describe('README stays true', () => {
+  it('says that npm install may need a C/C++ toolchain for better-sqlite3 (issue 14)', () => {
+    const install = readme.slice(0, readme.indexOf('npm start'));
+    expect(readme.slice(0, 3000)).toMatch(/better-sqlite3[^\n]*(\n[^\n]+)*C\/C\+\+ (compiler|toolchain)/);
+    expect(install).toContain('npm install');
+  });
+
   it('documents every command of the catalog with its usage', () => {
     for (const op of catalog.operations) expect(readme, op.id).toContain(`\`${usageLine(op)}\``);
   });

@@ -67,6 +67,7 @@ function slack(onFinal?: FinalHook): SlackApi {
       return { id: 'V1' };
     },
     async updateView() {},
+    async publishView() {},
     async usergroupMembers() {
       return [];
     },
@@ -84,7 +85,7 @@ function replica(owner: string, opts: { onFinal?: FinalHook; leaseMs?: number } 
   stores.push(store);
   return createWatcher({
     store: store.watches,
-    cloud,
+    cloudFor: () => cloud,
     clock,
     logger: createLogger({ sink: () => {} }),
     slack: slack(opts.onFinal),

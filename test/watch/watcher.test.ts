@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCloudClient, type ClosableCloudClient } from '../../src/cloud/client.js';
 import { createManualClock, type ManualClock } from '../../src/clock.js';
+import { createRequestBudget, type RequestBudget } from '../../src/cloud/request-budget.js';
 import { createLogger } from '../../src/log.js';
 import { createSandbox, SEED_WORKER_UUID, type ListeningSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { MessageArgs, SlackApi } from '../../src/chat/slack-api.js';
@@ -42,6 +43,7 @@ function slack(): SlackApi {
       return { id: 'V1' };
     },
     async updateView() {},
+    async publishView() {},
     async usergroupMembers() {
       return [];
     },
@@ -51,7 +53,7 @@ function slack(): SlackApi {
 function watcher(opts: { broadcast?: BroadcastPolicy; deadlineMs?: number } = {}): Watcher {
   return createWatcher({
     store: store.watches,
-    cloud,
+    cloudFor: () => cloud,
     clock,
     logger: createLogger({ sink: () => {} }),
     slack: slack(),
@@ -76,6 +78,12 @@ async function run(w: Watcher, ms: number, step = 1000): Promise<void> {
     await clock.advance(step);
     await w.tick();
   }
+}
+
+/** Waits (without moving the clock) until real loopback I/O has brought about `cond`. */
+async function ioSettles(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 100_000 && !cond(); i++) await new Promise((r) => setImmediate(r));
+  expect(cond()).toBe(true);
 }
 
 const workerPolls = (uuid: string) => sandbox.requests.filter((r) => r.path === `/workers/${uuid}/status`).length;
@@ -112,7 +120,7 @@ describe('watch engine', () => {
     expect(posts).toHaveLength(1);
     expect(posts[0]!.reply_broadcast).toBe(false);
     expect(posts[0]!.text).toContain('deployment in progress');
-    await run(w, 140_000); // past 120 s: active (backoff may notice it up to a minute late)
+    await run(w, 90_000); // past 120 s: active, seen within one interval
     expect(posts).toHaveLength(2);
     expect(posts[1]).toMatchObject({ thread_ts: '1700000000.000001', reply_broadcast: true });
     expect(posts[1]!.text).toMatch(/^Worker `api` is active at <https:\/\/[^|>]*workers\.example\.net\/\|[^>]*workers\.example\.net> \(after /);
@@ -120,34 +128,53 @@ describe('watch engine', () => {
     expect(done).toMatchObject({ status: 'done', outcome: 'succeeded', finalTs: expect.any(String) });
     await run(w, 60_000);
     expect(posts).toHaveLength(2); // nothing after the end
-    // Polls: at most the build time over the interval, plus 2 (backoff makes it fewer).
+    // Polls: one per interval while active, within the build time over the interval, plus 2.
     expect(workerPolls(uuid)).toBeLessThanOrEqual(120_000 / BASE + 2);
+    expect(workerPolls(uuid)).toBeGreaterThanOrEqual(120_000 / BASE);
     expect(done.polls).toBe(workerPolls(uuid));
     process.stderr.write(`[watch] 120 s build at a 10 s base interval: ${workerPolls(uuid)} polls, ${posts.length} posts\n`);
   });
 
-  it('backs off while nothing changes, and resets on a change', async () => {
+  it('polls every base interval while nothing changes (no backoff), so a change is seen within one', async () => {
     const uuid = await deploy();
     const w = watcher();
     const watch = await start(w, uuid);
     await w.tick();
-    const intervals: number[] = [];
-    for (let i = 0; i < 4; i++) {
+    const gaps: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = (await store.watches.get(watch.id))!;
+      expect(r.intervalMs).toBe(BASE);
+      gaps.push(r.nextPollAt - clock.now());
+      await clock.advance(r.nextPollAt - clock.now());
+      await w.tick();
+    }
+    expect(gaps).toEqual(Array(6).fill(BASE));
+    // Queued → in_progress at 24 s; the poll at 30 s saw it: under one interval late.
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.text).toContain('deployment in progress');
+  });
+
+  it('backs off only on transient errors, and the next success returns to the base interval', async () => {
+    const uuid = await deploy();
+    const w = watcher();
+    const watch = await start(w, uuid);
+    await w.tick();
+    sandbox.addFault({ path: `/workers/${uuid}/status`, status: 503, times: 2 });
+    const gaps: number[] = [];
+    for (let i = 0; i < 3; i++) {
       await clock.advance((await store.watches.get(watch.id))!.nextPollAt - clock.now());
       await w.tick();
-      intervals.push((await store.watches.get(watch.id))!.intervalMs);
+      const r = (await store.watches.get(watch.id))!;
+      gaps.push(r.nextPollAt - clock.now());
     }
-    expect(intervals[0]).toBe(BASE * 1.5);
-    expect(intervals[1]).toBe(BASE); // in_progress came: back to the base interval
-    expect(intervals[2]).toBe(BASE * 1.5);
-    expect(intervals[3]).toBe(BASE * 2.25);
+    expect(gaps).toEqual([BASE * 1.5, BASE * 2.25, BASE]);
   });
 
   it('keeps whole-millisecond intervals whatever the base (a fractional one broke the store)', async () => {
     const uuid = await deploy();
     const w = createWatcher({
       store: store.watches,
-      cloud,
+      cloudFor: () => cloud,
       clock,
       logger: createLogger({ sink: () => {} }),
       slack: slack(),
@@ -204,6 +231,72 @@ describe('watch engine', () => {
     expect(workerPolls(uuid)).toBe(2);
   });
 
+  it('takes every poll from the shared budget, and a 429 pauses the budget for everyone', async () => {
+    const shared = createRequestBudget({ perMinute: 6, clock, burst: 1 });
+    const pauses: number[] = [];
+    const budget: RequestBudget = { ...shared, take: (signal) => shared.take(signal), pause: (ms) => void (pauses.push(ms), shared.pause(ms)) };
+    const a = await deploy();
+    const b = await deploy('https://github.com/acme/web.git');
+    const w = createWatcher({
+      store: store.watches,
+      cloudFor: () => cloud,
+      clock,
+      logger: createLogger({ sink: () => {} }),
+      slack: slack(),
+      refreshParent: async () => {},
+      intervalMs: BASE,
+      budget,
+    });
+    await start(w, a);
+    await start(w, b);
+    const polls = () => sandbox.requests.filter((r) => /^\/workers\/[^/]+\/status$/.test(r.path));
+    // Two watches due, one token: one poll now, the other waits its turn, not skipped.
+    const t0 = clock.now();
+    const pass = w.tick();
+    await ioSettles(() => polls().length === 1 && clock.pendingSleeps() === 1);
+    await clock.advance(9_999);
+    expect(polls()).toHaveLength(1);
+    await clock.advance(1);
+    await pass;
+    expect(polls().map((r) => r.at - t0)).toEqual([0, 10_000]);
+    expect(shared.stats()).toEqual({ taken: 2, waitedMs: 10_000 });
+    // Both due again at +20 s. The first poll gets a 429 with Retry-After: 60; the budget
+    // pauses, so the other resource waits out the minute too.
+    for (const uuid of [a, b]) sandbox.addFault({ path: `/workers/${uuid}/status`, status: 429, code: 'RATE_LIMITED', retryAfter: 60, times: 1 });
+    await clock.advance(BASE);
+    const t1 = clock.now();
+    const second = w.tick();
+    await ioSettles(() => pauses.length === 1 && clock.pendingSleeps() === 1);
+    expect(pauses).toEqual([60_000]);
+    await clock.advance(59_999);
+    expect(polls()).toHaveLength(3);
+    await clock.advance(1);
+    await second;
+    expect(polls().slice(2).map((r) => r.at - t1)).toEqual([0, 60_000]);
+  });
+
+  it('stop() does not hang on a poll waiting for the budget', async () => {
+    const budget = createRequestBudget({ perMinute: 1, clock, burst: 1 });
+    budget.pause(600_000);
+    const uuid = await deploy();
+    const w = createWatcher({
+      store: store.watches,
+      cloudFor: () => cloud,
+      clock,
+      logger: createLogger({ sink: () => {} }),
+      slack: slack(),
+      refreshParent: async () => {},
+      intervalMs: BASE,
+      budget,
+    });
+    const watch = await start(w, uuid);
+    w.start();
+    await clock.advance(0);
+    await w.stop();
+    expect(workerPolls(uuid)).toBe(0);
+    expect((await store.watches.get(watch.id))!).toMatchObject({ status: 'active', polls: 0 });
+  });
+
   it('transient errors are retried later without noise', async () => {
     const uuid = await deploy();
     const w = watcher();
@@ -258,6 +351,31 @@ describe('watch engine', () => {
     expect(JSON.stringify(ephemerals[0]!.blocks)).toContain(r.password!);
     const [watch] = await store.watches.listRecent(1);
     expect(JSON.stringify(watch)).not.toContain(r.password!);
+  });
+
+  it('a reinstall watched for the change that ran it: the change already sent the password, the watch does not send it again', async () => {
+    await cloud.servers.reinstall('101', { template_slug: 'debian-12' });
+    const { record } = await store.operations.create({ opId: 'server.reinstall', args: { server: '101' }, requestedBy: 'UALICE', channelId: 'COPS', expiresAt: clock.now() + 600_000 });
+    const w = watcher();
+    await w.watch({ kind: 'server', resource: '101', channelId: 'COPS', threadTs: '1700000000.000001', requestedBy: 'UALICE', operationId: record.id });
+    await run(w, 100_000, 5000);
+    expect(posts.at(-1)!.text).toMatch(/reinstalled and its credentials are ready/);
+    expect(ephemerals).toEqual([]);
+  });
+
+  it('a long watch with nothing new edits its elapsed time at most once a minute, posting nothing', async () => {
+    await cloud.servers.reinstall('101', { template_slug: 'debian-12' });
+    const w = watcher();
+    await start(w, '101', 'server');
+    await w.tick(); // first look: the parent shows it
+    expect(refreshed).toHaveLength(1);
+    await run(w, 50_000, 5000);
+    expect(refreshed).toHaveLength(1); // under a minute: nothing to edit
+    await run(w, 15_000, 5000);
+    expect(refreshed).toHaveLength(2); // a minute on: the elapsed time is edited
+    await run(w, 15_000, 5000);
+    expect(refreshed).toHaveLength(2);
+    expect(posts).toEqual([]);
   });
 
   it('resumes open watches from the store after a restart, posting the end once', async () => {

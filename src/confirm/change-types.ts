@@ -1,0 +1,94 @@
+/** The change flow's contract (change-flow.ts): its dependencies, a request, and what a start or a click comes to. Types only. */
+import type { CloudClient } from '../cloud/cloud-client.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import type { Catalog } from '../operations/catalog.js';
+import type { KnownResourceStore } from '../store/known-types.js';
+import type { AnyOperation, Reply } from '../operations/types.js';
+import type { Sealer } from '../store/seal.js';
+import type { OperationRecord, OperationStore } from '../store/types.js';
+import type { WatchKind } from '../store/watch-store.js';
+import type { SlackApi } from '../chat/slack-api.js';
+import type { Mrkdwn } from '../views/mrkdwn.js';
+import type { expireDue, recoverInterrupted, retrySync } from './upkeep.js';
+import type { Auditor } from '../audit/types.js';
+
+export interface ChangeFlowDeps {
+  store: OperationStore;
+  /** The client of a record's account (null: a record from before accounts, the default one). */
+  cloudFor: (account: string | null) => CloudClient;
+  /** The account's name where messages should show it (several accounts declared), else undefined. */
+  accountLabel?: (account: string | null) => string | undefined;
+  clock: Clock;
+  logger: Logger;
+  slack: SlackApi;
+  sealer: Sealer;
+  catalog: Catalog;
+  /** How long a Confirm button works (default 10 minutes). */
+  confirmTtlMs?: number;
+  /** Every request, outcome, cancellation and expiry is recorded here. */
+  auditor?: Auditor;
+  /** Starts a watch after a change that asks for one (a build, a reinstall). */
+  startWatch?: (input: { kind: WatchKind; resource: string; account: string | null; channelId: string; threadTs: string | null; requestedBy: string; operationId: string }) => Promise<unknown>;
+  /**
+   * Whether this person may confirm, cancel or retry: undefined when allowed, else what to
+   * tell them. Access control replaces the default (the requester only).
+   */
+  authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry') => Promise<Mrkdwn | undefined>;
+  /** Whether a change needs a second admin's approval instead of the requester's Confirm, here, on its account. */
+  needsApproval?: (op: AnyOperation, where: { channelId: string; account: string | null }) => boolean;
+  /**
+   * A change still confirmed or running this long after its last move was left by a process
+   * that died (any replica's); `recoverInterrupted` marks it failed. Default 2 minutes.
+   */
+  staleRunningMs?: number;
+  /** Servers, groups and workers seen so far: names resolve here, results are remembered here. */
+  known?: KnownResourceStore;
+}
+
+export interface ChangeRequest {
+  op: AnyOperation;
+  args: Record<string, unknown>;
+  userId: string;
+  channelId: string;
+  /** The account access control admitted; undefined: the default one. */
+  account?: string;
+  teamId?: string;
+  /** Same key for a retried delivery (the slash command's trigger_id, a modal's view id). */
+  dedupeKey?: string;
+  dryRun?: boolean;
+}
+
+export type StartOutcome =
+  /** Something for the requester only: a dry run, a refusal, an invitation hint. */
+  | { kind: 'tell'; reply: Reply }
+  /** A retried delivery: the first one is handling it. */
+  | { kind: 'duplicate' }
+  /**
+   * The status message is up; waiting for a click, or already done. `unseen`: the outcome,
+   * for the requester, when the message could not be edited to show it.
+   */
+  | { kind: 'posted'; record: OperationRecord; unseen?: Reply }
+  /** The cloud rejected fields (VALIDATION_ERROR) before anything changed: show them on the form. */
+  | { kind: 'invalid'; fieldErrors: Record<string, string> };
+
+/**
+ * `tell`: a private answer to the clicker, made by a view. `show`: the same with a whole reply —
+ * the outcome, when the status message in the channel could not be edited to show it.
+ */
+export type ClickOutcome =
+  | { kind: 'tell'; text: Mrkdwn }
+  | { kind: 'show'; reply: Reply }
+  | { kind: 'type-to-confirm'; expected: string; what: Mrkdwn }
+  | { kind: 'done' };
+
+export interface ChangeFlow {
+  start(req: ChangeRequest): Promise<StartOutcome>;
+  confirm(recordId: string, userId: string, typed?: string): Promise<ClickOutcome>;
+  cancel(recordId: string, userId: string): Promise<ClickOutcome>;
+  retrySync(recordId: string, userId: string): Promise<ClickOutcome>;
+  /** Pending records past their time: marked expired, messages edited. Returns how many. */
+  expireDue(): Promise<number>;
+  /** After a crash: records left confirmed/running are marked failed (their outcome is unknown). */
+  recoverInterrupted(): Promise<number>;
+}
