@@ -2,7 +2,7 @@
  * Ack latency under load: the real bot (createRuntime, HTTP receiver, port 0) and a bare Bolt app
  * that only acks (same HTTPReceiver setup) run in this process; Slack's side — the load
  * generator, the fake Web API, the response_url endpoints — and the sandbox cloud answering
- * after 1 s run in a child process (bench/lib/ack-world.ts).
+ * after 1 s run in a child process (bench/lib/ack-world.ts) in the reference layout (below).
  *
  * Each measured round sends 500 signed `/cloud` commands, 50 in flight, to one app: reads
  * (`account usage`, `server status 101`, `plan list`) and form openers (`server reinstall 101`,
@@ -14,11 +14,10 @@
  * round. The figure that counts is the bot's p99 over the bare app's, same run, same machine.
  *
  * Two layouts, chosen by the first argument (bench/run.ts runs both, each in a process of its own):
- * - `same` (the issue's reference): the load generator, the fake Slack and the sandbox run in
- *   this process beside the apps, as the e2e rig runs them — "the load generator beside it",
- *   where the bare app's own p99 is near 90 ms at 50 in flight on 2 cores;
- * - `separate`: they run in a child process (bench/lib/ack-world.ts), so this event loop
- *   carries only the apps.
+ * - `separate` (the issue's reference, the default; run on SQLite and on PostgreSQL): they run
+ *   in a child process (bench/lib/ack-world.ts), so this event loop carries only the apps;
+ * - `same` (for comparison, not the target; SQLite only): the load generator, the fake Slack and
+ *   the sandbox run in this process beside the apps, as the e2e rig runs them.
  *
  * The bot's store is a SQLite file in a temp folder, or, when a second argument names a
  * postgres:// database (bench/run.ts makes a fresh one and drops it after), PostgreSQL.

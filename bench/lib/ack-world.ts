@@ -3,10 +3,11 @@
  * response_url endpoints, the sandbox cloud answering after 1 s, and the load generator that
  * plays Slack's servers posting signed slash commands. Two layouts (see bench/ack-latency.ts):
  *
- * - separate: this module runs as a process of its own, so nothing of this side's CPU is on the
- *   apps' event loop (on a 2-core machine: one core for the apps, one for everything around them);
- * - same: ack-latency.ts calls `createAckWorld()` in the apps' own process, as the e2e rig runs
- *   the fake Slack and the sandbox beside the bot — the load generator beside the apps.
+ * - separate (the issue's reference): this module runs as a process of its own, so nothing of
+ *   this side's CPU is on the apps' event loop (on a 2-core machine: one core for the apps, one
+ *   for everything around them);
+ * - same (for comparison, not the target): ack-latency.ts calls `createAckWorld()` in the apps'
+ *   own process, as the e2e rig runs the fake Slack and the sandbox beside the bot.
  *
  * Protocol when run as a process (IPC, one request at a time):
  *   → { id, type: 'round', url, total, concurrency, drain }  ← { id, round: RoundResult }

@@ -14,7 +14,7 @@ const pass = (ok: boolean) => (ok ? 'PASS' : '**MISS**');
 const max = (xs: number[]) => Math.max(...xs);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function answerOk(r: StartReadyResult): boolean {
+export function answerOk(r: StartReadyResult): boolean {
   return r.answers.answered === r.answers.commands && r.answers.ms.p99 <= r.answers.cloudLatencyMs + TIME_TO_ANSWER_SLACK_MS;
 }
 
