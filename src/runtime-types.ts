@@ -97,6 +97,8 @@ export interface Runtime {
   slackApi: SlackApi;
   /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests). */
   start(): Promise<{ port?: number }>;
+  /** Resolves when no listener work after an ack is under way (the shell waits for a reply so). */
+  settled(): Promise<void>;
   /** Finishes what is in flight, then closes the app, the pool (if its own) and the store. */
   stop(): Promise<void>;
 }

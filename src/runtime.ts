@@ -26,6 +26,7 @@ import { createMonitor } from './monitor/monitor.js';
 import { createSubscriptionControl } from './monitor/control.js';
 import { skipRecentlyRemembered } from './store/known-recent.js';
 import { createAliasControl } from './slack/alias-control.js';
+import { createAfterAck } from './slack/after-ack.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -165,7 +166,10 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     catalog,
     ...(overrides.confirmTtlMs ? { confirmTtlMs: overrides.confirmTtlMs } : {}),
   });
+  // What listeners do after their ack runs detached from Bolt (after-ack.ts); stop drains it.
+  const afterAck = createAfterAck(logger);
   registerListeners(app, {
+    afterAck,
     catalog,
     accounts,
     accountLabel: (account) => access.accountLabel(account),
@@ -251,6 +255,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       listening = true;
       return bound;
     },
+    settled: () => afterAck.idle(),
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -259,6 +264,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       await watcher.stop(); // the poll in flight finishes first
       await monitor.stop();
       if (listening) await app.stop();
+      await settleListeners(afterAck, logger); // answers under way finish before the store closes
       await auditor.flush(); // audit posts still queued go out before the database closes
       await closeConnections().catch(() => {}); // the Slack calls' keep-alive sockets
       if (reloadTimer) clearInterval(reloadTimer);
@@ -267,4 +273,16 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       await store.close();
     },
   };
+}
+
+/** How long stop waits for listener work under way (answers waiting on the cloud) before closing. */
+const LISTENER_DRAIN_MS = 15_000;
+
+async function settleListeners(afterAck: ReturnType<typeof createAfterAck>, logger: { warn: (msg: string, fields?: Record<string, unknown>) => void }): Promise<void> {
+  if (afterAck.inFlight() === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), LISTENER_DRAIN_MS).unref()));
+  const outcome = await Promise.race([afterAck.idle().then(() => 'done' as const), late]);
+  clearTimeout(timer);
+  if (outcome === 'late') logger.warn('stopping with answers still under way', { inFlight: afterAck.inFlight() });
 }

@@ -13,6 +13,7 @@ import { decideRetry, resolveRetryPolicy } from './retry.js';
 import type { RetryOptions } from './retry.js';
 import { redact } from './redaction.js';
 import { abortedError, transportFailure } from './transport-failures.js';
+import { nextTurn } from '../turns.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -199,6 +200,8 @@ export function createTransport(options: TransportOptions): Transport {
       let transient = false;
       try {
         const outcome = await attempt(req, url, requestLine);
+        // What follows (parsing, the caller's rendering) waits its turn: acks first (turns.ts).
+        await nextTurn();
         const ms = Math.round(performance.now() - t0);
         if (outcome.ok) {
           emit({ type: 'response', ...tag, attempt: n, ms, status: outcome.status });

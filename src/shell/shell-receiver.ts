@@ -16,11 +16,18 @@ export interface Delivery {
 export class ShellReceiver implements Receiver {
   private app: App | undefined;
   private running = false;
+  /** What else a delivery waits for once the handler returned: its work after the ack (runtime.settled). */
+  private settled: () => Promise<void> = () => Promise.resolve();
 
   constructor(private readonly onError: (error: unknown) => void = () => undefined) {}
 
   init(app: App): void {
     this.app = app;
+  }
+
+  /** Listeners hand their work after the ack on (slack/after-ack.ts): `done` waits for it too. */
+  waitAlsoFor(settled: () => Promise<void>): void {
+    this.settled = settled;
   }
 
   async start(): Promise<void> {
@@ -44,6 +51,7 @@ export class ShellReceiver implements Receiver {
     };
     const done = app
       .processEvent(event)
+      .then(() => this.settled())
       .catch((error: unknown) => this.onError(error))
       .finally(() => settle(undefined)); // a handler that never acked still lets the shell go on
     return { acked, done };

@@ -130,6 +130,7 @@ export async function startShell(opts: StartShellOptions): Promise<RunningShell>
       },
       { receiver },
     );
+    receiver.waitAlsoFor(() => runtime.settled());
     const channels = shellChannels(runtime.policy.current());
     const shell = createShell({ input: opts.input, output: opts.output, terminal, receiver, slack: local, channels, checkAnswer: answerChecker(catalog) });
     print = shell.print;

@@ -9,7 +9,7 @@ import type { Logger } from '../log.js';
 import type { Reply } from '../operations/types.js';
 import { buildSlowNotice } from '../views/error-views.js';
 import { failureReply } from './answer-failure.js';
-import { yieldToAcks } from './yield.js';
+import { nextTurn } from '../turns.js';
 
 export interface AnswerDeps {
   clock: Clock;
@@ -48,8 +48,8 @@ export async function answerEphemeral(
   }
   // A failure inside the bot (the store stayed locked) is an answer too, replacing any slow notice.
   const reply = await work.catch((e: unknown) => failureReply(deps.logger, what, e));
-  // Sending waits one turn of the loop (waiting acks first, yield.ts).
-  await yieldToAcks();
+  // Sending waits one turn of the loop (waiting acks first, turns.ts).
+  await nextTurn();
   await send(deps, respond, { ...reply, response_type: 'ephemeral', replace_original: replace });
 }
 

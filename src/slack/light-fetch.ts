@@ -9,6 +9,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { Agent, request } from 'undici';
+import { nextTurn } from '../turns.js';
 
 type FetchLike = typeof fetch;
 
@@ -75,6 +76,7 @@ export function createLightFetch(agent: Agent = new Agent({ keepAliveTimeout: 30
         ...(signal ? { signal } : {}),
       });
       const buf = Buffer.from(await res.body.arrayBuffer());
+      await nextTurn(); // `respond`'s caller continues on its own turn: acks first (turns.ts)
       // fetch with redirect: 'error' (the WebClient's) fails on a redirect instead of returning it.
       if (init.redirect === 'error' && res.statusCode >= 300 && res.statusCode < 400) throw new TypeError('fetch failed: unexpected redirect');
       return new LightResponse(res.statusCode, STATUS_CODES[res.statusCode] ?? '', res.headers, buf, input) as unknown as Response;

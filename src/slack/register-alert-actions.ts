@@ -14,8 +14,11 @@ import { runOperation, type RunDeps } from './run-operation.js';
 import { startWatchByHand, type WatchCommandDeps } from './watch-commands.js';
 import { buildNote } from '../views/click-views.js';
 import { md } from '../views/mrkdwn.js';
+import type { AfterAck } from './after-ack.js';
 
 export interface AlertActionDeps extends RunDeps, AnswerDeps, GuardDeps {
+  /** Runs what a listener does after its ack, detached (after-ack.ts). */
+  afterAck: AfterAck;
   catalog: Catalog;
   watcher?: WatchCommandDeps['watcher'];
   slack: WatchCommandDeps['slack'];
@@ -29,42 +32,48 @@ const UNREADABLE = buildNote(md`That button could not be read; nothing was done.
 export function registerAlertActions(app: App, deps: AlertActionDeps): void {
   app.action<BlockButtonAction>(byPrefix(ALERT_RUN), async ({ ack, action, body, respond }) => {
     await ack();
-    const actor = { userId: body.user.id, channelId: body.channel?.id, teamId: body.team?.id };
-    const run = readButtonValue(action.value, deps.catalog);
-    if (!run || run.op.change || run.op.mutates) return void (await respond({ response_type: 'ephemeral', replace_original: false, ...UNREADABLE }));
-    const { op, args, account } = run;
-    const work = admit(deps, op, actor.userId, actor.channelId, {}, account).then(async (admitted) =>
-      admitted.ok ? (await runOperation(deps, op, args, actor, admitted.account)).reply : admitted.reply,
-    );
-    await answerEphemeral(deps, respond, op.command, work, SHARED);
+    deps.afterAck.run('that alert button', async () => {
+      const actor = { userId: body.user.id, channelId: body.channel?.id, teamId: body.team?.id };
+      const run = readButtonValue(action.value, deps.catalog);
+      if (!run || run.op.change || run.op.mutates) return void (await respond({ response_type: 'ephemeral', replace_original: false, ...UNREADABLE }));
+      const { op, args, account } = run;
+      const work = admit(deps, op, actor.userId, actor.channelId, {}, account).then(async (admitted) =>
+        admitted.ok ? (await runOperation(deps, op, args, actor, admitted.account)).reply : admitted.reply,
+      );
+      await answerEphemeral(deps, respond, op.command, work, SHARED);
+    });
   });
 
   app.action<BlockButtonAction>(byPrefix(ALERT_WATCH), async ({ ack, action, body, respond }) => {
     await ack();
-    const channelId = body.channel?.id;
-    const run = readButtonValue(action.value, deps.catalog);
-    if (!run?.op.watchable || !channelId || !deps.watcher) return void (await respond({ response_type: 'ephemeral', replace_original: false, ...UNREADABLE }));
-    const { op, args, account } = run;
-    const actor = { userId: body.user.id, channelId };
-    const watcher = deps.watcher;
-    const work = admit(deps, op, actor.userId, channelId, {}, account).then(async (admitted) =>
-      admitted.ok ? startWatchByHand({ ...deps, watcher }, op, { ...args, watch: true }, actor, admitted.account) : admitted.reply,
-    );
-    await answerEphemeral(deps, respond, op.command, work, SHARED);
+    deps.afterAck.run('that alert button', async () => {
+      const channelId = body.channel?.id;
+      const run = readButtonValue(action.value, deps.catalog);
+      if (!run?.op.watchable || !channelId || !deps.watcher) return void (await respond({ response_type: 'ephemeral', replace_original: false, ...UNREADABLE }));
+      const { op, args, account } = run;
+      const actor = { userId: body.user.id, channelId };
+      const watcher = deps.watcher;
+      const work = admit(deps, op, actor.userId, channelId, {}, account).then(async (admitted) =>
+        admitted.ok ? startWatchByHand({ ...deps, watcher }, op, { ...args, watch: true }, actor, admitted.account) : admitted.reply,
+      );
+      await answerEphemeral(deps, respond, op.command, work, SHARED);
+    });
   });
 
   app.action<BlockButtonAction>(byPrefix(ALERT_SNOOZE), async ({ ack, action, body, respond }) => {
     await ack();
-    const actor = { userId: body.user.id, channelId: body.channel?.id, teamId: body.team?.id };
-    const op = deps.catalog.byId('mute.set');
-    const value = snoozeValue(action.value);
-    const args = op && value ? op.schema.safeParse({ target: value.sub, duration: `${Math.round(value.ms / 60_000)}m` }) : undefined;
-    if (!op || !args?.success) return void (await respond({ response_type: 'ephemeral', replace_original: false, ...UNREADABLE }));
-    // Snoozing is `/cloud mute <subscription> <duration>`: the same check, the same audit entry.
-    const work = admit(deps, op, actor.userId, actor.channelId).then(async (admitted) =>
-      admitted.ok ? (await runOperation(deps, op, args.data as Record<string, unknown>, actor, admitted.account)).reply : admitted.reply,
-    );
-    await answerEphemeral(deps, respond, op.command, work, SHARED);
+    deps.afterAck.run('that alert button', async () => {
+      const actor = { userId: body.user.id, channelId: body.channel?.id, teamId: body.team?.id };
+      const op = deps.catalog.byId('mute.set');
+      const value = snoozeValue(action.value);
+      const args = op && value ? op.schema.safeParse({ target: value.sub, duration: `${Math.round(value.ms / 60_000)}m` }) : undefined;
+      if (!op || !args?.success) return void (await respond({ response_type: 'ephemeral', replace_original: false, ...UNREADABLE }));
+      // Snoozing is `/cloud mute <subscription> <duration>`: the same check, the same audit entry.
+      const work = admit(deps, op, actor.userId, actor.channelId).then(async (admitted) =>
+        admitted.ok ? (await runOperation(deps, op, args.data as Record<string, unknown>, actor, admitted.account)).reply : admitted.reply,
+      );
+      await answerEphemeral(deps, respond, op.command, work, SHARED);
+    });
   });
 }
 

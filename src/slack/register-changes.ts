@@ -31,8 +31,11 @@ import type { Reply } from '../operations/types.js';
 import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from '../views/status-views.js';
 import { admit, type GuardDeps } from './guard.js';
 import { buildModalFromReply as modalFrom } from '../views/modal-views.js';
+import type { AfterAck } from './after-ack.js';
 
 export interface ChangeHandlerDeps extends GuardDeps {
+  /** Runs what a listener does after its ack, detached (after-ack.ts). */
+  afterAck: AfterAck;
   flow: ChangeFlow;
   slack: SlackApi;
   store: OperationStore;
@@ -59,22 +62,24 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
   const onClick = (actionId: string, act: (recordId: string, user: string) => Promise<ClickOutcome>) =>
     app.action<BlockButtonAction>(actionId, async ({ ack, action, body, respond }) => {
       await ack();
-      try {
-        const outcome = await act(action.value ?? '', body.user.id);
-        if (outcome.kind === 'tell') await tell(body.channel?.id, body.user.id, buildNote(outcome.text), respond);
-        if (outcome.kind === 'show') await tell(body.channel?.id, body.user.id, outcome.reply, respond);
-        if (outcome.kind === 'type-to-confirm') {
-          try {
-            await deps.slack.openView(body.trigger_id, buildTypeToConfirmModal(outcome.what, outcome.expected, action.value ?? ''));
-          } catch (e) {
-            if (!(e instanceof SlackApiError)) throw e;
-            deps.logger.warn('could not open the type-to-confirm form', { error: e });
-            await respondPrivately(deps.logger, respond, buildFormNotOpened(e.code, e.failure === 'unavailable'));
+      deps.afterAck.run('that click', async () => {
+        try {
+          const outcome = await act(action.value ?? '', body.user.id);
+          if (outcome.kind === 'tell') await tell(body.channel?.id, body.user.id, buildNote(outcome.text), respond);
+          if (outcome.kind === 'show') await tell(body.channel?.id, body.user.id, outcome.reply, respond);
+          if (outcome.kind === 'type-to-confirm') {
+            try {
+              await deps.slack.openView(body.trigger_id, buildTypeToConfirmModal(outcome.what, outcome.expected, action.value ?? ''));
+            } catch (e) {
+              if (!(e instanceof SlackApiError)) throw e;
+              deps.logger.warn('could not open the type-to-confirm form', { error: e });
+              await respondPrivately(deps.logger, respond, buildFormNotOpened(e.code, e.failure === 'unavailable'));
+            }
           }
+        } catch (e) {
+          await tell(body.channel?.id, body.user.id, handlerFailureReply(deps.logger, 'that click', e), respond);
         }
-      } catch (e) {
-        await tell(body.channel?.id, body.user.id, handlerFailureReply(deps.logger, 'that click', e), respond);
-      }
+      });
     });
 
   onClick(ACTION_CONFIRM, (id, user) => deps.flow.confirm(id, user));
@@ -92,9 +97,11 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
       return;
     }
     await ack();
-    const outcome = await deps.flow.confirm(recordId, body.user.id, typed);
-    if (outcome.kind === 'tell' && record) await tell(record.channelId, body.user.id, buildNote(outcome.text));
-    if (outcome.kind === 'show' && record) await tell(record.channelId, body.user.id, outcome.reply);
+    deps.afterAck.run('that form', async () => {
+      const outcome = await deps.flow.confirm(recordId, body.user.id, typed);
+      if (outcome.kind === 'tell' && record) await tell(record.channelId, body.user.id, buildNote(outcome.text));
+      if (outcome.kind === 'show' && record) await tell(record.channelId, body.user.id, outcome.reply);
+    });
   });
 
   app.view(CHANGE_MODAL_CALLBACK, async ({ ack, body, view }) => {

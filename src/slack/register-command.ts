@@ -13,9 +13,11 @@ import { admit, type GuardDeps } from './guard.js';
 import { maskedArgs } from '../access/secrets.js';
 import { tellFailure } from './answer-failure.js';
 import { expandTyped, helpAliases, notingAlias } from './alias-commands.js';
-import { yieldToAcks } from './yield.js';
+import type { AfterAck } from './after-ack.js';
 
 export interface CommandDeps extends RunDeps, AnswerDeps, ChangeCommandDeps, GuardDeps {
+  /** Runs what a listener does after its ack, detached (after-ack.ts). */
+  afterAck: AfterAck;
   catalog: Catalog;
   watcher?: WatchCommandDeps['watcher'];
 }
@@ -33,16 +35,17 @@ function helpWhere(deps: CommandDeps, channelId: string): { account?: string; ac
 export function registerCommand(app: App, deps: CommandDeps): void {
   app.command(SLASH_COMMAND, async ({ ack, command, respond }) => {
     await ack();
-    // The rest waits one turn of the event loop: acks of commands already read go out first
-    // (Slack gives each 3 s; this answer has minutes).
-    await yieldToAcks();
-    // Whatever fails inside (the store stayed locked, a bug) is answered, named as far as known.
-    let what = SLASH_COMMAND;
-    try {
-      await answerCommand(deps, command, respond, (w) => (what = w));
-    } catch (e) {
-      await tellFailure(deps.logger, what, e, (reply) => respond({ response_type: 'ephemeral', ...reply }), { user: command.user_id });
-    }
+    // The answer runs detached, on a later turn: acks of commands already read go out first
+    // (Slack gives each 3 s; this answer has minutes), and Bolt lets go of the request now.
+    deps.afterAck.run(SLASH_COMMAND, async () => {
+      // Whatever fails inside (the store stayed locked, a bug) is answered, named as far as known.
+      let what = SLASH_COMMAND;
+      try {
+        await answerCommand(deps, command, respond, (w) => (what = w));
+      } catch (e) {
+        await tellFailure(deps.logger, what, e, (reply) => respond({ response_type: 'ephemeral', ...reply }), { user: command.user_id });
+      }
+    });
   });
 }
 

@@ -29,8 +29,11 @@ import { readButtonValue } from './button-value.js';
 import { admit, type GuardDeps } from './guard.js';
 import { runOperation, type RunDeps } from './run-operation.js';
 import { failureReply } from './answer-failure.js';
+import type { AfterAck } from './after-ack.js';
 
 export interface HomeDeps extends RunDeps, GuardDeps {
+  /** Runs what a listener does after its ack, detached (after-ack.ts). */
+  afterAck: AfterAck;
   catalog: Catalog;
   slack: Pick<SlackApi, 'publishView' | 'postMessage'>;
   store: Pick<OperationStore, 'listRecent'>;
@@ -47,32 +50,37 @@ export function registerHome(app: App, deps: HomeDeps): void {
   app.event('app_home_opened', async ({ event }) => {
     // The same event comes for the Messages tab; only the Home tab gets a view.
     if (event.tab !== 'home') return;
-    try {
-      await deps.slack.publishView(event.user, buildHome(await homeData(deps, event.user)));
-    } catch (error) {
-      deps.logger.warn('could not publish the Home tab', { user: event.user, error });
-    }
+    const user = event.user;
+    deps.afterAck.run('App Home', async () => {
+      try {
+        await deps.slack.publishView(user, buildHome(await homeData(deps, user)));
+      } catch (error) {
+        deps.logger.warn('could not publish the Home tab', { user, error });
+      }
+    });
   });
 
   app.action<BlockButtonAction>(HOME_RUN_PATTERN, async ({ ack, action, body }) => {
     await ack();
-    const userId = body.user.id;
-    const run = readButtonValue(action.value, deps.catalog);
-    let reply;
-    if (!run || run.op.change || run.op.mutates) {
-      reply = buildNote(md`That button could not be read; nothing was done.`);
-    } else {
-      // As a typed command without a channel: the same access check, run and audit entry.
-      const { op, args, account } = run;
-      reply = await admit(deps, op, userId, undefined, {}, account)
-        .then(async (admitted) => (admitted.ok ? (await runOperation(deps, op, args, { userId }, admitted.account)).reply : admitted.reply))
-        .catch((e: unknown) => failureReply(deps.logger, op.command, e));
-    }
-    try {
-      await deps.slack.postMessage({ channel: userId, text: reply.text, blocks: reply.blocks });
-    } catch (error) {
-      deps.logger.warn('could not answer a Home tab button in the person’s DM', { user: userId, error });
-    }
+    deps.afterAck.run('that Home tab button', async () => {
+      const userId = body.user.id;
+      const run = readButtonValue(action.value, deps.catalog);
+      let reply;
+      if (!run || run.op.change || run.op.mutates) {
+        reply = buildNote(md`That button could not be read; nothing was done.`);
+      } else {
+        // As a typed command without a channel: the same access check, run and audit entry.
+        const { op, args, account } = run;
+        reply = await admit(deps, op, userId, undefined, {}, account)
+          .then(async (admitted) => (admitted.ok ? (await runOperation(deps, op, args, { userId }, admitted.account)).reply : admitted.reply))
+          .catch((e: unknown) => failureReply(deps.logger, op.command, e));
+      }
+      try {
+        await deps.slack.postMessage({ channel: userId, text: reply.text, blocks: reply.blocks });
+      } catch (error) {
+        deps.logger.warn('could not answer a Home tab button in the person’s DM', { user: userId, error });
+      }
+    });
   });
 }
 

@@ -12,6 +12,7 @@
  */
 import { request, type Dispatcher } from 'undici';
 import { SlackApiError } from '../chat/slack-api.js';
+import { nextTurn } from '../turns.js';
 
 export interface RetryPolicy {
   retries?: number;
@@ -91,6 +92,7 @@ export function createSlackHttp(opts: SlackHttpOptions): SlackHttp {
       const tries = kind === 'post' ? POST_RATE_RETRIES + 1 : retries + 1;
       for (let attempt = 0; ; attempt++) {
         const r = await once(method, body, form);
+        await nextTurn(); // the caller's next step waits its turn: acks first (turns.ts)
         const last = attempt + 1 >= tries;
         if (r.kind === 'answer') {
           if (r.body.ok === true) return r.body as SlackAnswer;

@@ -20,6 +20,7 @@ import {
 } from '../views/watch-views.js';
 import { guard, type GuardDeps } from './guard.js';
 import { tellFailure } from './answer-failure.js';
+import type { AfterAck } from './after-ack.js';
 
 export interface WatchCommandDeps extends Partial<GuardDeps> {
   watcher: Watcher;
@@ -58,17 +59,19 @@ export async function startWatchByHand(
   return buildWatchStarted(w.id);
 }
 
-export function registerWatchActions(app: App, deps: WatchCommandDeps): void {
+export function registerWatchActions(app: App, deps: WatchCommandDeps & { afterAck: AfterAck }): void {
   app.action<BlockButtonAction>(ACTION_KEEP_WATCHING, async ({ ack, action, body }) => {
     await ack();
-    const channel = body.channel?.id;
-    if (!channel) return;
-    try {
-      await keepWatching(deps, channel, body.user.id, action.value ?? '');
-    } catch (e) {
-      // The store stayed locked, or a bug: the person hears of it, with a reference.
-      await tellFailure(deps.logger, 'Keep watching', e, (reply) => deps.slack.postEphemeral({ channel, user: body.user.id, text: reply.text, blocks: reply.blocks }));
-    }
+    deps.afterAck.run('Keep watching', async () => {
+      const channel = body.channel?.id;
+      if (!channel) return;
+      try {
+        await keepWatching(deps, channel, body.user.id, action.value ?? '');
+      } catch (e) {
+        // The store stayed locked, or a bug: the person hears of it, with a reference.
+        await tellFailure(deps.logger, 'Keep watching', e, (reply) => deps.slack.postEphemeral({ channel, user: body.user.id, text: reply.text, blocks: reply.blocks }));
+      }
+    });
   });
 }
 

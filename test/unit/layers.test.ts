@@ -36,6 +36,7 @@ const LAYER: Record<string, number> = {
   'config-fields.ts': -2,
   'config-types.ts': -1,
   'clock.ts': -2,
+  'turns.ts': -2,
   'log.ts': -2,
 };
 /** Same-layer imports that are allowed (a one-way street, so still no cycle). */
