@@ -22,11 +22,11 @@
  * The bot's store is a SQLite file in a temp folder, or, when a second argument names a
  * postgres:// database (bench/run.ts makes a fresh one and drops it after), PostgreSQL.
  */
-import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +77,8 @@ export interface AckLatencyResult {
   /** Time to answer, command sent → the visible answer (a read's final response_url post, a form filled), over the bot's rounds. */
   timeToAnswerMs: Summary;
   generatorLoopP99Ms: { bare: number; bot: number };
+  /** Layout `separate`: the CPU the fake Slack, the cloud and the load generator were pinned to (none: not pinned). */
+  worldCpu?: number;
   rssPeakMb: number;
   logLines: number;
   wallMs: number;
@@ -85,7 +87,8 @@ export interface AckLatencyResult {
 const PER_ROUND = 500;
 const CONCURRENCY = 50;
 const WARMUP = 500;
-const ORDER: ('bare' | 'bot')[] = ['bare', 'bot', 'bot', 'bare', 'bot', 'bare', 'bare', 'bot'];
+// ABBA BAAB, twice: 8 measured rounds per app (4,000 acks each), so a p99 rests on 40 acks.
+const ORDER: ('bare' | 'bot')[] = ['bare', 'bot', 'bot', 'bare', 'bot', 'bare', 'bare', 'bot', 'bare', 'bot', 'bot', 'bare', 'bot', 'bare', 'bare', 'bot'];
 const CLOUD_LATENCY_MS = 1000;
 /** Sending stops after this long; the wait for answers after it is bounded in ack-world.ts. */
 const ROUND_TIME_LIMIT_MS = 10_000;
@@ -94,12 +97,29 @@ const LOOP_RESOLUTION_MS = 10;
 /** Node flags with --expose-gc added (rounds start on a collected heap). */
 export const withExposeGc = (argv: string[]) => (argv.includes('--expose-gc') ? argv : [...argv, '--expose-gc']);
 
+const TASKSET = '/usr/bin/taskset';
+/**
+ * The CPU Slack's side (fake Slack, response_url endpoints, sandbox cloud) is pinned to in the
+ * reference layout: the last one, on Linux with 2 or more CPUs and taskset. In production the fake Slack, the cloud and Slack's servers run on other
+ * machines; on the bench machine they would otherwise take turns on the apps' core whenever the
+ * bot's answers keep them busy (their CPU per command is about the bot's own), which the bare
+ * app, answering nothing, never causes. The apps' process is not pinned.
+ */
+function worldCpu(): number | undefined {
+  const cpus = availableParallelism();
+  return process.platform === 'linux' && cpus >= 2 && existsSync(TASKSET) ? cpus - 1 : undefined;
+}
+
 /** Slack's side and the cloud in a child process (layout `separate`), driven over IPC. */
 async function startWorldProcess(): Promise<AckWorld> {
-  const child = fork(fileURLToPath(sibling('./lib/ack-world.ts', import.meta.url)), [], {
-    execArgv: withExposeGc(process.execArgv),
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const script = fileURLToPath(sibling('./lib/ack-world.ts', import.meta.url));
+  const execArgv = withExposeGc(process.execArgv);
+  const cpu = worldCpu();
+  const child: ChildProcess =
+    cpu === undefined
+      ? fork(script, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+      : // Its load generator gets every CPU back (ack-world.ts, --generator-cpus): it only sends and times.
+        spawn(TASKSET, ['-c', String(cpu), process.execPath, ...execArgv, script, '--generator-cpus', `0-${cpu}`], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = new Map<number, (m: { round?: RoundResult; error?: string }) => void>();
   const ready = new Promise<{ slackUrl: string; cloudBaseUrl: string; cloudToken: string }>((resolve, reject) => {
     child.on('message', (m: { id?: number; ready?: boolean; slackUrl: string; cloudBaseUrl: string; cloudToken: string; round?: RoundResult; error?: string }) => {
@@ -237,6 +257,7 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
 
     return {
       layout,
+      ...(layout === 'separate' && worldCpu() !== undefined ? { worldCpu: worldCpu() } : {}),
       store: postgresUrl ? 'postgres' : 'sqlite',
       perRound: PER_ROUND,
       concurrency: CONCURRENCY,

@@ -1,39 +1,27 @@
 /**
  * "Slack and the cloud" for the ack-latency section: the rig's fake Slack Web API, its
- * response_url endpoints, the sandbox cloud answering after 1 s, and the load generator that
- * plays Slack's servers posting signed slash commands. Two layouts (see bench/ack-latency.ts):
+ * response_url endpoints and the sandbox cloud answering after 1 s; it drives the load
+ * generator (ack-generator.ts) and checks what the bot answered. Two layouts (see
+ * bench/ack-latency.ts):
  *
- * - separate (the issue's reference): this module runs as a process of its own, so nothing of
- *   this side's CPU is on the apps' event loop (on a 2-core machine: one core for the apps, one
- *   for everything around them);
+ * - separate (the issue's reference): this module runs as a process of its own and the load
+ *   generator in another, so nothing of this side's CPU is on the apps' event loop, and the
+ *   generator's clock is not held up by the fake Slack and cloud serving the bot;
  * - same (for comparison, not the target): ack-latency.ts calls `createAckWorld()` in the apps'
- *   own process, as the e2e rig runs the fake Slack and the sandbox beside the bot.
+ *   own process, generator inline, as the e2e rig runs the fake Slack and the sandbox beside the bot.
  *
  * Protocol when run as a process (IPC, one request at a time):
  *   → { id, type: 'round', url, total, concurrency, drain }  ← { id, round: RoundResult }
  *   → { id, type: 'close' }                                   ← { id }
  * and first, unasked: ← { ready: true, slackUrl, cloudBaseUrl, cloudToken }.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Pool } from 'undici';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { createFakeSlack } from '../../test/rig/fake-slack.js';
-import { triggerId } from '../../test/rig/ids.js';
-import { FORM_CONTENT_TYPE, slashCommandBody } from '../../test/rig/payloads.js';
 import { createResponseUrls } from '../../test/rig/response-url.js';
-import { signRequest } from '../../test/rig/sign.js';
-import { ALICE, OPS_CHANNEL, SIGNING_SECRET } from '../../test/rig/workspace.js';
+import { COMMANDS, createGenerator, startGeneratorProcess, type Generator } from './ack-generator.js';
 import { isMain } from './section.js';
 
-/** The mix: three reads answered through response_url, three changes that open a form. */
-export const COMMANDS = [
-  { text: 'account usage', kind: 'read' },
-  { text: 'server reinstall 101', kind: 'modal' },
-  { text: 'server status 101', kind: 'read' },
-  { text: 'ip reserve', kind: 'modal' },
-  { text: 'plan list', kind: 'read' },
-  { text: 'worker deploy', kind: 'modal' },
-] as const;
+export { COMMANDS };
 
 export interface RoundRequest {
   id: number;
@@ -69,12 +57,11 @@ export interface RoundResult {
   sendWallMs: number;
   /** Only when drained: what the person would have seen. */
   answers?: AnswerCounts & { drainMs: number; drained: boolean; answerMs: number[] };
-  /** This (load-generating) process's own event-loop delay during the round, ms late. */
+  /** The load generator's own event-loop delay while sending, ms late. */
   generatorLoopP99Ms: number;
 }
 
 const TOKEN = 'cloud-token-bench-0123456789';
-const LOOP_RESOLUTION_MS = 10;
 /** How long after the sending deadline a round may wait for the bot's answers. */
 const DRAIN_LIMIT_MS = 10_000;
 const isSlowNotice = (text: unknown) => typeof text === 'string' && text.includes('the cloud is slow to answer');
@@ -89,73 +76,28 @@ export interface AckWorld {
 }
 
 /** Starts the fake Slack, the response_url endpoints and the sandbox cloud in this process. */
-export async function createAckWorld(): Promise<AckWorld> {
+export async function createAckWorld(generatorProcess?: { execArgv: string[]; cpus?: string }): Promise<AckWorld> {
   const slack = await createFakeSlack();
   const responses = await createResponseUrls();
   const sandbox = createSandbox({ token: TOKEN });
   const cloud = await sandbox.listen();
   sandbox.setLatency(1000);
-  const pools = new Map<string, Pool>();
-
-  function poolFor(url: string, connections: number): Pool {
-    const origin = new URL(url).origin;
-    let pool = pools.get(origin);
-    if (!pool) pools.set(origin, (pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 })));
-    return pool;
-  }
+  const generator: Generator = generatorProcess ? await startGeneratorProcess(generatorProcess.execArgv, generatorProcess.cpus) : createGenerator();
 
   async function round(req: Omit<RoundRequest, 'id' | 'type'>): Promise<RoundResult> {
     (globalThis as { gc?: () => void }).gc?.();
-    const pool = poolFor(req.url, req.concurrency);
-    const path = new URL(req.url).pathname;
     const deadline = performance.now() + req.timeLimitMs;
-    const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
-    loop.enable();
-    const ackMs: number[] = new Array<number>(req.total).fill(Number.NaN);
-    const kinds: ('read' | 'modal')[] = [];
-    const readUrls: string[] = [];
-    /** Wall-clock send time (the rigs' `at` clock) by response_url (reads) and trigger id (forms). */
-    const sentAt = new Map<string, number>();
-    let modals = 0;
-    let non200 = 0;
-    let transportErrors = 0;
     const callsBefore = slack.calls.length;
     const postsBefore = responses.posts.length;
     const violationsBefore = slack.violations.length + responses.violations.length;
-
-    let next = 0;
-    const sendStart = performance.now();
-    const lane = async () => {
-      while (next < req.total && performance.now() < deadline) {
-        const i = next++;
-        const command = COMMANDS[i % COMMANDS.length]!;
-        kinds[i] = command.kind;
-        const responseUrl = responses.next();
-        if (command.kind === 'read') readUrls.push(responseUrl);
-        else modals++;
-        // A fresh trigger (3 s to use) and signature per request, made just before it is sent.
-        const trigger = triggerId();
-        const body = slashCommandBody({ text: command.text, userId: ALICE.id, channelId: OPS_CHANNEL.id, responseUrl, triggerId: trigger });
-        sentAt.set(command.kind === 'read' ? responseUrl : trigger, Date.now());
-        const headers = {
-          'content-type': FORM_CONTENT_TYPE,
-          'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
-          ...signRequest(body, { signingSecret: SIGNING_SECRET }),
-        };
-        const t0 = performance.now();
-        try {
-          const res = await pool.request({ path, method: 'POST', headers, body, headersTimeout: 10_000, bodyTimeout: 10_000 });
-          ackMs[i] = performance.now() - t0;
-          if (res.statusCode !== 200) non200++;
-          await res.body.dump();
-        } catch {
-          transportErrors++;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: req.concurrency }, lane));
-    const sendWallMs = performance.now() - sendStart;
-    const result: RoundResult = { ackMs, kinds, non200, transportErrors, sendWallMs, generatorLoopP99Ms: 0 };
+    // Every command carries a response_url; only the reads' are checked for answers.
+    const responseUrls = Array.from({ length: req.total }, () => responses.next());
+    const sent = await generator.run({ url: req.url, total: req.total, concurrency: req.concurrency, timeLimitMs: req.timeLimitMs, responseUrls });
+    const { ackMs, kinds, non200, transportErrors, sendWallMs, generatorLoopP99Ms } = sent;
+    const sentAt = new Map(sent.sentAt);
+    const readUrls = responseUrls.filter((_, i) => kinds[i] === 'read');
+    const modals = kinds.filter((k) => k === 'modal').length;
+    const result: RoundResult = { ackMs, kinds, non200, transportErrors, sendWallMs, generatorLoopP99Ms };
 
     if (req.drain) {
       const drainStart = performance.now();
@@ -223,8 +165,6 @@ export async function createAckWorld(): Promise<AckWorld> {
         answerMs,
       };
     }
-    loop.disable();
-    result.generatorLoopP99Ms = Math.max(0, loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS);
     return result;
   }
 
@@ -234,7 +174,7 @@ export async function createAckWorld(): Promise<AckWorld> {
     cloudToken: TOKEN,
     round,
     close: async () => {
-      for (const pool of pools.values()) await pool.close();
+      await generator.close();
       await cloud.close();
       await slack.close();
       await responses.close();
@@ -243,7 +183,10 @@ export async function createAckWorld(): Promise<AckWorld> {
 }
 
 if (isMain(import.meta.url)) {
-  const world = await createAckWorld();
+  // As a process (the reference layout), the load generator gets a process of its own too.
+  const at = process.argv.indexOf('--generator-cpus');
+  const cpus = at >= 0 ? process.argv[at + 1] : undefined;
+  const world = await createAckWorld({ execArgv: process.execArgv, ...(cpus ? { cpus } : {}) });
   process.on('message', (m: RoundRequest | { id: number; type: 'close' }) => {
     if (m.type === 'round') {
       world.round(m).then(

@@ -42,6 +42,7 @@ export function startSection(sqlite: StartReadyResult | undefined, pg: PgRun<Sta
       `median ${fmt(median(r.readyMs), 0)}, max ${fmt(max(r.readyMs), 0)} (${r.starts} starts)`,
       fmt(median(r.readyRssMb)),
       `${fmt(r.answers.ms.p50)} / ${fmt(r.answers.ms.p99)} / ${fmt(r.answers.ms.max)}`,
+      r.firstWave ? `${fmt(r.firstWave.ms.p50)} / ${fmt(r.firstWave.ms.max)} (${r.firstWave.answered} of ${r.firstWave.commands})` : '—',
       String(r.answers.slowNotices),
       fmt(r.answers.rssPeakMb),
     ]);
@@ -49,9 +50,9 @@ export function startSection(sqlite: StartReadyResult | undefined, pg: PgRun<Sta
   return [
     '## The bot as `npm start` runs it',
     '',
-    `Compiled \`dist/main.js\` under plain node with the start script's flags (\`${flags}\`), HTTP mode, in a process of its own, against the rig's fake Slack, response_url endpoints and the sandbox (bench/start-ready.ts). Ready = spawn → first 200 from \`/readyz\`, each start on a fresh database. Time to answer: ${sqlite?.answers.commands ?? 300} reads (account usage, server status, plan list), ${sqlite?.answers.concurrency ?? 50} in flight (a lane sends its next command when its answer came), the cloud answering after 1 s; command sent → its answer at the response_url. RSS of the bot process from /proc.`,
+    `Compiled \`dist/main.js\` under plain node with the start script's flags (\`${flags}\`), HTTP mode, in a process of its own, against the rig's fake Slack, response_url endpoints and the sandbox (bench/start-ready.ts). Ready = spawn → first 200 from \`/readyz\`, each start on a fresh database. Time to answer: ${sqlite?.answers.commands ?? 300} reads (account usage, server status, plan list), ${sqlite?.answers.concurrency ?? 50} in flight (a lane sends its next command when its answer came), the cloud answering after 1 s; command sent → its answer at the response_url. The first wave after start (one command per lane, ${sqlite?.firstWave?.commands ?? 50} in all) is shown apart and not in the target: those commands pay once for V8 compiling the paths they take (the bot is not warmed up by anything else). RSS of the bot process from /proc.`,
     '',
-    table(['Store', 'Start to ready (ms)', 'RSS at ready (MB)', 'Time to answer p50 / p99 / max (ms)', '"cloud is slow" notices', 'RSS peak while answering (MB)'], rows),
+    table(['Store', 'Start to ready (ms)', 'RSS at ready (MB)', 'Time to answer p50 / p99 / max (ms)', 'First wave after start p50 / max (ms)', '"cloud is slow" notices', 'RSS peak while answering (MB)'], rows),
     ...(pg.ok ? [] : ['', `PostgreSQL: ${notMeasured(pg)} (${pg.why}).`]),
     '',
     compiledAlerts
