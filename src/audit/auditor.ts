@@ -5,6 +5,10 @@
  * An entry the store cannot take is never dropped: it is kept in memory and written again
  * (with backoff) until the store takes it, and logged whole at error level meanwhile, so a
  * crash before the store is back still leaves it in the log.
+ *
+ * Writes are group-committed: entries recorded while a write is in flight go together in the
+ * next one (`insertMany`: one transaction, one statement on PostgreSQL), so under load the
+ * store sees one write per group, and an entry never waits for a timer to be written.
  */
 import { MASK, SECRET_KEY } from '../access/secrets.js';
 import type { Clock } from '../clock.js';
@@ -22,8 +26,8 @@ export const DEFAULT_POST_TIERS: readonly Tier[] = ['change', 'billing', 'destro
 export const MAX_QUEUED_POSTS = 200;
 
 export interface AuditorOptions {
-  /** The audit table (`store.audit`). */
-  store: Pick<AuditStore, 'insert' | 'list'>;
+  /** The audit table (`store.audit`); without `insertMany` a group is written entry by entry. */
+  store: Pick<AuditStore, 'insert' | 'list'> & Partial<Pick<AuditStore, 'insertMany'>>;
   logger: Logger;
   /** Needed to post; without it nothing is posted. */
   slack?: Pick<SlackApi, 'postMessage'>;
@@ -49,6 +53,8 @@ export interface AuditorService extends Auditor {
 
 /** Kept entries beyond this are not held in memory any more (each is still logged in full at error level). */
 export const MAX_PENDING_WRITES = 10_000;
+/** Most entries in one group write. */
+export const MAX_GROUP = 100;
 
 /** Unsaved entry as every sink sees it: all fields present, `id` null until the store gives one. */
 type Normalized = Omit<AuditEntry, 'id'> & { id: number | null };
@@ -90,6 +96,11 @@ const optStr = (v: unknown, max = 200): string | null => {
   if (v === undefined || v === null || v === '') return null;
   const s = String(v);
   return s.length > max ? s.slice(0, max - 1) + '…' : s;
+};
+
+const fieldsOf = (e: Normalized): Omit<AuditEntry, 'id'> => {
+  const { id: _none, ...fields } = e;
+  return fields;
 };
 
 function normalize(entry: NewAuditEntry, at: number): Normalized {
@@ -147,8 +158,41 @@ export function createAuditor(options: AuditorOptions): AuditorService {
   const sleep = retry.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
 
   async function write(e: Normalized): Promise<AuditEntry> {
-    const { id: _none, ...fields } = e;
-    return store.insert(fields);
+    return store.insert(fieldsOf(e));
+  }
+
+  // Group commit: what is recorded while a write is in flight waits for the next write, together.
+  const waiting: { e: Normalized; resolve: (stored: AuditEntry) => void; reject: (err: unknown) => void }[] = [];
+  let writing = false;
+  function writeGrouped(e: Normalized): Promise<AuditEntry> {
+    return new Promise((resolve, reject) => {
+      waiting.push({ e, resolve, reject });
+      if (!writing) void writeGroups();
+    });
+  }
+  async function writeGroups(): Promise<void> {
+    writing = true;
+    try {
+      while (waiting.length > 0) {
+        const group = waiting.splice(0, MAX_GROUP);
+        if (group.length > 1 && store.insertMany) {
+          try {
+            const stored = await store.insertMany(group.map((g) => fieldsOf(g.e)));
+            group.forEach((g, i) => g.resolve(stored[i]!));
+            continue;
+          } catch (err) {
+            if (isStoreUnavailable(err)) {
+              for (const g of group) g.reject(err);
+              continue;
+            }
+            // Refused (all or none): one bad entry must not take the others with it.
+          }
+        }
+        for (const g of group) await write(g.e).then(g.resolve, g.reject);
+      }
+    } finally {
+      writing = false;
+    }
   }
 
   /** Keeps an entry the store did not take, logging it whole (masked already) so a crash cannot lose it. */
@@ -266,7 +310,7 @@ export function createAuditor(options: AuditorOptions): AuditorService {
         keep(entry, undefined, false);
       } else {
         try {
-          const stored = await write(entry);
+          const stored = await writeGrouped(entry);
           entry = { ...entry, id: stored.id };
         } catch (err) {
           if (isStoreUnavailable(err)) keep(entry, err, true);

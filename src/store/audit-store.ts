@@ -32,6 +32,12 @@ export const AUDIT_LIST_MAX = 500;
 export interface AuditStore {
   /** Appends one entry; `at` is epoch ms (the clock's now if left out). Rejects on a bad tier, outcome or args. */
   insert(entry: NewAuditEntry & { at: number }): Promise<AuditEntry>;
+  /**
+   * Appends several entries at once, all or none (one transaction, one statement on
+   * PostgreSQL); the stored entries come back in the order given. The auditor groups the
+   * entries that arrive while a write is in flight (group commit).
+   */
+  insertMany(entries: readonly (NewAuditEntry & { at: number })[]): Promise<AuditEntry[]>;
   /** Newest first (by `at`, then id); `limit` is clamped to 1..500. */
   list(query: { userId?: string; limit: number }): Promise<AuditEntry[]>;
 }
@@ -132,11 +138,20 @@ export function createAuditStore(db: Db, clock: Pick<Clock, 'now'>): AuditStore 
     'SELECT * FROM audit WHERE user_id = ? ORDER BY at DESC, id DESC LIMIT ?',
   );
 
+  const insertOne = (entry: NewAuditEntry & { at?: number }): AuditEntry => {
+    const row = insert.get(auditInsertParams(entry, clock.now()));
+    if (!row) throw new Error('audit insert returned no row');
+    return toEntry(row);
+  };
+  const insertAll = db.transaction((entries: readonly (NewAuditEntry & { at: number })[]) => entries.map(insertOne));
+
   return {
     async insert(entry) {
-      const row = insert.get(auditInsertParams(entry, clock.now()));
-      if (!row) throw new Error('audit insert returned no row');
-      return toEntry(row);
+      return insertOne(entry);
+    },
+
+    async insertMany(entries) {
+      return entries.length === 0 ? [] : insertAll(entries);
     },
 
     async list({ userId, limit }) {

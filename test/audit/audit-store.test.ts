@@ -166,6 +166,22 @@ describe.each(BACKENDS)('audit store (%s)', (backend) => {
       expect(await store.audit.list({ limit: 10 })).toEqual([]);
     });
 
+    it('writes a group at once, in the order given, all or none', async () => {
+      const store = t.open(t.file());
+      const group = [0, 1, 2, 3, 4].map((i) => ({ ...newEntry({ opId: `op.${i}`, args: { i } }), at: T0 + 100 - i }));
+      const stored = await store.audit.insertMany(group);
+      expect(stored.map((e) => e.opId)).toEqual(['op.0', 'op.1', 'op.2', 'op.3', 'op.4']);
+      expect(stored.map((e) => e.args)).toEqual([0, 1, 2, 3, 4].map((i) => ({ i })));
+      const ids = stored.map((e) => e.id);
+      expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+      expect(await store.audit.list({ limit: 10 })).toEqual(stored);
+      // One entry the table refuses: none of the group is written.
+      const bad = [{ ...newEntry({ opId: 'ok.1' }), at: T0 }, { ...newEntry({ opId: 'bad' }), tier: 'admin' as never, at: T0 }, { ...newEntry({ opId: 'ok.2' }), at: T0 }];
+      await expect(store.audit.insertMany(bad)).rejects.toThrow(/check constraint/i);
+      expect(await store.audit.list({ limit: 10 })).toHaveLength(5);
+      expect(await store.audit.insertMany([])).toEqual([]);
+    });
+
     it('uses the clock when `at` is left out', async () => {
       const clock = fixedClock(T0 + 99);
       const store = t.open(t.file(), clock);

@@ -246,6 +246,9 @@ describe('failing sinks', () => {
       insert: async () => {
         throw new Error('SQLITE_FULL: database or disk is full');
       },
+      insertMany: async () => {
+        throw new Error('SQLITE_FULL: database or disk is full');
+      },
       list: async () => [],
     };
     const a = auditor({ store: broken });
