@@ -6,7 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HOSTILE_FRAGMENTS, HOSTILE_MARKER } from '../rig/hostile-strings.js';
-import { cloudTour, findingsSince, outputMark, seedHostile, startHostileRig, typedTour } from './hostile-scenario.js';
+import { cloudTour } from './hostile-cloud-tour.js';
+import { findingsSince, outputMark, startHostileRig } from './hostile-rig.js';
+import { seedHostile } from './hostile-seed.js';
+import { typedTour } from './hostile-typed-tour.js';
 import type { BotRig } from './bot-rig.js';
 import type { Finding } from '../rig/mrkdwn-abuse-checker.js';
 

@@ -8,9 +8,11 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOSTILE_MARKER, hostileLong, hostileSet, hostileTyped } from '../rig/hostile-strings.js';
-import {
-  ALL_OPS, assertBriefly, cloudTour, findingsSince, opsOf, outputMark, reach, seedHostile, startHostileRig, stuck, summarize, TYPED_OPS, typedTour,
-} from './hostile-scenario.js';
+import { cloudTour } from './hostile-cloud-tour.js';
+import { assertBriefly, findingsSince, outputMark, reach, startHostileRig, summarize } from './hostile-rig.js';
+import { ALL_OPS, opsOf, stuck, TYPED_OPS } from './hostile-run.js';
+import { seedHostile } from './hostile-seed.js';
+import { typedTour } from './hostile-typed-tour.js';
 import type { BotRig } from './bot-rig.js';
 
 const RUNS = 3;

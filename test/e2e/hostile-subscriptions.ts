@@ -1,8 +1,9 @@
 /**
  * The subscription commands' part of the hostile-output tours (issue 13), kept apart from
- * hostile-scenario.ts: subscribing, listing, muting and unsubscribing, and the monitor's
- * own output over hostile cloud data — alerts posted, edited to resolved with a thread
- * reply, and a daily digest. The rig's monitor is ticked by hand (`monitorLoop: false`).
+ * hostile-cloud-tour.ts and hostile-typed-tour.ts: subscribing, listing, muting and
+ * unsubscribing, and the monitor's own output over hostile cloud data — alerts posted,
+ * edited to resolved with a thread reply, and a daily digest. The rig's monitor is ticked
+ * by hand (`monitorLoop: false`).
  */
 import { SEED_WORKER_UUID } from '../../src/sandbox/index.js';
 import type { BotRig } from './bot-rig.js';
