@@ -18,6 +18,9 @@
  * The monitor's and watcher's passes are started every step (a pass still running — waiting for
  * the budget or a channel's post spacing — is left to finish, as their own loops do); a step
  * ends when no cloud request is in flight, so simulated time never runs ahead of the work.
+ * The store is a SQLite file, or PostgreSQL when the first argument is a postgres:// URL (as in
+ * watch-scale: bench/run.ts makes a fresh database and drops it after). Sizes and the plan:
+ * bench/lib/alert-scale-plan.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,59 +38,31 @@ import { catalog } from '../src/operations/index.js';
 import { createStore } from '../src/store/index.js';
 import { createParentRefresher } from '../src/watch/parent-message.js';
 import { createWatcher } from '../src/watch/watcher.js';
-import { account, maxPerMinute, startCloud, type SlackCall } from './lib/alert-scale-lib.js';
+import { account, maxPerMinute, startCloud, trackedStore, type SlackCall } from './lib/alert-scale-lib.js';
+import {
+  alertPlan,
+  channelId,
+  CHANNELS,
+  CHANNELS_PER_SERVER,
+  CLOUD_LATENCY_MS,
+  FLAPS,
+  HELD,
+  HOLD_POLLS,
+  MONITOR_INTERVAL_MS,
+  PER_MINUTE,
+  RECHECK_MS,
+  SERVERS,
+  STEP_MS,
+  WATCH_INTERVAL_MS,
+  WATCHES,
+} from './lib/alert-scale-plan.js';
+import type { AlertScaleResult } from './lib/alert-scale-result.js';
 import { runAsSection } from './lib/section.js';
-import { percentile, seededRandom, summarize, type Summary } from './lib/stats.js';
+import { percentile, seededRandom, summarize } from './lib/stats.js';
 import type { RequestTimes } from './lib/watch-cloud.js';
 
-export interface AlertScaleResult {
-  subscriptions: number;
-  servers: number;
-  channels: number;
-  watches: number;
-  watchesEnded: number;
-  monitorIntervalMs: number;
-  holdPolls: number;
-  recheckMs: number;
-  watchIntervalMs: number;
-  budget: { perMinute: number; burst: number; demandPerMinute: number; taken: number; waitedMs: number };
-  simulatedMs: number;
-  steps: number;
-  stepMs: number;
-  /** Cloud requests by simulated minute: the most in any sliding 60 s window, and the mean. */
-  requests: { total: number; monitor: number; watcher: number; maxPerMinute: number; meanPerMinute: number };
-  held: { changes: number; expectedAlerts: number; alertPosts: number; resolveEdits: number; followUps: number; missing: number };
-  /** Simulated ms from the sandbox's change to the Slack call showing it in a channel. */
-  delayMs: { fire: Summary; resolve: Summary; all: Summary; followUp: Summary };
-  flaps: { scheduled: number; seen: number; posts: number };
-  postsWithoutChange: number;
-  eventLoop: { resolutionMs: number; p50Ms: number; p99Ms: number; maxMs: number };
-  tickMs: { p99: number; max: number };
-  /** Simulated duration of the monitor's passes (a pass waits for its alerts' Slack calls). */
-  monitorPassMs: { p50: number; p99: number; max: number };
-  rss: { startMb: number; peakMb: number; endMb: number };
-  logLines: number;
-  wallMs: number;
-}
+export type { AlertScaleResult } from './lib/alert-scale-result.js';
 
-const SERVERS = 250;
-const CHANNELS = 100;
-const CHANNELS_PER_SERVER = 4;
-const WATCHES = 1_000;
-const MONITOR_INTERVAL_MS = 60_000;
-const HOLD_POLLS = 2;
-const RECHECK_MS = 1_000;
-const WATCH_INTERVAL_MS = 10_000;
-const PER_MINUTE = 6_600;
-const HELD = 60;
-const FLAPS = 30;
-const CHANGES_FROM_MS = 70_000;
-const CHANGES_UNTIL_MS = 250_000;
-const DEPLOY_WINDOW_MS = 30_000;
-const BUILD_MIN_MS = 60_000;
-const BUILD_MAX_MS = 300_000;
-const STEP_MS = 250;
-const CLOUD_LATENCY_MS = 2;
 const SIM_LIMIT_MS = 10 * 60_000;
 const WALL_LIMIT_MS = 50_000;
 const LOOP_RESOLUTION_MS = 10;
@@ -95,11 +70,9 @@ const TOKEN = 'bench-alert-token-0123456789';
 const WATCHER_AGENT = 'cloudbot-bench (watcher)';
 const MONITOR_AGENT = 'cloudbot-bench (monitor)';
 const WATCH_CHANNEL = 'CWATCH0001';
-const channelId = (c: number) => `CALRT${String(c).padStart(5, '0')}`;
 const mb = (bytes: number) => bytes / (1024 * 1024);
 
-
-export async function runAlertScale(): Promise<AlertScaleResult> {
+export async function runAlertScale(postgresUrl?: string): Promise<AlertScaleResult> {
   const wallStart = performance.now();
   const rssStart = process.memoryUsage().rss;
   const clock = createManualClock();
@@ -107,15 +80,19 @@ export async function runAlertScale(): Promise<AlertScaleResult> {
   const random = seededRandom(20261301);
   const cloud = await startCloud([String(t0), TOKEN, WATCHER_AGENT, String(WATCHES + 10), String(CLOUD_LATENCY_MS), MONITOR_AGENT], import.meta.url);
   const pool = new Agent({ connect: { timeout: 5000 }, headersTimeout: 20_000, bodyTimeout: 20_000 });
-  // Requests in flight (both agents): a step ends only when there are none.
+  // Requests in flight (both agents; on PostgreSQL the store's queries too): a step ends only when there are none.
   let inFlight = 0;
   const waiters: (() => void)[] = [];
-  const onEvent = (e: { type: string }) => {
-    if (e.type === 'request') inFlight++;
-    else if (e.type === 'response') {
+  const busy = {
+    start: () => void inFlight++,
+    end: () => {
       inFlight--;
       for (const w of waiters.splice(0)) w();
-    }
+    },
+  };
+  const onEvent = (e: { type: string }) => {
+    if (e.type === 'request') busy.start();
+    else if (e.type === 'response') busy.end();
   };
   const client = (userAgent: string) => createCloudClient({ baseUrl: cloud.baseUrl, token: TOKEN, dispatcher: pool, userAgent, onEvent });
   const watchCloud = client(WATCHER_AGENT);
@@ -144,22 +121,25 @@ export async function runAlertScale(): Promise<AlertScaleResult> {
 
   // ── the bot's side, as runtime.ts builds it: one budget for the watcher and the monitor
   const dir = mkdtempSync(join(tmpdir(), 'cloudbot-bench-alert-'));
-  const store = createStore({ kind: 'sqlite', path: join(dir, 'cloudbot.db') }, { clock });
+  const store = createStore(postgresUrl ? { kind: 'postgres', url: postgresUrl } : { kind: 'sqlite', path: join(dir, 'cloudbot.db') }, { clock });
+  await store.ready?.(); // PostgreSQL: migrated before the clock starts
+  // SQLite answers within the step's microtasks; PostgreSQL over the network, so its queries are waited for like cloud requests.
+  const bot = postgresUrl ? trackedStore(store, busy) : store;
   let logLines = 0;
   const logger = createLogger({ level: 'info', sink: () => void logLines++, secrets: [TOKEN] });
   const budget = createRequestBudget({ perMinute: PER_MINUTE, clock });
   const watcher = createWatcher({
     budget,
-    store: store.watches,
+    store: bot.watches,
     cloudFor: () => watchCloud,
     clock,
     logger: logger.child({ component: 'watcher' }),
     slack,
-    refreshParent: createParentRefresher({ operations: store.operations, catalog, slack, clock }),
+    refreshParent: createParentRefresher({ operations: bot.operations, catalog, slack, clock }),
     intervalMs: WATCH_INTERVAL_MS,
   });
   const monitor = createMonitor({
-    stores: store,
+    stores: bot,
     cloudFor: () => monitorCloud,
     budget,
     queue: createPostQueue({ slack, clock, logger: logger.child({ component: 'alerts' }) }),
@@ -182,29 +162,7 @@ export async function runAlertScale(): Promise<AlertScaleResult> {
     }
   }
 
-  // ── the plan: held changes and flaps on distinct random servers, at random step-aligned instants
-  const order = servers.map((s) => ({ s, r: random() })).sort((a, b) => a.r - b.r).map((x) => x.s);
-  const at = () => t0 + CHANGES_FROM_MS + Math.floor((random() * (CHANGES_UNTIL_MS - CHANGES_FROM_MS)) / STEP_MS) * STEP_MS;
-  const held = order.slice(0, HELD).map((server) => {
-    const offAt = at();
-    return { server, offAt, onAt: offAt + 60_000 + Math.floor(random() * 240) * STEP_MS };
-  });
-  const heldBy = new Map(held.map((h) => [h.server, h]));
-  const flaps = order.slice(HELD, HELD + FLAPS).map((server) => ({ server, at: at() }));
-  const events = [
-    ...held.flatMap((h) => [
-      { at: h.offAt, req: { type: 'power', server: h.server, state: 'off' } as const },
-      { at: h.onAt, req: { type: 'power', server: h.server, state: 'on' } as const },
-    ]),
-    ...flaps.map((f) => ({ at: f.at, req: { type: 'flap', server: f.server } as const })),
-  ].sort((a, b) => a.at - b.at);
-  const endAfter = Math.max(...events.map((e) => e.at)) + MONITOR_INTERVAL_MS + 10_000;
-  const deploys = Array.from({ length: WATCHES }, (_, i) => ({
-    i,
-    at: t0 + Math.floor(random() * DEPLOY_WINDOW_MS),
-    buildMs: BUILD_MIN_MS + Math.floor(random() * (BUILD_MAX_MS - BUILD_MIN_MS)),
-    fails: random() < 0.1,
-  })).sort((a, b) => a.at - b.at);
+  const { heldBy, flaps, events, endAfter, deploys } = alertPlan(random, servers, t0);
   async function deploy(p: (typeof deploys)[number]): Promise<void> {
     const repo = `https://github.com/acme/${p.fails ? 'fail-build' : 'app'}-${p.i}.git`;
     const w = await deployer.workers.deploy({ location_id: 1 + (p.i % 2), name: `bench-${p.i}`, git_source: 'public', git_repository: repo });
@@ -283,6 +241,7 @@ export async function runAlertScale(): Promise<AlertScaleResult> {
   const expected = HELD * CHANNELS_PER_SERVER;
   const late = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
   const result: AlertScaleResult = {
+    store: postgresUrl ? 'postgres' : 'sqlite',
     subscriptions: serverOfSub.size,
     servers: SERVERS,
     channels: CHANNELS,
@@ -311,6 +270,7 @@ export async function runAlertScale(): Promise<AlertScaleResult> {
     tickMs: { p99: percentile(tickMs, 99), max: Math.max(0, ...tickMs) },
     monitorPassMs: { p50: percentile(monitorPassMs, 50), p99: percentile(monitorPassMs, 99), max: Math.max(0, ...monitorPassMs) },
     rss: { startMb: mb(rssStart), peakMb: mb(rssPeak), endMb: mb(process.memoryUsage().rss) },
+    nodeFlags: process.execArgv.filter((f) => f.startsWith('--max-') || f === '--expose-gc'),
     logLines,
     wallMs,
   };
@@ -324,4 +284,4 @@ export async function runAlertScale(): Promise<AlertScaleResult> {
   return result;
 }
 
-runAsSection(import.meta.url, () => runAlertScale());
+runAsSection(import.meta.url, () => runAlertScale(process.argv[2]));

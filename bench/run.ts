@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: runs every section in a process of its own — ack latency in the reference
  * layout (load generator in its own process) on SQLite and on PostgreSQL and once with the load
- * generator beside the apps for comparison; watch scale on both stores, with a diagnostic re-run
- * and re-runs as compiled JavaScript under plain node; alert scale; the compiled bot's start to
- * ready and time to answer on both stores; client overhead; runtime floors — then writes
+ * generator beside the apps for comparison; watch scale on both stores; watch scale and alert
+ * scale as compiled JavaScript under plain node with the start script's flags, on both stores
+ * (the memory as `npm start` runs the bot); the compiled bot's start to ready and time to answer
+ * on both stores; client overhead; runtime floors — then writes
  * bench/results.md (machine, commit, a PASS/MISS per target, the last runs' headline figures)
  * through the report modules in bench/lib/report-*.ts, and prints it.
  *
@@ -22,7 +23,7 @@ import type { ClientOverheadResult } from './client-overhead.js';
 import type { StartReadyResult } from './start-ready.js';
 import type { WatchScaleResult } from './watch-scale.js';
 import { alertSection } from './lib/alert-report.js';
-import { DIAGNOSTIC_HEAP_FLAG, type BenchResults } from './lib/bench-results.js';
+import type { BenchResults } from './lib/bench-results.js';
 import { startSection } from './lib/footprint-report.js';
 import { formatHistory, HISTORY_HEADING, HISTORY_KEEP, parseHistory, prependRun } from './lib/history.js';
 import { createBenchDatabase, PgUnavailable, probeServer, type PgServer } from './lib/pg-database.js';
@@ -30,6 +31,7 @@ import { ackSection } from './lib/report-ack.js';
 import { clientSection } from './lib/report-client.js';
 import { commitLabel, machineTable } from './lib/report-machine.js';
 import { methodSection } from './lib/report-method.js';
+import { memorySection } from './lib/memory-report.js';
 import { historyRowOf, targetsReport } from './lib/report-targets.js';
 import { watchSection, watchVerdicts } from './lib/report-watch.js';
 import { forkSection, type ForkOptions } from './lib/section.js';
@@ -89,10 +91,10 @@ let pgDown: string | undefined;
 
 /**
  * A section on PostgreSQL: a fresh database for it (its URL is the section's last argument),
- * dropped afterwards whatever happened. Never throws: a PostgreSQL failure leaves the SQLite
- * figures standing and is reported as such.
+ * dropped afterwards whatever happened; `plainNode` runs the compiled copy (bench/.compiled).
+ * Never throws: a PostgreSQL failure leaves the SQLite figures standing and is reported as such.
  */
-async function pgSection<T>(name: string, file: string, timeoutMs: number, flags: string[], args: string[], tag: string): Promise<PgRun<T>> {
+async function pgSection<T>(name: string, file: string, timeoutMs: number, flags: string[], args: string[], tag: string, plainNode = false): Promise<PgRun<T>> {
   if (pgDown) {
     process.stderr.write(`bench: ${name} skipped (${pgDown})\n`);
     return { ok: false, unreachable: true, why: pgDown };
@@ -108,7 +110,7 @@ async function pgSection<T>(name: string, file: string, timeoutMs: number, flags
     return { ok: false, unreachable: e instanceof PgUnavailable, why };
   }
   try {
-    return { ok: true, result: await section<T>(name, file, timeoutMs, flags, { args: [...args, db.url] }) };
+    return { ok: true, result: await section<T>(name, file, timeoutMs, flags, { args: [...args, db.url], plainNode }) };
   } catch (e) {
     process.stderr.write(`bench: ${name} failed: ${e instanceof Error ? e.message : String(e)}\n`);
     return { ok: false, unreachable: false, why: firstLine(e) };
@@ -130,13 +132,19 @@ async function measure(started: number): Promise<BenchResults> {
   const watchCompiled = compiled.ok
     ? await section<WatchScaleResult>('watch scale (compiled JavaScript, plain node, `npm start` flags)', `${COMPILED_DIR}bench/watch-scale.js`, 70_000, ['--expose-gc', ...startFlags()], { plainNode: true })
     : undefined;
-  // 1,000 watches and 1,000 subscriptions, as the compiled bot would run them.
+  // 1,000 watches and 1,000 subscriptions, as the compiled bot would run them (also the alert targets' run).
   const alertsCompiled = compiled.ok
     ? await section<AlertScaleResult>('alert scale (compiled JavaScript, `npm start` flags)', `${COMPILED_DIR}bench/alert-scale.js`, 60_000, startFlags(), { plainNode: true }).catch(() => undefined)
     : undefined;
+  // The same two on PostgreSQL: the memory as `npm start` runs the bot on either store.
+  const notCompiled: PgRun<never> = { ok: false, unreachable: false, why: 'compilation failed' };
+  const watchCompiledPg = compiled.ok
+    ? await pgSection<WatchScaleResult>('watch scale on PostgreSQL (compiled JavaScript, `npm start` flags)', `${COMPILED_DIR}bench/watch-scale.js`, 70_000, ['--expose-gc', ...startFlags()], [], 'watch_compiled', true)
+    : notCompiled;
+  const alertsCompiledPg = compiled.ok
+    ? await pgSection<AlertScaleResult>('alert scale on PostgreSQL (compiled JavaScript, `npm start` flags)', `${COMPILED_DIR}bench/alert-scale.js`, 60_000, startFlags(), [], 'alert_compiled', true)
+    : notCompiled;
   rmSync(here(COMPILED_DIR), { recursive: true, force: true });
-  const watchCapped = await section<WatchScaleResult>(`watch scale (diagnostic, ${DIAGNOSTIC_HEAP_FLAG})`, './watch-scale.ts', 70_000, ['--expose-gc', DIAGNOSTIC_HEAP_FLAG]);
-  const alerts = await section<AlertScaleResult>('alert scale', './alert-scale.ts', 60_000);
   // The bot as `npm start` runs it: dist/ built as `npm run build` does, then spawned (bench/start-ready.ts).
   execFileSync(process.execPath, [fileURLToPath(here('../scripts/start.mjs')), '--build'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const startReady = await section<StartReadyResult>('start to ready and time to answer (compiled bot)', './start-ready.ts', 60_000).catch(() => undefined);
@@ -145,7 +153,7 @@ async function measure(started: number): Promise<BenchResults> {
   const idleTsx = await section<{ rssMb: number }>('runtime floor', './lib/idle.ts', 15_000);
   const idle = { tsxMb: idleTsx.rssMb, nodeMb: plainNodeRssMb() };
   const totalS = (performance.now() - started) / 1000;
-  return { ack, ackPg, ackSame, watch, watchPg, compiled, watchCompiled, watchCapped, alerts, alertsCompiled, startReady, startReadyPg, client, idle, pgServer, pgDown, totalS };
+  return { ack, ackPg, ackSame, watch, watchPg, compiled, watchCompiled, watchCompiledPg, alertsCompiled, alertsCompiledPg, startReady, startReadyPg, client, idle, pgServer, pgDown, totalS };
 }
 
 async function main(): Promise<void> {
@@ -184,9 +192,11 @@ async function main(): Promise<void> {
     '',
     watchSection(r, watchVerdicts(r)),
     '',
-    alertSection(r.alerts),
+    memorySection(r),
     '',
-    startSection(r.startReady, r.startReadyPg, r.alertsCompiled),
+    alertSection(r.alertsCompiled, r.alertsCompiledPg),
+    '',
+    startSection(r.startReady, r.startReadyPg),
     '',
     clientSection(r.client),
     '',

@@ -33,44 +33,10 @@ import { createParentRefresher } from '../src/watch/parent-message.js';
 import { createWatcher } from '../src/watch/watcher.js';
 import { runAsSection, sibling } from './lib/section.js';
 import type { CloudReport, CloudRequest } from './lib/watch-cloud.js';
-import { percentile, seededRandom, summarize, type Summary } from './lib/stats.js';
+import { percentile, seededRandom, summarize } from './lib/stats.js';
+import { accountWatches, type Build, type ThreadPost, type WatchScaleResult } from './lib/watch-scale-result.js';
 
-export interface WatchScaleResult {
-  /** Where the watches live. */
-  store: 'sqlite' | 'postgres';
-  watches: number;
-  finished: number;
-  succeeded: number;
-  failed: number;
-  otherEnds: number;
-  baseIntervalMs: number;
-  cap: number;
-  simulatedMs: number;
-  steps: number;
-  stepMs: number;
-  buildMs: { min: number; max: number };
-  /** Cloud requests (status polls) per finished watch, and the bound duration / interval + 2. */
-  requestsPerWatch: { mean: number; max: number; boundMean: number; maxShareOfBound: number; overBound: number; total: number };
-  peak: { limiter: number; transport: number; server: number };
-  /** Simulated ms from the sandbox's state change to the watcher's thread post. */
-  delayMs: { all: Summary; progress: Summary; final: Summary };
-  slack: { perWatch: number; threadPostsPerWatch: number; updatesPerWatch: number; ephemerals: number; parentPosts: number; calls: number };
-  /** Posts not backed by a real state change (duplicates, early posts, a second final): must be 0. */
-  postsWithoutChange: number;
-  /** Builds whose in_progress phase the watcher saw (a progress post) vs skipped over. */
-  progressSeen: number;
-  /** Event-loop delay: how late a 10 ms timer fired (the histogram's raw values minus the 10 ms). */
-  eventLoop: { resolutionMs: number; p50Ms: number; p99Ms: number; maxMs: number; rawP99Ms: number };
-  tickMs: { p50: number; p99: number; max: number };
-  rss: { startMb: number; peakMb: number; endMb: number; afterGcMb: number | null };
-  heapPeakMb: number;
-  /** Heap still in use after a full GC at the end (null without --expose-gc). */
-  heapAfterGcMb: number | null;
-  /** Node flags of this run (e.g. a heap cap, for the diagnostic run). */
-  nodeFlags: string[];
-  logLines: number;
-  wallMs: number;
-}
+export type { WatchScaleResult } from './lib/watch-scale-result.js';
 
 const WATCHES = 1_000;
 const BASE_INTERVAL_MS = 10_000; // WATCH_INTERVAL_MS default
@@ -89,25 +55,6 @@ const TOKEN = 'bench-watch-token-0123456789';
 const WATCHER_AGENT = 'cloudbot-bench (watcher)';
 const CHANNEL = 'COPS000001';
 const REQUESTER = 'UALICE0001';
-
-interface Build {
-  uuid: string;
-  deployAt: number;
-  startedAt: number;
-  buildMs: number;
-  fails: boolean;
-  inProgressAt: number;
-  doneAt: number;
-  watchId: string;
-  threadTs: string;
-}
-
-interface ThreadPost {
-  threadTs: string;
-  at: number;
-  text: string;
-  broadcast: boolean;
-}
 
 const mb = (bytes: number) => bytes / (1024 * 1024);
 
@@ -304,49 +251,13 @@ export async function runWatchScale(postgresUrl?: string): Promise<WatchScaleRes
   const postsByThread = new Map<string, ThreadPost[]>();
   for (const p of threadPosts) postsByThread.set(p.threadTs, [...(postsByThread.get(p.threadTs) ?? []), p]);
 
-  const perWatch: { requests: number; bound: number }[] = [];
-  const delays: number[] = [];
-  const progressDelays: number[] = [];
-  const finalDelays: number[] = [];
-  let postsWithoutChange = 0;
-  let progressSeen = 0;
-  let succeeded = 0;
-  let failed = 0;
-  let otherEnds = 0;
-  for (const b of builds) {
-    const record = await store.watches.get(b.watchId);
-    const posts = postsByThread.get(b.threadTs) ?? [];
-    const finals = posts.filter((p) => p.broadcast);
-    const progress = posts.filter((p) => !p.broadcast);
-    if (record?.status !== 'done' || finals.length !== 1) {
-      otherEnds++;
-      continue;
-    }
-    if (record.outcome === 'succeeded') succeeded++;
-    else failed++;
-    const final = finals[0]!;
-    // Real changes: in_progress at inProgressAt, the end at doneAt. A post is backed by a change
-    // when it reports one that has happened and was not reported before.
-    if (final.at < b.doneAt) postsWithoutChange++;
-    if (b.fails !== /did not come up/.test(final.text)) postsWithoutChange++;
-    if (progress.length > 1) postsWithoutChange += progress.length - 1;
-    for (const p of progress) {
-      // A poll at or after doneAt sees the end, so a progress post belongs to [inProgressAt, doneAt).
-      // The status reads "in progress" (src/views/words.ts statusWord; it was `in_progress` before).
-      if (p.at < b.inProgressAt || p.at >= b.doneAt || !/\bin[ _]progress\b/.test(p.text)) postsWithoutChange++;
-    }
-    if (progress[0]) {
-      progressSeen++;
-      const d = progress[0].at - b.inProgressAt;
-      progressDelays.push(d);
-      delays.push(d);
-    }
-    const d = final.at - b.doneAt;
-    finalDelays.push(d);
-    delays.push(d);
-    const duration = final.at - b.startedAt;
-    perWatch.push({ requests: requestsByUuid.get(b.uuid) ?? 0, bound: duration / BASE_INTERVAL_MS + 2 });
-  }
+  const { perWatch, delays, progressDelays, finalDelays, postsWithoutChange, progressSeen, succeeded, failed, otherEnds } = await accountWatches(
+    builds,
+    postsByThread,
+    requestsByUuid,
+    (id) => store.watches.get(id),
+    BASE_INTERVAL_MS,
+  );
   const finished = perWatch.length;
   const totalRequests = [...requestsByUuid.values()].reduce((a, n) => a + n, 0);
   const late = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);

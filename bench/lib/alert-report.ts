@@ -1,7 +1,11 @@
-/** The alert-scale section's rows in bench/results.md: its targets, its figures, and why a target was missed. */
+/**
+ * The alert-scale section's rows in bench/results.md: its targets, its figures, and why a target
+ * was missed. The targets are judged on the compiled run as `npm start` runs the bot (plain node,
+ * the start script's flags, SQLite); the PostgreSQL run is shown beside it.
+ */
 import type { AlertScaleResult } from '../alert-scale.js';
 import { fmt } from './stats.js';
-import { table } from './store-comparison.js';
+import { notMeasured, table, type PgRun } from './store-comparison.js';
 
 export const ALERT_TARGETS = { eventLoopMs: 20, slackMarginMs: 2_000 };
 
@@ -19,8 +23,9 @@ export function alertVerdicts(a: AlertScaleResult) {
   };
 }
 
-/** Rows for the Targets table. */
-export function alertTargetRows(a: AlertScaleResult): string[][] {
+/** Rows for the Targets table (undefined: the compiled run has no figures). */
+export function alertTargetRows(a: AlertScaleResult | undefined): string[][] {
+  if (!a) return [['Alert scale (1,000 subscriptions + 1,000 watches, compiled, `npm start` flags)', 'not measured: compilation or the section failed (see stderr)', '', '**MISS**']];
   const v = alertVerdicts(a);
   const scale = `${a.subscriptions.toLocaleString('en')} subscriptions + ${a.watches.toLocaleString('en')} watches`;
   return [
@@ -36,9 +41,10 @@ export function alertTargetRows(a: AlertScaleResult): string[][] {
   ];
 }
 
-export function alertSection(a: AlertScaleResult): string {
+/** The figures of one run, one row each (label, value). */
+function alertRows(a: AlertScaleResult): string[][] {
   const d = a.delayMs;
-  const rows = [
+  return [
     ['Subscriptions', `${a.subscriptions} = ${a.servers} servers × ${a.subscriptions / a.servers} channels (${a.channels} channels, ${(a.subscriptions / a.channels).toFixed(0)} servers each), all \`server\` kind`],
     ['Watches', `${a.watches} worker builds (60–300 s, deployed over the first 30 s), ${a.watchesEnded} ended by the end of the run`],
     ['Schedule', `monitor every ${a.monitorIntervalMs / 1000} s, hold ${a.holdPolls} polls, re-check ${a.recheckMs / 1000} s; watches every ${a.watchIntervalMs / 1000} s`],
@@ -59,11 +65,23 @@ export function alertSection(a: AlertScaleResult): string {
     ['RSS', `${fmt(a.rss.startMb)} MB at start → peak ${fmt(a.rss.peakMb)} MB`],
     ['Section wall time', s(a.wallMs)],
   ];
-  return ['## Alert scale', '', table(['Figure', 'Value'], rows)].join('\n');
+}
+
+/** SQLite (the targets' run) and PostgreSQL side by side, both compiled with the start script's flags. */
+export function alertSection(a: AlertScaleResult | undefined, pg: PgRun<AlertScaleResult>): string {
+  const flags = (a ?? (pg.ok ? pg.result : undefined))?.nodeFlags.join(' ');
+  const intro = `Compiled JavaScript under plain node with the start script's flags${flags ? ` (\`${flags}\`)` : ''}, as \`npm start\` runs the bot; the targets are judged on the SQLite run. Same plan (seeded) on both stores.`;
+  const sqlite = a ? alertRows(a) : undefined;
+  const other = pg.ok ? alertRows(pg.result) : undefined;
+  const labels = (sqlite ?? other)?.map((r) => r[0]!) ?? [];
+  const missing = pg.ok ? '' : pg.unreachable ? notMeasured(pg) : `not measured: ${pg.why.replace(/\|/g, '\\|').slice(0, 200)}`;
+  const rows = labels.map((label, i) => [label, sqlite ? sqlite[i]![1]! : 'not measured', other ? other[i]![1]! : missing]);
+  return ['## Alert scale', '', intro, '', rows.length > 0 ? table(['Figure', 'SQLite (file)', 'PostgreSQL'], rows) : 'Not measured on either store (see stderr).'].join('\n');
 }
 
 /** A bullet for "Why targets were missed" when the latency target is missed. */
-export function alertWhy(a: AlertScaleResult): string[] {
+export function alertWhy(a: AlertScaleResult | undefined): string[] {
+  if (!a) return [];
   const v = alertVerdicts(a);
   const out: string[] = [];
   if (!v.latency && a.monitorPassMs.max > a.recheckMs) {

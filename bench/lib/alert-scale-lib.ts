@@ -1,9 +1,11 @@
 /**
  * The alert-scale section's helpers: the sandbox process (bench/lib/watch-cloud.ts, with the
- * monitor's agent), requests per sliding minute, and matching Slack calls to the changes.
+ * monitor's agent), the store with its calls counted as work in flight, requests per sliding
+ * minute, and matching Slack calls to the changes.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Store } from '../../src/store/index.js';
 import { sibling } from './section.js';
 import type { CloudRequest } from './watch-cloud.js';
 
@@ -32,6 +34,28 @@ export async function startCloud(args: string[], metaUrl: string) {
       }),
     stop: () => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.disconnect())),
   };
+}
+
+/**
+ * `store` with each part's (watches, alerts, …) promise-returning calls counted by `busy` until
+ * they settle, so a step can wait for the store as it waits for cloud requests.
+ */
+export function trackedStore(store: Store, busy: { start(): void; end(): void }): Store {
+  const track = <T extends object>(part: T): T =>
+    new Proxy(part, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const out: unknown = value.apply(target, args);
+          if (!(out instanceof Promise)) return out;
+          busy.start();
+          return out.finally(busy.end);
+        };
+      },
+    });
+  const parts = Object.entries(store).map(([k, v]) => [k, v !== null && typeof v === 'object' ? track(v as object) : v]);
+  return { ...(Object.fromEntries(parts) as unknown as Store), ready: () => store.ready?.() ?? Promise.resolve(), close: () => store.close() };
 }
 
 /** The most requests in any window [t, t + 60 s) over sorted instants. */

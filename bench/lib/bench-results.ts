@@ -23,10 +23,12 @@ export interface BenchResults {
   compiled: { ok: true; ms: number } | { ok: false; error: string };
   /** Watch scale as compiled JavaScript under plain node with `npm start`'s flags (undefined: compile failed). */
   watchCompiled: WatchScaleResult | undefined;
-  /** Watch scale under tsx with a heap cap (diagnostic). */
-  watchCapped: WatchScaleResult;
-  alerts: AlertScaleResult;
+  /** The same on PostgreSQL (not ok also when compilation failed). */
+  watchCompiledPg: PgRun<WatchScaleResult>;
+  /** Alert scale (1,000 subscriptions + 1,000 watches), compiled, `npm start`'s flags, SQLite: the alert targets' run (undefined: compile or section failed). */
   alertsCompiled: AlertScaleResult | undefined;
+  /** The same on PostgreSQL. */
+  alertsCompiledPg: PgRun<AlertScaleResult>;
   startReady: StartReadyResult | undefined;
   startReadyPg: PgRun<StartReadyResult>;
   client: ClientOverheadResult;
@@ -41,5 +43,3 @@ export interface BenchResults {
 export const pass = (ok: boolean) => (ok ? 'PASS' : '**MISS**');
 /** undefined: the PostgreSQL run has no figures. */
 export const pgPass = (ok: boolean | undefined) => (ok === undefined ? '**NOT MEASURED**' : pass(ok));
-/** The heap cap of the diagnostic watch-scale run (what the RSS is without V8's lazy growth). */
-export const DIAGNOSTIC_HEAP_FLAG = '--max-old-space-size=128';

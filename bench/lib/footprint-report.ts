@@ -1,8 +1,8 @@
 /**
  * bench/results.md's rows for the bot as `npm start` runs it (bench/start-ready.ts: start time
- * to ready, time to answer, RSS) and the compiled alert-scale re-run, SQLite and PostgreSQL.
+ * to ready, time to answer, RSS), SQLite and PostgreSQL. The memory with 1,000 watches and
+ * subscriptions: bench/lib/memory-report.ts.
  */
-import type { AlertScaleResult } from '../alert-scale.js';
 import type { StartReadyResult } from '../start-ready.js';
 import { fmt } from './stats.js';
 import { notMeasured, table, type PgRun } from './store-comparison.js';
@@ -34,7 +34,7 @@ export function startTargetRows(sqlite: StartReadyResult | undefined, pg: PgRun<
 }
 
 /** The section: one row per store. */
-export function startSection(sqlite: StartReadyResult | undefined, pg: PgRun<StartReadyResult>, compiledAlerts: AlertScaleResult | undefined): string {
+export function startSection(sqlite: StartReadyResult | undefined, pg: PgRun<StartReadyResult>): string {
   const rows = [sqlite, pg.ok ? pg.result : undefined]
     .filter((r): r is StartReadyResult => r !== undefined)
     .map((r) => [
@@ -54,9 +54,5 @@ export function startSection(sqlite: StartReadyResult | undefined, pg: PgRun<Sta
     '',
     table(['Store', 'Start to ready (ms)', 'RSS at ready (MB)', 'Time to answer p50 / p99 / max (ms)', 'First wave after start p50 / max (ms)', '"cloud is slow" notices', 'RSS peak while answering (MB)'], rows),
     ...(pg.ok ? [] : ['', `PostgreSQL: ${notMeasured(pg)} (${pg.why}).`]),
-    '',
-    compiledAlerts
-      ? `1,000 watches and 1,000 subscriptions (alert scale) as compiled JavaScript with the same flags: RSS ${fmt(compiledAlerts.rss.startMb)} MB at start → peak **${fmt(compiledAlerts.rss.peakMb)} MB** (target ≤ ${RSS_TARGET_MB} MB: ${pass(compiledAlerts.rss.peakMb <= RSS_TARGET_MB)}).`
-      : 'Alert scale as compiled JavaScript: not measured (compilation failed, see the watch-scale table).',
   ].join('\n');
 }

@@ -7,6 +7,7 @@ import { pass, type BenchResults } from './bench-results.js';
 import { clientOk, clientTargetRow } from './report-client.js';
 import { answerOk, startTargetRows } from './footprint-report.js';
 import type { HistoryRow } from './history.js';
+import { memoryTargetRows, memoryVerdicts, memoryWhy } from './memory-report.js';
 import { ackTargetRows, ackVerdicts, ackWhy } from './report-ack.js';
 import { watchTargetRows, watchVerdicts, watchWhy } from './report-watch.js';
 import { fmt } from './stats.js';
@@ -32,18 +33,21 @@ export function historyRowOf(r: BenchResults, date: Date, commit: string): Histo
 export function targetsReport(r: BenchResults, history: readonly HistoryRow[]): { table: string; why: string[] } {
   const ackV = ackVerdicts(r.ack, r.ackPg, history);
   const watchV = watchVerdicts(r);
+  const memoryV = memoryVerdicts(r);
   const timeOk = r.totalS < TOTAL_TARGET_S;
   const rows = [
     ...ackTargetRows(r.ack, r.ackPg, r.ackSame, ackV),
     ...startTargetRows(r.startReady, r.startReadyPg),
     ...watchTargetRows(r, watchV),
-    ...alertTargetRows(r.alerts),
+    ...memoryTargetRows(r, memoryV),
+    ...alertTargetRows(r.alertsCompiled),
     clientTargetRow(r.client),
     ['`npm run bench` wall time', `${fmt(r.totalS)} s`, `< ${TOTAL_TARGET_S} s`, pass(timeOk)],
   ];
-  const why = [...ackWhy(r.ack, r.ackPg, r.ackSame, ackV), ...watchWhy(r, watchV), ...alertWhy(r.alerts)];
+  const why = [...ackWhy(r.ack, r.ackPg, r.ackSame, ackV), ...watchWhy(r, watchV), ...memoryWhy(r, memoryV), ...alertWhy(r.alertsCompiled)];
   const answersOk = r.startReady !== undefined && answerOk(r.startReady) && (!r.startReadyPg.ok || answerOk(r.startReadyPg.result));
-  if (!answersOk || !watchV.bound || !watchV.quiet || !watchV.cap || !watchV.loop || !clientOk(r.client) || !timeOk) {
+  const unmeasured = memoryV.sqlite === undefined || r.alertsCompiled === undefined;
+  if (!answersOk || unmeasured || !watchV.bound || !watchV.quiet || !watchV.cap || !watchV.loop || !clientOk(r.client) || !timeOk) {
     why.push('- Other misses: see the figures above; no explanation was prepared for them.');
   }
   return { table: table(['Target', 'Measured', 'Limit', 'Result'], rows), why };
