@@ -23,6 +23,7 @@ const DAY_MS = 24 * 60 * 60_000;
 
 export interface DigestSources {
   stores: MonitorStores;
+  /** The monitor's client of an account (null: the default account). */
   cloudFor: (account: string | null) => CloudClient;
   budget?: RequestBudget;
   queue: PostQueue;

@@ -7,27 +7,15 @@
  * a restart or a takeover compares with what was last seen rather than starting blind.
  */
 import { isCloudApiError } from '../cloud/errors.js';
-import type { CloudClient } from '../cloud/cloud-client.js';
-import type { RequestBudget } from '../cloud/request-budget.js';
-import type { PostQueue } from '../chat/post-queue.js';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
-import type { MonitorStores, SubscriptionRecord } from '../store/monitor-types.js';
+import type { SubscriptionRecord } from '../store/monitor-types.js';
 import { createLimiter } from '../watch/limit.js';
 import { createAlerting } from './alerting.js';
 import { conditionsOf } from './conditions.js';
 import { createDigests, type DigestSources } from './digest.js';
 import { observe, type MonitorState, type PolledKind } from './observe.js';
 
-export interface MonitorDeps {
-  stores: MonitorStores;
-  /** The monitor's client of an account (null: the default account). */
-  cloudFor: (account: string | null) => CloudClient;
-  budget?: RequestBudget;
-  queue: PostQueue;
-  clock: Clock;
-  logger: Logger;
-  accountLabel?: (account: string | null) => string | undefined;
+/** The digest's sources (stores, clients, budget, queue, clock, logger) and the monitor's own settings. */
+export interface MonitorDeps extends Omit<DigestSources, 'watches'> {
   /** How often each subscribed resource is polled (SUBSCRIPTION_INTERVAL_MS; default 60 s). */
   intervalMs?: number;
   /** Polls in a row a new state must be seen in before it counts (ALERT_HOLD_POLLS; default 2). */

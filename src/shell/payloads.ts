@@ -54,30 +54,22 @@ export interface Clicked {
   where: { kind: 'message'; channel: string; ts: string; text: string; blocks: unknown[]; threadTs?: string } | { kind: 'ephemeral'; channel: string; ts: string };
 }
 
+/** What every click carries: who, the app, the trigger, and the one action with the element's `keys`. */
+function blockActionsBase(element: JsonObject, blockId: string, keys: readonly string[], triggerId: string): JsonObject {
+  const action: JsonObject = { type: element.type, block_id: blockId, action_id: element.action_id, action_ts: `${(Date.now() / 1000).toFixed(6)}` };
+  for (const key of keys) if (key in element) action[key] = element[key];
+  return { type: 'block_actions', user, api_app_id: SHELL_APP_ID, token: 'local-shell', trigger_id: triggerId, team, enterprise: null, is_enterprise_install: false, actions: [action] };
+}
+
 /** A click; `channelName` names the channel the clicked message is in. */
 export function blockActionsBody(clicked: Clicked, responseUrl: string, channelName: string = SHELL_CHANNEL.name, triggerId = newTriggerId()): JsonObject {
   const { element, where } = clicked;
-  const action: JsonObject = {
-    type: element.type,
-    block_id: clicked.blockId,
-    action_id: element.action_id,
-    action_ts: `${(Date.now() / 1000).toFixed(6)}`,
-  };
-  for (const key of ['text', 'value', 'style', 'url']) if (key in element) action[key] = element[key];
   const channel = { id: where.channel || SHELL_CHANNEL.id, name: channelName };
   const common: JsonObject = {
-    type: 'block_actions',
-    user,
-    api_app_id: SHELL_APP_ID,
-    token: 'local-shell',
-    trigger_id: triggerId,
-    team,
-    enterprise: null,
-    is_enterprise_install: false,
+    ...blockActionsBase(element, clicked.blockId, ['text', 'value', 'style', 'url'], triggerId),
     channel,
     state: { values: {} },
     response_url: responseUrl,
-    actions: [action],
   };
   if (where.kind === 'ephemeral') {
     // Slack sends no `message` for a click in an ephemeral message.
@@ -143,19 +135,5 @@ export function appHomeOpenedBody(): JsonObject {
 
 /** A click on a button of a view that is not a modal form (the Home tab): no channel, no response_url. */
 export function viewActionBody(element: JsonObject, blockId: string, view: JsonObject, triggerId = newTriggerId()): JsonObject {
-  const action: JsonObject = { type: element.type, block_id: blockId, action_id: element.action_id, action_ts: `${(Date.now() / 1000).toFixed(6)}` };
-  for (const key of ['text', 'value', 'style']) if (key in element) action[key] = element[key];
-  return {
-    type: 'block_actions',
-    user,
-    api_app_id: SHELL_APP_ID,
-    token: 'local-shell',
-    trigger_id: triggerId,
-    team,
-    enterprise: null,
-    is_enterprise_install: false,
-    container: { type: 'view', view_id: view.id },
-    view,
-    actions: [action],
-  };
+  return { ...blockActionsBase(element, blockId, ['text', 'value', 'style'], triggerId), container: { type: 'view', view_id: view.id }, view };
 }
