@@ -12,7 +12,7 @@ import { createCloudAccounts } from './cloud/accounts.js';
 import { createAuditor } from './audit/auditor.js';
 import { systemClock } from './clock.js';
 import { createChangeFlow } from './confirm/change-flow.js';
-import { createLogger } from './log.js';
+import { createLogger, type Logger } from './log.js';
 import { catalog as defaultCatalog } from './operations/index.js';
 import { createSlackApp, listen, registerListeners, type Readiness } from './slack/app.js';
 import { waitForSlack } from './slack/wait-for-slack.js';
@@ -26,7 +26,7 @@ import { createMonitor } from './monitor/monitor.js';
 import { createSubscriptionControl } from './monitor/control.js';
 import { skipRecentlyRemembered } from './store/known-recent.js';
 import { createAliasControl } from './slack/alias-control.js';
-import { createAfterAck } from './slack/after-ack.js';
+import { createAfterAck, type AfterAck } from './slack/after-ack.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -275,10 +275,13 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   };
 }
 
-/** How long stop waits for listener work under way (answers waiting on the cloud) before closing. */
+/**
+ * How long stop waits for listener work under way (answers waiting on the cloud) before closing.
+ * Real time on purpose, not the injected clock: a bound on shutdown must hold under a manual clock too.
+ */
 const LISTENER_DRAIN_MS = 15_000;
 
-async function settleListeners(afterAck: ReturnType<typeof createAfterAck>, logger: { warn: (msg: string, fields?: Record<string, unknown>) => void }): Promise<void> {
+async function settleListeners(afterAck: AfterAck, logger: Pick<Logger, 'warn'>): Promise<void> {
   if (afterAck.inFlight() === 0) return;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), LISTENER_DRAIN_MS).unref()));
