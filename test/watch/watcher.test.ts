@@ -50,7 +50,7 @@ function slack(): SlackApi {
   };
 }
 
-function watcher(opts: { broadcast?: BroadcastPolicy; deadlineMs?: number } = {}): Watcher {
+function watcher(opts: { broadcast?: BroadcastPolicy; deadlineMs?: number; budget?: RequestBudget } = {}): Watcher {
   return createWatcher({
     store: store.watches,
     cloudFor: () => cloud,
@@ -61,6 +61,7 @@ function watcher(opts: { broadcast?: BroadcastPolicy; deadlineMs?: number } = {}
     intervalMs: BASE,
     ...(opts.broadcast ? { broadcast: opts.broadcast } : {}),
     ...(opts.deadlineMs ? { deadlines: { worker: opts.deadlineMs, server: opts.deadlineMs } } : {}),
+    ...(opts.budget ? { budget: opts.budget } : {}),
   });
 }
 
@@ -237,16 +238,7 @@ describe('watch engine', () => {
     const budget: RequestBudget = { ...shared, take: (signal) => shared.take(signal), pause: (ms) => void (pauses.push(ms), shared.pause(ms)) };
     const a = await deploy();
     const b = await deploy('https://github.com/acme/web.git');
-    const w = createWatcher({
-      store: store.watches,
-      cloudFor: () => cloud,
-      clock,
-      logger: createLogger({ sink: () => {} }),
-      slack: slack(),
-      refreshParent: async () => {},
-      intervalMs: BASE,
-      budget,
-    });
+    const w = watcher({ budget });
     await start(w, a);
     await start(w, b);
     const polls = () => sandbox.requests.filter((r) => /^\/workers\/[^/]+\/status$/.test(r.path));
@@ -279,16 +271,7 @@ describe('watch engine', () => {
     const budget = createRequestBudget({ perMinute: 1, clock, burst: 1 });
     budget.pause(600_000);
     const uuid = await deploy();
-    const w = createWatcher({
-      store: store.watches,
-      cloudFor: () => cloud,
-      clock,
-      logger: createLogger({ sink: () => {} }),
-      slack: slack(),
-      refreshParent: async () => {},
-      intervalMs: BASE,
-      budget,
-    });
+    const w = watcher({ budget });
     const watch = await start(w, uuid);
     w.start();
     await clock.advance(0);

@@ -28,25 +28,9 @@ const valid = (r: Reply): Reply => {
 };
 
 import { record, watch } from './record-fixtures.js';
+import { fullEntry } from '../../audit/helpers.js';
 
-const entry = (over: Partial<AuditEntry> = {}): AuditEntry => ({
-  id: 1,
-  at: 0,
-  userId: 'U0ALICE',
-  channelId: 'C0OPS',
-  opId: 'server.reinstall',
-  tier: 'destroy',
-  args: { server: 'srv-1' },
-  outcome: 'succeeded',
-  errorCode: null,
-  confirmedBy: null,
-  approvedBy: null,
-  operationId: null,
-  durationMs: null,
-  detail: null,
-  account: null,
-  ...over,
-});
+const entry = (over: Partial<AuditEntry> = {}) => fullEntry({ userId: 'U0ALICE', channelId: 'C0OPS', ...over });
 
 const reply = (n: number, last = section(md`last`)): Reply => ({ text: md`hello`, blocks: [...Array.from({ length: n - 1 }, (_, i) => section(md`line ${i}`)), last] });
 
