@@ -6,7 +6,7 @@ import { parseCommand } from '../operations/parse-command.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
 import { formCovers, openChangeForm, runChangeCommand, type ChangeCommandDeps } from './change-commands.js';
 import { runOperation, type RunDeps } from './run-operation.js';
-import { buildProblem } from '../views/error-views.js';
+import { buildBusy, buildProblem } from '../views/error-views.js';
 import { buildHelp } from '../views/help-views.js';
 import { buildCommandHelp } from '../views/command-help-views.js';
 import { startWatchByHand, type WatchCommandDeps } from './watch-commands.js';
@@ -38,7 +38,7 @@ export function registerCommand(app: App, deps: CommandDeps): void {
     await ack();
     // The answer runs detached, on a later turn: acks of commands already read go out first
     // (Slack gives each 3 s; this answer has minutes), and Bolt lets go of the request now.
-    deps.afterAck.run(SLASH_COMMAND, async () => {
+    const answer = async () => {
       // Whatever fails inside (the store stayed locked, a bug) is answered, named as far as known.
       let what = SLASH_COMMAND;
       try {
@@ -46,7 +46,10 @@ export function registerCommand(app: App, deps: CommandDeps): void {
       } catch (e) {
         await tellFailure(deps.logger, what, e, (reply) => respond({ response_type: 'ephemeral', ...reply }), { user: command.user_id });
       }
-    });
+    };
+    // Shed under load (after-ack.ts): told so at once, and nothing was started.
+    const busy = async () => void (await respond({ response_type: 'ephemeral', ...buildBusy(SLASH_COMMAND) }));
+    deps.afterAck.run(SLASH_COMMAND, answer, busy);
   });
 }
 
