@@ -9,7 +9,7 @@
  * is never looked up as an alias again, so aliases cannot recurse.
  */
 import type { Catalog } from './catalog.js';
-import { TokenizeError, tokenize, unescapeSlack, type Token } from './tokenize.js';
+import { COMMAND_TEXT_MAX, TokenizeError, tokenize, unescapeSlack, type Token } from './tokenize.js';
 import type { AnyOperation } from './types.js';
 import { join, md, val, type Mrkdwn } from '../views/mrkdwn.js';
 
@@ -19,6 +19,11 @@ export const ALIAS_NAME = /^[a-z][a-z0-9-]{0,29}$/;
 const HELP_WORDS = /^(help|-h|--help|\?)$/i;
 /** `$1`…`$9` are the arguments in order, `$*` all of them. */
 const PLACEHOLDER = /\$([1-9*])/g;
+/**
+ * Most placeholders one alias may hold (`$1`…`$9` and `$*` once each). Each copies what was
+ * typed, so a few hundred of them would turn one 4,000-character command into megabytes.
+ */
+export const ALIAS_PLACEHOLDERS_MAX = 10;
 
 /**
  * `alias NAME = COMMAND…` (or `alias create NAME = …`) as tokens for `alias create`, with the
@@ -54,6 +59,24 @@ export type CommandCheck = { ok: true; op: AnyOperation } | { ok: false; problem
 
 /** The catalog operation a saved command runs, or why it cannot be saved. */
 export function checkAliasCommand(command: string, catalog: Catalog): CommandCheck {
+  const target = aliasOperation(command, catalog);
+  if (!target.ok) return target;
+  const uses = [...command.matchAll(PLACEHOLDER)].length;
+  if (uses > ALIAS_PLACEHOLDERS_MAX) {
+    return { ok: false, problem: md`The command holds ${uses} placeholders; an alias may hold at most ${ALIAS_PLACEHOLDERS_MAX} (each copies what is typed, and what an alias runs may be at most ${COMMAND_TEXT_MAX} characters).` };
+  }
+  const { count } = aliasArity(command);
+  for (let n = 1; n < count; n++) {
+    if (!command.includes(`$${n}`)) return { ok: false, problem: md`The command uses ${val(`$${count}`)} but not ${val(`$${n}`)}: number the arguments from ${val('$1')}.` };
+  }
+  return target;
+}
+
+/**
+ * The catalog operation a command runs (its resource and verb), or why it names none. Cheap and
+ * bounded by the saved command, so access can be checked on it before any expansion.
+ */
+export function aliasOperation(command: string, catalog: Catalog): CommandCheck {
   let tokens: Token[];
   try {
     tokens = tokenize(command);
@@ -73,10 +96,6 @@ export function checkAliasCommand(command: string, catalog: Catalog): CommandChe
   const op = verb ?? (defaultVerb ? catalog.find(resource, defaultVerb) : undefined);
   if (!op) {
     return { ok: false, problem: md`${val(resource)} has no ${val(second?.value ?? '')}: ${val(`/cloud help ${resource}`)} lists its commands.` };
-  }
-  const { count } = aliasArity(command);
-  for (let n = 1; n < count; n++) {
-    if (!command.includes(`$${n}`)) return { ok: false, problem: md`The command uses ${val(`$${count}`)} but not ${val(`$${n}`)}: number the arguments from ${val('$1')}.` };
   }
   return { ok: true, op };
 }
@@ -128,14 +147,20 @@ export function expandAlias(alias: { name: string; command: string }, typed: Tok
     return { ok: false, problem: md`${val(alias.name)} ${arityWords(alias.command)}: ${val(`/cloud ${alias.name} = ${unescapeSlack(alias.command)}`)}.${extra}` };
   }
   try {
-    return { ok: true, text: [substitute(alias.command, args, count), ...carried.map((c) => c())].join(' ') };
+    const text = [substitute(alias.command, args, count), ...carried.map((c) => c())].join(' ');
+    if (text.length > COMMAND_TEXT_MAX) throw new TooLong();
+    return { ok: true, text };
   } catch (e) {
+    if (e instanceof TooLong) {
+      return { ok: false, problem: md`${val(alias.name)} with these arguments would run a command longer than ${COMMAND_TEXT_MAX} characters (a slash command's own limit), so nothing was run.` };
+    }
     if (e instanceof Unquotable) return { ok: false, problem: md`${val(e.value)} holds every kind of quote, so it cannot be passed on as one word.` };
     if (e instanceof QuoteInside) return { ok: false, problem: md`An argument holds the quote the alias puts around it; type it without that quote.` };
     throw e;
   }
 }
 
+/** Stops building an expansion as soon as it outgrows a command: its work stays bounded too. */
 function substitute(cmd: string, args: Token[], count: number): string {
   let out = '';
   let closing: string | undefined;
@@ -152,6 +177,7 @@ function substitute(cmd: string, args: Token[], count: number): string {
         out += values.map((v) => quoteWord(v)).join(' ');
       }
       i++;
+      if (out.length > COMMAND_TEXT_MAX) throw new TooLong();
       continue;
     }
     if (closing !== undefined) {
@@ -176,6 +202,9 @@ function quoteWord(t: Token, prefix = ''): string {
   if (q === undefined) throw new Unquotable(v);
   return `${prefix}${q}${escapeSlack(v)}${QUOTES[q]}`;
 }
+
+/** The expansion outgrew COMMAND_TEXT_MAX. */
+class TooLong extends Error {}
 
 /** An argument put inside the alias's own quotes holds that quote. */
 class QuoteInside extends Error {}

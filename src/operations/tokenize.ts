@@ -5,6 +5,12 @@
  * those are read back as the person meant them.
  */
 
+/**
+ * The longest command text the bot reads: Slack's own limit on a slash command's text (4,000
+ * characters), which an alias's expansion may not exceed either. Longer is refused unread.
+ */
+export const COMMAND_TEXT_MAX = 4000;
+
 const QUOTES: Record<string, string> = { '"': '"', "'": "'", '“': '”', '‘': '’', '”': '”' };
 
 export function unescapeSlack(text: string): string {

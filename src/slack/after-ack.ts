@@ -11,20 +11,53 @@
  * The work waits one turn first (turns.ts: acks already read go out first), is counted so the
  * shell can wait for a reply to finish and stop can drain it, and never rejects: a failure that
  * escapes the work's own handling is logged.
+ *
+ * Work in flight is bounded (issue 21): at most `running` pieces run at once and `waiting` wait
+ * for a place. Work given a `busy` answer (a slash command) is shed — answered "busy, try again"
+ * and never started — when the queue is full or the heap is past `heapShare` of its limit, so a
+ * burst costs a short answer each instead of memory without bound. Work without one (a click
+ * on a record, Home) is never dropped: it waits its turn.
  */
+import { getHeapStatistics } from 'node:v8';
 import type { Logger } from '../log.js';
 import { nextTurn } from '../turns.js';
 
 export interface AfterAck {
-  /** Runs `work` on a later turn, detached; `what` names it in the log if it fails. */
-  run(what: string, work: () => Promise<void>): void;
+  /**
+   * Runs `work` on a later turn, detached; `what` names it in the log if it fails. With `busy`,
+   * the work may be shed under load: `busy` (a short answer) runs instead.
+   */
+  run(what: string, work: () => Promise<void>, busy?: () => Promise<void>): void;
   /** Resolves when no work is running (work started by work counts until it ends too). */
   idle(): Promise<void>;
   inFlight(): number;
 }
 
-export function createAfterAck(logger: Pick<Logger, 'error'>): AfterAck {
+export interface AfterAckLimits {
+  /** Pieces of work running at once (default 64: more than the 50 in flight the bench sends). */
+  running?: number;
+  /** Pieces waiting for a place; beyond this, sheddable work is shed (default 256). */
+  waiting?: number;
+  /** Share of the heap limit in use now, 0…1 (default: V8's own figures). */
+  heapUsed?: () => number;
+  /** At or above this share of the heap limit, sheddable work is shed (default 0.7). */
+  heapShare?: number;
+}
+
+const v8HeapUsed = (): number => {
+  const h = getHeapStatistics();
+  return h.used_heap_size / h.heap_size_limit;
+};
+
+export function createAfterAck(logger: Pick<Logger, 'error'> & Partial<Pick<Logger, 'warn'>>, limits: AfterAckLimits = {}): AfterAck {
+  const maxRunning = limits.running ?? 64;
+  const maxWaiting = limits.waiting ?? 256;
+  const heapUsed = limits.heapUsed ?? v8HeapUsed;
+  const heapShare = limits.heapShare ?? 0.7;
   let running = 0;
+  let active = 0;
+  let shedding = false;
+  const queue: Array<() => void> = [];
   let waiters: Array<() => void> = [];
   const settle = () => {
     if (--running > 0) return;
@@ -39,10 +72,36 @@ export function createAfterAck(logger: Pick<Logger, 'error'>): AfterAck {
       // a broken logger must not leave a rejection unhandled
     }
   };
+  const start = (what: string, work: () => Promise<void>) => {
+    active++;
+    void nextTurn()
+      .then(work)
+      .catch(logged(what))
+      .finally(() => {
+        active--;
+        queue.shift()?.();
+        settle();
+      });
+  };
+  const shouldShed = () => queue.length >= maxWaiting || heapUsed() >= heapShare;
   return {
-    run(what, work) {
+    run(what, work, busy) {
       running++;
-      void nextTurn().then(work).catch(logged(what)).finally(settle);
+      if (busy && shouldShed()) {
+        if (!shedding) {
+          shedding = true;
+          try {
+            logger.warn?.('busy: shedding new requests until work under way drains', { what, running: active, waiting: queue.length, heapShare: Number(heapUsed().toFixed(2)) });
+          } catch {
+            // as above
+          }
+        }
+        void nextTurn().then(busy).catch(logged(what)).finally(settle);
+        return;
+      }
+      if (busy) shedding = false;
+      if (active < maxRunning) start(what, work);
+      else queue.push(() => start(what, work));
     },
     idle: () => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
     inFlight: () => running,

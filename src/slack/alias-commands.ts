@@ -4,13 +4,14 @@
  * can never skip a check or a confirmation. The answer names what ran.
  */
 import type { RespondFn } from '@slack/bolt';
-import { aliasWord, expandAlias } from '../operations/alias-grammar.js';
+import { aliasOperation, aliasWord, expandAlias } from '../operations/alias-grammar.js';
 import type { Catalog } from '../operations/catalog.js';
-import { TokenizeError, tokenize, type Token } from '../operations/tokenize.js';
+import { COMMAND_TEXT_MAX, TokenizeError, tokenize, type Token } from '../operations/tokenize.js';
 import type { AliasControl, AnyOperation, Reply } from '../operations/types.js';
 import type { AliasRecord } from '../store/alias-types.js';
 import { runnableAliases } from './alias-control.js';
 import { aliasNote, buildAliasNote, buildAliasProblem } from '../views/alias-views.js';
+import { buildCommandTooLong } from '../views/error-views.js';
 
 export type TypedCommand =
   /** Text to parse: as typed, or an alias's expansion (`alias` names it). */
@@ -18,8 +19,19 @@ export type TypedCommand =
   /** An alias that could not be expanded (the wrong number of arguments). */
   | { kind: 'reply'; reply: Reply };
 
-/** The command to parse: the typed text, unless its first word is one of this channel's aliases. */
-export async function expandTyped(aliases: AliasControl | undefined, catalog: Catalog, text: string, channelId: string): Promise<TypedCommand> {
+/** May this person run `op` here at all? A refusal to show, or undefined (guard.ts decides). */
+export type MayRun = (op: AnyOperation) => Promise<Reply | undefined>;
+
+/**
+ * The command to parse: the typed text, unless its first word is one of this channel's aliases.
+ * Text longer than a slash command may be is refused unread. Before an alias is expanded, the
+ * person's right to run what it runs here (their role, where commands are taken) is checked,
+ * so someone with no role costs a store read and a refusal, never an expansion; the expansion
+ * itself stops at COMMAND_TEXT_MAX (alias-grammar.ts). The expanded command is then checked in
+ * full (account, ceilings, confirmation) as if typed.
+ */
+export async function expandTyped(aliases: AliasControl | undefined, catalog: Catalog, text: string, channelId: string, mayRun: MayRun): Promise<TypedCommand> {
+  if (text.length > COMMAND_TEXT_MAX) return { kind: 'reply', reply: buildCommandTooLong(text.length, COMMAND_TEXT_MAX) };
   if (!aliases) return { kind: 'text', text };
   let tokens: Token[];
   try {
@@ -31,6 +43,10 @@ export async function expandTyped(aliases: AliasControl | undefined, catalog: Ca
   const word = aliasWord(tokens, catalog);
   const alias = word ? await aliases.get(channelId, word) : undefined;
   if (!alias) return { kind: 'text', text };
+  const target = aliasOperation(alias.command, catalog);
+  if (!target.ok) return { kind: 'reply', reply: buildAliasProblem(target.problem) };
+  const refused = await mayRun(target.op);
+  if (refused) return { kind: 'reply', reply: refused };
   const expanded = expandAlias(alias, tokens.slice(1));
   if (!expanded.ok) return { kind: 'reply', reply: buildAliasProblem(expanded.problem) };
   return { kind: 'text', text: expanded.text, alias: { name: alias.name, expanded: expanded.text } };

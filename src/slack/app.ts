@@ -21,6 +21,7 @@ import { createSlackHttp } from './slack-http.js';
 import { createLightFetch } from './light-fetch.js';
 import { handlerFailureReply } from './respond-privately.js';
 import { rejectedToken } from './wait-for-slack.js';
+import { skipRetriedDeliveries } from './retried-deliveries.js';
 
 export type BoltApp = InstanceType<typeof App>;
 
@@ -158,6 +159,7 @@ export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchCo
 
 /** Registers every listener of the bot, and the last-resort error handler. */
 export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
+  app.use(skipRetriedDeliveries(deps)); // a retry of a delivery already taken goes no further
   registerCommand(app, deps);
   registerPager(app, deps);
   registerChanges(app, deps);

@@ -1,11 +1,12 @@
 /** `/cloud …`: ack at once, then parse, run and answer (DESIGN "Interaction rules"). */
 import type { App, RespondFn, SlashCommand } from '@slack/bolt';
 import type { Catalog } from '../operations/catalog.js';
+import type { AnyOperation } from '../operations/types.js';
 import { parseCommand } from '../operations/parse-command.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
 import { formCovers, openChangeForm, runChangeCommand, type ChangeCommandDeps } from './change-commands.js';
 import { runOperation, type RunDeps } from './run-operation.js';
-import { buildProblem } from '../views/error-views.js';
+import { buildBusy, buildProblem } from '../views/error-views.js';
 import { buildHelp } from '../views/help-views.js';
 import { buildCommandHelp } from '../views/command-help-views.js';
 import { startWatchByHand, type WatchCommandDeps } from './watch-commands.js';
@@ -37,7 +38,7 @@ export function registerCommand(app: App, deps: CommandDeps): void {
     await ack();
     // The answer runs detached, on a later turn: acks of commands already read go out first
     // (Slack gives each 3 s; this answer has minutes), and Bolt lets go of the request now.
-    deps.afterAck.run(SLASH_COMMAND, async () => {
+    const answer = async () => {
       // Whatever fails inside (the store stayed locked, a bug) is answered, named as far as known.
       let what = SLASH_COMMAND;
       try {
@@ -45,13 +46,22 @@ export function registerCommand(app: App, deps: CommandDeps): void {
       } catch (e) {
         await tellFailure(deps.logger, what, e, (reply) => respond({ response_type: 'ephemeral', ...reply }), { user: command.user_id });
       }
-    });
+    };
+    // Shed under load (after-ack.ts): told so at once, and nothing was started.
+    const busy = async () => void (await respond({ response_type: 'ephemeral', ...buildBusy(SLASH_COMMAND) }));
+    deps.afterAck.run(SLASH_COMMAND, answer, busy);
   });
 }
 
 async function answerCommand(deps: CommandDeps, command: SlashCommand, respond: RespondFn, naming: (what: string) => void): Promise<void> {
   // An alias of this channel is expanded first; what it expands to is answered as if typed.
-  const typed = await expandTyped(deps.aliases, deps.catalog, command.text ?? '', command.channel_id);
+  // Whether the person may run what it runs here at all is asked before expanding: the role and
+  // where commands are taken (scope `everywhere`), not yet the account, which the expansion may name.
+  const mayRun = async (op: AnyOperation) => {
+    const admitted = await admit(deps, { ...op, scope: 'everywhere' }, command.user_id, command.channel_id);
+    return admitted.ok ? undefined : admitted.reply;
+  };
+  const typed = await expandTyped(deps.aliases, deps.catalog, command.text ?? '', command.channel_id, mayRun);
   if (typed.kind === 'reply') return answerEphemeral(deps, respond, SLASH_COMMAND, Promise.resolve(typed.reply));
   if (!typed.alias) return answerTyped(deps, command, typed.text, respond, naming);
   const noted = notingAlias(respond, typed.alias);

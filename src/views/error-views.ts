@@ -48,3 +48,15 @@ export function buildInternalError(what: string, ref: string): Reply {
     blocks: [section(md`:boom: *${val(what)} failed unexpectedly* inside the bot. An admin can find it in the log under reference ${val(ref)}.`)],
   };
 }
+
+/** A command longer than a slash command may be (tokenize.ts COMMAND_TEXT_MAX): not read at all. */
+export function buildCommandTooLong(length: number, max: number): Reply {
+  const text = md`:grey_question: That command is ${length} characters long; a \`/cloud\` command may be at most ${max} characters. Nothing was run.`;
+  return { text, blocks: [section(text)] };
+}
+
+/** The bot has as much work under way as it takes: this request was not started at all. */
+export function buildBusy(what: string): Reply {
+  const text = md`:hourglass: I am busy with many requests right now, so ${val(what)} was not started and nothing was done. Try again in a moment.`;
+  return { text, blocks: [section(text)] };
+}

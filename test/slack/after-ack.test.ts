@@ -50,4 +50,43 @@ describe('createAfterAck', () => {
     expect(log.errors).toHaveLength(1);
     expect(log.errors[0]!.fields).toMatchObject({ what: 'that click' });
   });
+
+  it('bounds the work in flight: a place each for `running`, a queue of `waiting`, then sheds what may be shed', async () => {
+    const log = { ...logger(), warns: [] as string[], warn(msg: string) { this.warns.push(msg); } };
+    const after = createAfterAck(log, { running: 2, waiting: 1, heapUsed: () => 0 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const events: string[] = [];
+    const job = (name: string) => async () => {
+      events.push(`start ${name}`);
+      await gate;
+      events.push(`end ${name}`);
+    };
+    const busy = (name: string) => async () => void events.push(`busy ${name}`);
+    for (const name of ['a', 'b', 'c', 'd']) after.run(name, job(name), busy(name));
+    // A click (no busy answer) is never shed: it waits its turn.
+    after.run('click', job('click'));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(events.sort()).toEqual(['busy d', 'start a', 'start b']);
+    expect(log.warns).toHaveLength(1);
+    release();
+    await after.idle();
+    expect(events).toEqual(expect.arrayContaining(['start c', 'end c', 'start click', 'end click']));
+    expect(events.filter((e) => e.startsWith('start'))).toHaveLength(4);
+  });
+
+  it('sheds sheddable work while the heap is past its share of the limit, and takes it again after', async () => {
+    let used = 0.9;
+    const after = createAfterAck(logger(), { heapUsed: () => used, heapShare: 0.7 });
+    const events: string[] = [];
+    after.run('cmd', async () => void events.push('ran'), async () => void events.push('busy'));
+    after.run('click', async () => void events.push('click'));
+    await after.idle();
+    expect(events.sort()).toEqual(['busy', 'click']);
+    used = 0.2;
+    after.run('cmd', async () => void events.push('ran'), async () => void events.push('busy'));
+    await after.idle();
+    expect(events).toContain('ran');
+  });
 });
+

@@ -1,9 +1,9 @@
 /** Aliases: reading a definition, checking names and commands, and substituting `$1`… as typed. */
 import { describe, expect, it } from 'vitest';
-import { aliasWord, checkAliasCommand, checkAliasName, definitionTokens, expandAlias } from '../../../src/operations/alias-grammar.js';
+import { ALIAS_PLACEHOLDERS_MAX, aliasOperation, aliasWord, checkAliasCommand, checkAliasName, definitionTokens, expandAlias } from '../../../src/operations/alias-grammar.js';
 import { catalog } from '../../../src/operations/index.js';
 import { parseCommand } from '../../../src/operations/parse-command.js';
-import { tokenize } from '../../../src/operations/tokenize.js';
+import { COMMAND_TEXT_MAX, tokenize } from '../../../src/operations/tokenize.js';
 
 const expand = (command: string, typed: string) => expandAlias({ name: 'a', command }, tokenize(typed));
 
@@ -90,5 +90,27 @@ describe('alias expansion', () => {
     expect(aliasWord(tokenize('server status 101'), catalog)).toBeUndefined();
     expect(aliasWord(tokenize('help'), catalog)).toBeUndefined();
     expect(aliasWord(tokenize('"web" 101'), catalog)).toBeUndefined();
+  });
+});
+
+describe('alias bounds (issue 21)', () => {
+  it('refuses to save more placeholders than an alias may hold, saying how many it holds', () => {
+    expect(checkAliasCommand(`server rename 101 ${'$1'.repeat(ALIAS_PLACEHOLDERS_MAX)}`, catalog)).toMatchObject({ ok: true });
+    const many = checkAliasCommand(`server rename 101 ${'$1'.repeat(490)}`, catalog);
+    expect(many).toMatchObject({ ok: false, problem: expect.stringMatching(/holds 490 placeholders; an alias may hold at most 10/) });
+    // The operation it runs is still known, so access can be checked on it before expanding.
+    expect(aliasOperation(`server rename 101 ${'$1'.repeat(490)}`, catalog)).toMatchObject({ ok: true, op: { id: 'server.rename' } });
+  });
+
+  it('an expansion longer than a command may be is refused, not built', () => {
+    const arg = 'x'.repeat(3900);
+    const r = expand(`server rename 101 ${'$1'.repeat(490)}`, arg);
+    expect(r).toMatchObject({ ok: false, problem: expect.stringMatching(/longer than 4000 characters/) });
+    // Right at the limit it runs; one character more does not.
+    const fits = 'y'.repeat(COMMAND_TEXT_MAX - 'server status '.length);
+    expect(expand('server status $1', fits)).toEqual({ ok: true, text: `server status ${fits}` });
+    expect(expand('server status $1', `${fits}y`)).toMatchObject({ ok: false });
+    // Escaping counts: `&` travels as `&amp;`, as Slack sends it.
+    expect(expand('server status $1', '&'.repeat(1000))).toMatchObject({ ok: false });
   });
 });
