@@ -78,10 +78,11 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     }
     return { ready: storeState === 'ok' && slackState === 'ok', checks: { store: storeState, slack: slackState } };
   };
-  const { app, slackApi, authTestOnce, httpReceiver, closeConnections } = createSlackApp({
+  const { app, slackApi, authTestOnce, httpReceiver, closeConnections, gate } = createSlackApp({
     slack,
     logger,
     readiness,
+    clock,
     ...(overrides.slackRetryConfig ? { slackRetryConfig: overrides.slackRetryConfig } : {}),
     ...(overrides.slackCallTimeoutMs ? { slackCallTimeoutMs: overrides.slackCallTimeoutMs } : {}),
     ...(overrides.receiver ? { receiver: overrides.receiver } : {}),
@@ -229,6 +230,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       slackState = 'waiting for auth.test';
       await waitForSlack({ authTest: authTestOnce, clock, logger, timeoutMs: slack.startTimeoutMs ?? DEFAULT_SLACK_START_TIMEOUT_MS, signal: stopping.signal });
       await app.init();
+      gate.open(); // requests that came early (held up to START_HOLD_MS) run now
       slackState = 'ok';
       const recover = async () => {
         const recovered = await flow.recoverInterrupted();
