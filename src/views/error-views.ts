@@ -48,3 +48,14 @@ export function buildInternalError(what: string, ref: string): Reply {
     blocks: [section(md`:boom: *${val(what)} failed unexpectedly* inside the bot. An admin can find it in the log under reference ${val(ref)}.`)],
   };
 }
+
+/** The bot's own database could not answer (STORE_UNAVAILABLE): not a bug, and nothing went to the cloud. */
+export function buildStoreUnavailable(what: string, ref: string): Reply {
+  return {
+    text: md`${val(what)} was not done: the bot's database is unavailable. Nothing was sent; try again in a moment.`,
+    blocks: [
+      section(md`:warning: *${val(what)} was not done:* the bot's database is unavailable right now, so *nothing was sent* to the cloud. Try again in a moment.`),
+      context(md`If it keeps happening, an admin can find it in the log under reference ${val(ref)}.`),
+    ],
+  };
+}

@@ -1,6 +1,6 @@
 /**
  * The bot in its start-up window: the real runtime over the fake Slack (HTTP or Socket Mode),
- * the sandbox cloud and a SQLite file, on a manual clock so the test decides when start-up's
+ * the sandbox cloud and a SQLite file (or a given database), on a manual clock so the test decides when start-up's
  * backoff and the bot's hold of early requests run out. `startEarly()` starts an instance
  * without waiting for it to be ready (Slack's auth.test may be slow or failing): it returns once
  * the instance listens and has asked Slack once.
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createManualClock, type ManualClock } from '../../src/clock.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
+import type { DatabaseTarget } from '../../src/store/index.js';
 import { createSandbox, type ListeningSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
 import { createFakeSocket, type FakeSocket } from '../rig/fake-socket.js';
@@ -56,7 +57,8 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startUpRig(mode: 'http' | 'socket' = 'http'): Promise<StartUpRig> {
+/** `database`: default a SQLite file of the rig's own. */
+export async function startUpRig(mode: 'http' | 'socket' = 'http', options: { database?: DatabaseTarget } = {}): Promise<StartUpRig> {
   const sandbox = createSandbox({ token: CLOUD_TOKEN });
   const cloudServer: ListeningSandbox = await sandbox.listen();
   const slack = await createFakeSlack();
@@ -83,6 +85,7 @@ export async function startUpRig(mode: 'http' | 'socket' = 'http'): Promise<Star
         },
         cloud: { baseUrl: cloudServer.baseUrl, token: CLOUD_TOKEN },
         databasePath: join(dir, 'cloudbot.db'),
+        ...(options.database ? { database: options.database } : {}),
         access: { config: DEFAULT_ACCESS },
         log: { level: 'debug', sink: (l) => logLines.push(l) },
       },
