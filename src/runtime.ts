@@ -31,6 +31,9 @@ import { createAfterAck, type AfterAck } from './slack/after-ack.js';
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
 
+/** How long `/readyz` waits for the store before answering "not ready" (probes often give up at 1–2 s). */
+export const READY_CHECK_MS = 1000;
+
 /** The watcher's requests name themselves in the provider's logs (and tests tell them apart so). */
 export const WATCHER_USER_AGENT = 'cloudbot/0.1 (watcher)';
 
@@ -71,17 +74,26 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   let slackState = 'not started';
   const readiness = async (): Promise<Readiness> => {
     let storeState = 'ok';
+    // A stalled database would hold the probe past its own timeout: "not ready" comes first.
+    const timer = new AbortController();
+    const silent = clock.sleep(READY_CHECK_MS, timer.signal).then(
+      () => `no answer within ${READY_CHECK_MS / 1000} s`,
+      () => 'ok',
+    );
     try {
-      await store.operations.listRecent({ limit: 1 });
+      storeState = await Promise.race([store.operations.listRecent({ limit: 1 }).then(() => 'ok'), silent]);
     } catch (e) {
       storeState = `unreachable: ${e instanceof Error ? e.message : String(e)}`;
+    } finally {
+      timer.abort();
     }
     return { ready: storeState === 'ok' && slackState === 'ok', checks: { store: storeState, slack: slackState } };
   };
-  const { app, slackApi, authTestOnce, httpReceiver, closeConnections } = createSlackApp({
+  const { app, slackApi, authTestOnce, httpReceiver, closeConnections, gate } = createSlackApp({
     slack,
     logger,
     readiness,
+    clock,
     ...(overrides.slackRetryConfig ? { slackRetryConfig: overrides.slackRetryConfig } : {}),
     ...(overrides.slackCallTimeoutMs ? { slackCallTimeoutMs: overrides.slackCallTimeoutMs } : {}),
     ...(overrides.receiver ? { receiver: overrides.receiver } : {}),
@@ -229,6 +241,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       slackState = 'waiting for auth.test';
       await waitForSlack({ authTest: authTestOnce, clock, logger, timeoutMs: slack.startTimeoutMs ?? DEFAULT_SLACK_START_TIMEOUT_MS, signal: stopping.signal });
       await app.init();
+      gate.open(); // requests that came early (held up to START_HOLD_MS) run now
       slackState = 'ok';
       const recover = async () => {
         const recovered = await flow.recoverInterrupted();

@@ -43,12 +43,19 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
   try {
     await deps.cloudFor(record.account).securityGroups.deploy(group);
     const now = deps.clock.now();
-    const synced = await deps.store.transition(recordId, {
-      from: ['running'],
-      to: 'succeeded',
-      now,
-      patch: { errorCode: null, errorMessage: null, result: { text: syncedSummary(userId), retried } },
-    });
+    // The deploy was sent: a store that cannot record it now must not turn it into a failure
+    // (nor into "nothing was sent", which is what a failing store otherwise tells the person).
+    const synced = await deps.store
+      .transition(recordId, {
+        from: ['running'],
+        to: 'succeeded',
+        now,
+        patch: { errorCode: null, errorMessage: null, result: { text: syncedSummary(userId), retried } },
+      })
+      .catch((error: unknown) => {
+        deps.logger.error('the deploy was sent but its record could not be updated', { record: recordId, error });
+        return { ok: false as const };
+      });
     if (synced.ok) {
       await ctx.refresh(op, synced.record, now);
       await ctx.audit(op, synced.record, 'succeeded', `retry sync by ${userId}: ${retried.method} ${retried.path}`);

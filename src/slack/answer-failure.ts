@@ -1,6 +1,7 @@
 /**
  * The last word of any Slack handler that failed inside the bot (a store that stayed locked,
- * a bug): the person gets the internal-error view with a reference, and the log gets the
+ * a bug): the person gets the internal-error view with a reference — or, when the bot's
+ * database could not answer, says so (nothing was sent; try again) — and the log gets the
  * error once, under that reference. Handlers catch here instead of leaving the error to
  * Bolt's "unhandled error in a Slack handler", which tells the person nothing.
  */
@@ -8,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { Reply } from '../operations/types.js';
 import { isStoreUnavailable } from '../store/errors.js';
-import { buildInternalError } from '../views/error-views.js';
+import { buildInternalError, buildStoreUnavailable } from '../views/error-views.js';
 
 /** Logs the failure once under a new reference; returns what to show the person. */
 export function failureReply(logger: Logger, what: string, error: unknown, fields: Record<string, unknown> = {}): Reply {
@@ -21,7 +22,7 @@ export function failureReply(logger: Logger, what: string, error: unknown, field
     ...fields,
     error,
   });
-  return buildInternalError(what, ref);
+  return store ? buildStoreUnavailable(what, ref) : buildInternalError(what, ref);
 }
 
 /** `failureReply`, then sends it; a failure to send is logged (as a warning), never thrown. */

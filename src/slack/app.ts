@@ -6,7 +6,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type Receiver } from '@slack/bolt';
+import { HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type App, type Receiver } from '@slack/bolt';
+import { systemClock, type Clock } from '../clock.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import type { SlackConfig } from '../config.js';
 import { boltLogger, type Logger } from '../log.js';
@@ -22,6 +23,7 @@ import { createLightFetch } from './light-fetch.js';
 import { handlerFailureReply } from './respond-privately.js';
 import { rejectedToken } from './wait-for-slack.js';
 import { skipRetriedDeliveries } from './retried-deliveries.js';
+import { createStartGate, GatedApp, httpProcessEventError, socketProcessEventError, type StartGate } from './start-gate.js';
 
 export type BoltApp = InstanceType<typeof App>;
 
@@ -36,6 +38,8 @@ export interface SlackAppOptions {
   receiver?: Receiver;
   /** What `/readyz` reports (HTTP mode); `/healthz` answers at once whatever it says. */
   readiness?: () => Promise<Readiness>;
+  /** Times how long a request that came before the bot was ready is held (start-gate.ts). */
+  clock?: Clock;
 }
 
 export interface Readiness {
@@ -54,6 +58,8 @@ export interface SlackApp {
   httpReceiver?: HTTPReceiver;
   /** Closes the connections of the Slack calls (after the app stopped). */
   closeConnections: () => Promise<void>;
+  /** Holds requests until start-up opens it, after `app.init()` (start-gate.ts). */
+  gate: StartGate;
 }
 
 /**
@@ -93,6 +99,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
           // The socket client opens its connection through the Web API (apps.connections.open),
           // so it must use the same API URL as the app's own client.
           installerOptions: { clientOptions },
+          processEventErrorHandler: socketProcessEventError,
         })
       : new HTTPReceiver({
           signingSecret: slack.signingSecret!,
@@ -102,9 +109,13 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
           customRoutes: health,
           // Ack is sent as soon as a handler calls ack(); work continues after (never before).
           processBeforeResponse: false,
+          processEventErrorHandler: httpProcessEventError,
         }));
 
-  const app = new App({
+  // Requests that come before Slack answered auth.test wait for `app.init()` (start-gate.ts).
+  const gate = createStartGate(opts.clock ?? systemClock);
+  const gateDeps = { gate, logger: opts.logger, slack: () => slackApi, fetchTimeoutMs: clientOptions.timeout };
+  const app = new GatedApp({
     token: slack.botToken,
     receiver,
     logger,
@@ -115,7 +126,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     extendedErrorHandler: true,
     // No listener keeps conversation state; Bolt's default store costs an Error per event.
     convoStore: false,
-  });
+  }, gateDeps);
   const probe = new webApi.WebClient(slack.botToken, {
     ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
     timeout: SLACK_CALL_TIMEOUT_MS,
@@ -133,12 +144,14 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     timeoutMs: clientOptions.timeout,
     retry: clientOptions.retryConfig,
   });
+  const slackApi = slackApiDirect(http);
   return {
     app,
-    slackApi: slackApiDirect(http),
+    slackApi,
     authTestOnce: () => probe.auth.test(),
     ...(receiver instanceof HTTPReceiver ? { httpReceiver: receiver } : {}),
     closeConnections: light.close,
+    gate,
   };
 }
 

@@ -15,7 +15,8 @@ import type { AnyOperation, Reply, RunContext, WatchControl } from '../operation
 import { auditEntry } from '../audit/entry.js';
 import type { Auditor } from '../audit/types.js';
 import { rememberSecretsIn } from '../access/secrets.js';
-import { buildCloudError, buildInternalError } from '../views/error-views.js';
+import { buildCloudError, buildInternalError, buildStoreUnavailable } from '../views/error-views.js';
+import { isStoreUnavailable } from '../store/errors.js';
 import { withAccount } from '../views/account-label.js';
 import type { KnownResourceStore } from '../store/known-types.js';
 import { resolveNames } from '../operations/resolve-names.js';
@@ -119,6 +120,11 @@ export async function runOperation(
       return { reply: withAccount(buildCloudError(op.command, text), label), ok: false, errorCode: e.code };
     }
     const ref = randomBytes(4).toString('hex');
+    if (isStoreUnavailable(e)) {
+      log.error('the store could not answer; the person is told', { ms, ref, storeUnavailable: e.reason, error: e });
+      await audit('failed', e.code);
+      return { reply: buildStoreUnavailable(op.command, ref), ok: false, errorCode: e.code };
+    }
     log.error('operation failed inside the bot', { ms, ref, error: e });
     await audit('failed', 'INTERNAL');
     return { reply: buildInternalError(op.command, ref), ok: false, errorCode: 'INTERNAL' };

@@ -40,12 +40,14 @@ export async function waitForSlack(o: WaitForSlackOptions): Promise<void> {
       const refused = rejectedToken(e, 'SLACK_BOT_TOKEN', 'auth.test');
       if (refused) throw refused;
       const waited = o.clock.now() - started;
-      if (o.timeoutMs > 0 && waited + delay > o.timeoutMs) {
+      // The last wait is cut to end at the limit, so the message's time and the setting agree.
+      if (o.timeoutMs > 0 && waited >= o.timeoutMs) {
         throw new SlackUnreachableError(
-          `Slack did not answer auth.test for ${Math.round(waited / 1000)} s (last error: ${reason}); giving up (SLACK_START_TIMEOUT_MS=${o.timeoutMs}).`,
+          `Slack did not answer auth.test within ${seconds(o.timeoutMs)} (SLACK_START_TIMEOUT_MS=${o.timeoutMs}; ${attempt} ${attempt === 1 ? 'try' : 'tries'}, last error: ${reason}); giving up.`,
         );
       }
-      o.logger.warn(`waiting for Slack: auth.test failed (${reason}); trying again in ${delay / 1000} s`, {
+      if (o.timeoutMs > 0) delay = Math.min(delay, o.timeoutMs - waited);
+      o.logger.warn(`waiting for Slack: auth.test failed (${reason}); trying again in ${seconds(delay)}`, {
         attempt,
         ...(o.timeoutMs > 0 ? { givingUpAfterS: Math.round(o.timeoutMs / 1000) } : {}),
       });
@@ -60,6 +62,11 @@ export function rejectedToken(e: unknown, token: 'SLACK_BOT_TOKEN' | 'SLACK_APP_
   const reason = describe(e);
   if (!/invalid_auth|not_authed|account_inactive|token_revoked|token_expired/.test(reason)) return undefined;
   return new SlackUnreachableError(`${token} was rejected by Slack (${call}: ${reason}). Check ${token}.`);
+}
+
+/** 1000 → "1 s", 2500 → "2.5 s". */
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 function describe(e: unknown): string {

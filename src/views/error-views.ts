@@ -60,3 +60,14 @@ export function buildBusy(what: string): Reply {
   const text = md`:hourglass: I am busy with many requests right now, so ${val(what)} was not started and nothing was done. Try again in a moment.`;
   return { text, blocks: [section(text)] };
 }
+
+/** The bot's own database could not answer (STORE_UNAVAILABLE): not a bug, and nothing went to the cloud. */
+export function buildStoreUnavailable(what: string, ref: string): Reply {
+  return {
+    text: md`${val(what)} was not done: the bot's database is unavailable. Nothing was sent; try again in a moment.`,
+    blocks: [
+      section(md`:warning: *${val(what)} was not done:* the bot's database is unavailable right now, so *nothing was sent* to the cloud. Try again in a moment.`),
+      context(md`If it keeps happening, an admin can find it in the log under reference ${val(ref)}.`),
+    ],
+  };
+}

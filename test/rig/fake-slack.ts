@@ -107,6 +107,8 @@ export interface FakeSlack {
    * answer is lost or late. A client that gave up by then never reads the answer.
    */
   hangNext(method: string, times?: number): void;
+  /** The next `times` calls to `method` are answered as usual, but only after `ms` (real time): a slow Slack. */
+  delayNext(method: string, ms: number, times?: number): void;
   /** Answers every hung call now. */
   releaseHung(): void;
   /** Drops injected failures not used yet: of one method, or all. */
@@ -137,9 +139,10 @@ function bearer(req: IncomingMessage): string | undefined {
 }
 
 interface Fault {
-  kind: 'fail' | 'rate' | 'http' | 'hang';
+  kind: 'fail' | 'rate' | 'http' | 'hang' | 'delay';
   error: string;
   retryAfterSec: number;
+  delayMs?: number;
   httpStatus?: number;
   extra: Record<string, unknown>;
   remaining: number;
@@ -229,7 +232,8 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     decodeJsonParams(params);
     // Faults of Slack's own infrastructure come before anything the method checks.
     const head = faults.get(method)?.[0]?.kind;
-    const infra = head === 'rate' || head === 'http' || head === 'hang' ? takeFault(method) : undefined;
+    const infra = head === 'rate' || head === 'http' || head === 'hang' || head === 'delay' ? takeFault(method) : undefined;
+    if (infra?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, infra.delayMs));
     const rate = infra?.kind === 'rate' ? infra : undefined;
     if (infra?.kind === 'hang') {
       const call: RecordedCall = { method, params, token, at: now(), status: 0, response: fail('no_answer') };
@@ -294,6 +298,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     httpErrorNext: (method, status = 500, times = 1) =>
       addFault(method, { kind: 'http', error: 'internal_error', retryAfterSec: 0, httpStatus: status, extra: {}, remaining: times }),
     hangNext: (method, times = 1) => addFault(method, { kind: 'hang', error: 'no_answer', retryAfterSec: 0, extra: {}, remaining: times }),
+    delayNext: (method, ms, times = 1) => addFault(method, { kind: 'delay', error: 'slow', retryAfterSec: 0, delayMs: ms, extra: {}, remaining: times }),
     releaseHung: () => hung.splice(0).forEach((release) => release()),
     clearFaults: (method) => (method === undefined ? faults.clear() : void faults.delete(method)),
     attachSocket: (url) => {

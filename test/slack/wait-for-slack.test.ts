@@ -54,8 +54,23 @@ describe('waitForSlack', () => {
     }
     const e = await outcome;
     expect(e).toBeInstanceOf(SlackUnreachableError);
-    expect((e as Error).message).toMatch(/^Slack did not answer auth\.test for 7 s \(last error: .*fetch failed\); giving up \(SLACK_START_TIMEOUT_MS=10000\)\.$/);
-    expect(s.calls()).toBe(4); // at 0, 1, 3 and 7 s; the next wait (8 s) would pass the 10 s limit
+    expect((e as Error).message).toMatch(/^Slack did not answer auth\.test within 10 s \(SLACK_START_TIMEOUT_MS=10000; 5 tries, last error: .*fetch failed\); giving up\.$/);
+    expect(s.calls()).toBe(5); // at 0, 1, 3 and 7 s, and at the limit: the 8 s wait is cut to 3 s
+  });
+
+  it('the time it gave up after is the setting (issue 20: "for 1 s … SLACK_START_TIMEOUT_MS=3000")', async () => {
+    const s = setup(Array.from({ length: 20 }, fetchFailed));
+    const outcome = waitForSlack({ authTest: s.authTest, clock: s.clock, logger: s.logger, timeoutMs: 3000 }).then(
+      () => 'resolved',
+      (e: unknown) => e,
+    );
+    for (let i = 0; i < 4; i++) {
+      await parked(s.clock);
+      await s.clock.advance(1000);
+    }
+    const e = await outcome;
+    expect((e as Error).message).toMatch(/^Slack did not answer auth\.test within 3 s \(SLACK_START_TIMEOUT_MS=3000; 3 tries, last error: .*fetch failed\); giving up\.$/);
+    expect(s.calls()).toBe(3); // at 0, 1 and 3 s
   });
 
   it('does not wait on a token Slack refuses', async () => {

@@ -29,6 +29,8 @@ export function pgFailure(e: unknown): StoreFailureReason | undefined {
   if (code.startsWith('08')) return 'unreachable'; // connection_exception class
   if (NETWORK_CODES.has(code)) return 'unreachable';
   if (typeof err?.message === 'string' && LOST.test(err.message)) return 'unreachable';
+  // pool.ts's query_timeout: the server did not answer at all (a silent network, a stalled server).
+  if (typeof err?.message === 'string' && /^Query read timeout$/.test(err.message)) return 'timeout';
   return undefined;
 }
 

@@ -63,6 +63,9 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
+/** How much longer than the statement timeout the client waits for an answer that does not come. */
+const QUERY_TIMEOUT_MARGIN_MS = 1000;
+
 const ms = (value: number | undefined, fallback: number) => Math.max(1, Math.trunc(value ?? fallback));
 
 export function createPool(options: PoolOptions): pg.Pool {
@@ -77,6 +80,9 @@ export function createPool(options: PoolOptions): pg.Pool {
     connectionString: options.url,
     max: options.max ?? 10,
     connectionTimeoutMillis: ms(options.connectTimeoutMs, 5000),
+    // The server's statement_timeout cannot fire when the network goes silent (a stalled link,
+    // a paused server): the client gives up a little after it, and the pool drops that connection.
+    query_timeout: ms(options.statementTimeoutMs, 5000) + QUERY_TIMEOUT_MARGIN_MS,
     idleTimeoutMillis: 30_000,
     options: settings.join(' '),
     types,
