@@ -4,9 +4,10 @@
  * generator beside the apps for comparison; watch scale on both stores; watch scale and alert
  * scale as compiled JavaScript under plain node with the start script's flags, on both stores
  * (the memory as `npm start` runs the bot); the compiled bot's start to ready and time to answer
- * on both stores; client overhead; runtime floors — then writes
- * bench/results.md (machine, commit, a PASS/MISS per target, the last runs' headline figures)
- * through the report modules in bench/lib/report-*.ts, and prints it.
+ * on both stores; client overhead; runtime floors — then prints the report (machine, commit, a
+ * PASS/MISS per target, the last runs' headline figures) built by bench/lib/report-*.ts, writes
+ * it to bench/results.md only with `--record`, and ends with one line saying whether every
+ * target was met; the exit code is non-zero when one was not (bench/lib/verdict.ts).
  *
  * Everything talks to 127.0.0.1 only (PostgreSQL: the server BENCH_DATABASE_URL /
  * TEST_DATABASE_URL names, by default CI's on 127.0.0.1); every section has a count limit and a
@@ -38,6 +39,7 @@ import { forkSection, type ForkOptions } from './lib/section.js';
 import { startFlags } from './lib/start-flags.js';
 import { fmt } from './lib/stats.js';
 import { storeComparison, type PgRun } from './lib/store-comparison.js';
+import { benchVerdict, BenchUsageError, parseBenchArgs, RESULTS_FILE } from './lib/verdict.js';
 
 const here = (file: string) => new URL(file, import.meta.url);
 /** Where bench/tsconfig.compiled.json puts the compiled src and bench (gitignored). */
@@ -156,7 +158,8 @@ async function measure(started: number): Promise<BenchResults> {
   return { ack, ackPg, ackSame, watch, watchPg, compiled, watchCompiled, watchCompiledPg, alertsCompiled, alertsCompiledPg, startReady, startReadyPg, client, idle, pgServer, pgDown, totalS };
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
+  const args = parseBenchArgs(process.argv.slice(2));
   const started = performance.now();
   const date = new Date();
   const loadStart = os.loadavg();
@@ -170,7 +173,7 @@ async function main(): Promise<void> {
   const md = [
     '# cloudbot benchmarks',
     '',
-    `Written by \`npm run bench\` (bench/run.ts) on ${date.toISOString()}. Not part of \`npm test\`.`,
+    `Written by \`npm run bench -- --record\` (bench/run.ts) on ${date.toISOString()}. Not part of \`npm test\`.`,
     '',
     '## Machine',
     '',
@@ -182,7 +185,7 @@ async function main(): Promise<void> {
     '',
     HISTORY_HEADING,
     '',
-    `One row per \`npm run bench\`, newest first, the last ${HISTORY_KEEP} kept (read back from the previous bench/results.md). Ack ratios and CPU are the reference layout (load generator in its own process); time to answer and RSS are the compiled bot as \`npm start\` runs it.`,
+    `One row per recorded run (\`npm run bench -- --record\`), newest first, the last ${HISTORY_KEEP} kept (read back from the previous bench/results.md). Ack ratios and CPU are the reference layout (load generator in its own process); time to answer and RSS are the compiled bot as \`npm start\` runs it.`,
     '',
     formatHistory(history),
     '',
@@ -205,12 +208,19 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
 
-  writeFileSync(RESULTS, md);
+  // The tracked report changes only when asked, so a run leaves a clone clean.
+  if (args.record) writeFileSync(RESULTS, md);
   process.stdout.write(`${md}\n`);
-  process.stderr.write(`bench: wrote bench/results.md (${fmt(r.totalS)} s)\n`);
+  const verdict = benchVerdict(targets.rows, args.record, r.totalS);
+  process.stdout.write(`${verdict.line}\n`);
+  return verdict.exitCode;
 }
 
-main().catch((e: unknown) => {
-  process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => void (process.exitCode = code),
+  (e: unknown) => {
+    if (!(e instanceof BenchUsageError)) process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.stdout.write(`bench: FAILED: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}; no target judged; ${RESULTS_FILE} not touched.\n`);
+    process.exit(e instanceof BenchUsageError ? 2 : 1);
+  },
+);

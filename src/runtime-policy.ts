@@ -24,11 +24,15 @@ export function resolvePolicy(settings: Pick<RuntimeSettings, 'access' | 'cloud'
   return { path, policyOf, targetsOf, initialPolicy };
 }
 
-/** The audit entry of a policy reload: what changed, or why the file was refused. */
-export function policyAuditEntry(source: string, trigger: ReloadTrigger, outcome: 'succeeded' | 'failed', detail: string): NewAuditEntry {
+/**
+ * The audit entry of a policy reload: what changed, or why the file was refused. A reload that
+ * widens access is `policy.widened`, its widenings first, so it stands out in the trail.
+ */
+export function policyAuditEntry(source: string, trigger: ReloadTrigger, outcome: 'succeeded' | 'failed', detail: string, widenings: string[] = []): NewAuditEntry {
+  if (widenings.length) detail = `widens access: ${widenings.join('; ')} | all changes: ${detail}`;
   return {
     userId: 'cloudbot',
-    opId: 'policy.reload',
+    opId: widenings.length ? 'policy.widened' : 'policy.reload',
     tier: 'secret',
     args: { trigger, source },
     outcome,

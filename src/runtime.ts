@@ -105,17 +105,21 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(settings.auditChannel ? { auditChannel: settings.auditChannel } : {}),
     clock,
   });
+  // A file caught mid-save is read again shortly; stop() ends the wait.
+  const policyRetries = new AbortController();
   policySource = createPolicySource({
     initial: initialPolicy,
     ...(settings.access.reloadPolicy ? { load: () => policyOf(settings.access.reloadPolicy!()) } : {}),
-    onChange: async (next, changes, trigger) => {
+    onChange: async (next, changes, trigger, widenings) => {
       const targets = targetsOf(next);
       for (const t of targets) logger.addSecret(t.token);
       accounts.update(targets);
-      await auditor.record(policyAuditEntry(next.source, trigger, 'succeeded', changes.join('; ')));
+      await auditor.record(policyAuditEntry(next.source, trigger, 'succeeded', changes.join('; '), widenings));
     },
     onRefused: (message, trigger) => auditor.record(policyAuditEntry(path ?? 'ACCESS_POLICY', trigger, 'failed', message.split('\n').slice(1).join(' ').slice(0, 500) || message)),
     logger,
+    clock,
+    signal: policyRetries.signal,
   });
   const access = createAccess({
     policy: () => policySource!.current(),
@@ -281,6 +285,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       await auditor.flush(); // audit posts still queued go out before the database closes
       await closeConnections().catch(() => {}); // the Slack calls' keep-alive sockets
       if (reloadTimer) clearInterval(reloadTimer);
+      policyRetries.abort();
       await accounts.close();
       await ownPool?.close();
       await store.close();

@@ -1,5 +1,5 @@
 /**
- * The "Recent runs" table of bench/results.md: one row per `npm run bench`, newest first, the
+ * The "Recent runs" table of bench/results.md: one row per recorded `npm run bench -- --record`, newest first, the
  * last HISTORY_KEEP kept. bench/run.ts reads the previous file, parses the rows it finds here,
  * and writes them back with this run on top; that is how "in three consecutive runs" is judged.
  * Pure (text in, text out) so it can be unit-tested. A missing or malformed table is no history:

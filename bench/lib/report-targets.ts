@@ -29,8 +29,8 @@ export function historyRowOf(r: BenchResults, date: Date, commit: string): Histo
   };
 }
 
-/** The targets table and the "why" bullets; `history` is "Recent runs" with this run first. */
-export function targetsReport(r: BenchResults, history: readonly HistoryRow[]): { table: string; why: string[] } {
+/** The targets table (and its rows, for the verdict) and the "why" bullets; `history` is "Recent runs" with this run first. */
+export function targetsReport(r: BenchResults, history: readonly HistoryRow[]): { table: string; rows: string[][]; why: string[] } {
   const ackV = ackVerdicts(r.ack, r.ackPg, history);
   const watchV = watchVerdicts(r);
   const memoryV = memoryVerdicts(r);
@@ -50,5 +50,5 @@ export function targetsReport(r: BenchResults, history: readonly HistoryRow[]): 
   if (!answersOk || unmeasured || !watchV.bound || !watchV.quiet || !watchV.cap || !watchV.loop || !clientOk(r.client) || !timeOk) {
     why.push('- Other misses: see the figures above; no explanation was prepared for them.');
   }
-  return { table: table(['Target', 'Measured', 'Limit', 'Result'], rows), why };
+  return { table: table(['Target', 'Measured', 'Limit', 'Result'], rows), rows, why };
 }

@@ -49,3 +49,54 @@ export function describePolicyChanges(before: Policy, after: Policy): string[] {
   }
   return out;
 }
+
+const ALL = 'all tiers';
+/** What `after` lets through that `before` did not (tiers; undefined is every tier). */
+const gained = (before: readonly string[] | undefined, after: readonly string[] | undefined): string[] | typeof ALL | undefined => {
+  if (!after) return before ? ALL : undefined;
+  const more = after.filter((t) => before && !before.includes(t));
+  return more.length ? more : undefined;
+};
+const lost = (before: readonly string[], after: readonly string[]) => before.filter((t) => !after.includes(t));
+
+/**
+ * The changes that widen access, one line each, judged per channel on the rule that decides
+ * it (its own, else default_channel's): a denied channel allowed, a ceiling raised, an approval
+ * dropped, another account reachable, a role granted; and an account's ceiling raised or
+ * approval dropped. A reload with any of these is logged and audited as `policy.widened`.
+ */
+export function describeWidenings(before: Policy, after: Policy): string[] {
+  const out: string[] = [];
+  const ids = [...new Set([...Object.keys(before.channels), ...Object.keys(after.channels)])];
+  const ruleOf = (p: Policy, id: string | undefined) => (id && p.channels[id]) || p.defaultChannel;
+  for (const id of [...ids, undefined]) {
+    const where = id ? `channels.${id}` : 'unlisted channels';
+    const [a, b] = [ruleOf(before, id), ruleOf(after, id)];
+    if (b === 'deny') continue;
+    const by = `(now ${b.key})`;
+    if (a === 'deny') {
+      out.push(`${where}: denied → allowed on account ${b.account}, ceiling ${show(b.ceiling ?? ALL)} ${by}`);
+      continue;
+    }
+    const ceiling = gained(a.ceiling, b.ceiling);
+    if (ceiling) out.push(`${where}.ceiling: + ${show(ceiling)} ${by}`);
+    const approval = lost(a.approval, b.approval);
+    if (approval.length) out.push(`${where}.approval: − ${show(approval)} ${by}`);
+    if (a.account !== b.account) out.push(`${where}.account: ${a.account} → ${b.account} ${by}`);
+    const accounts = b.accounts.filter((n) => !a.accounts.includes(n) && n !== b.account);
+    if (accounts.length) out.push(`${where}.accounts: + ${show(accounts)} ${by}`);
+    for (const role of ['admin', 'operator', 'viewer'] as const) {
+      const added = b.roles[role].filter((p) => !a.roles[role].includes(p));
+      if (added.length) out.push(`${where}.${role}s: + ${show(added)} ${by}`);
+    }
+  }
+  for (const [name, b] of Object.entries(after.accounts)) {
+    const a = before.accounts[name];
+    if (!a) continue; // reachable only through a channel's account(s), judged above
+    const ceiling = gained(a.ceiling, b.ceiling);
+    if (ceiling) out.push(`accounts.${name}.ceiling: + ${show(ceiling)}`);
+    const approval = lost(a.approval, b.approval);
+    if (approval.length) out.push(`accounts.${name}.approval: − ${show(approval)}`);
+  }
+  return out;
+}

@@ -19,13 +19,14 @@
  *
  * A file without `version` is the older form (roles per channel only) and is still read.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { SANDBOX_WORD } from '../config.js';
 import { isV2Url } from '../urls.js';
 import type { Tier } from '../operations/types.js';
 import { ACCOUNT_NAME } from '../operations/args.js';
+import { absentKeys } from './policy-required.js';
 
 /** yaml (~9 MB of RSS) is loaded with the first policy file, not by a bot without one. */
 const parseYaml = (text: string): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
@@ -92,19 +93,42 @@ export class PolicyFileError extends Error {
   override readonly name = 'PolicyFileError';
 }
 
+/** The file changed while it was read (a save under way): not judged now, read again shortly. */
+export class PolicyFileChanging extends PolicyFileError {}
+
+/** How the file is read: the disk by default; a test may act between the steps, as an editor would. */
+export interface PolicyFileReader {
+  stat(path: string): { mtimeMs: number; size: number; ino: number };
+  read(path: string): string;
+}
+const disk: PolicyFileReader = { stat: (path) => statSync(path), read: (path) => readFileSync(path, 'utf8') };
+
 export interface PolicyFileOptions {
   /** Whether an environment variable is set (never its value): an account's token must be. */
   hasEnv: (name: string) => boolean;
   /** The local shell may point an account at `sandbox` (a sandbox of its own). */
   allowSandbox?: boolean;
+  reader?: PolicyFileReader;
 }
 
-/** Reads, parses and checks the file; throws one PolicyFileError naming every problem. */
+/**
+ * Reads, parses and checks the file; throws one PolicyFileError naming every problem, or
+ * PolicyFileChanging when the file changed while it was read (stat, read twice, stat again).
+ */
 export function readPolicyFile(path: string, options: PolicyFileOptions): PolicyFile {
+  const reader = options.reader ?? disk;
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    const before = reader.stat(path);
+    text = reader.read(path);
+    const again = reader.read(path);
+    const after = reader.stat(path);
+    const same = before.mtimeMs === after.mtimeMs && before.size === after.size && before.ino === after.ino;
+    if (!same || text !== again || Buffer.byteLength(text) !== after.size) {
+      throw new PolicyFileChanging(`ACCESS_POLICY: ${path} changed while it was read (a save under way?); it is read again shortly`);
+    }
   } catch (e) {
+    if (e instanceof PolicyFileError) throw e;
     throw new PolicyFileError(`ACCESS_POLICY: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   return parsePolicyText(text, path, options);
@@ -123,6 +147,7 @@ export function parsePolicyText(text: string, path: string, options: PolicyFileO
   const salvaged = result.success ? { file: result.data, broken: [] } : salvage(data);
   const problems = [
     ...(result.success ? [] : result.error.issues.map((i) => `${i.path.join('.') || '(top)'} ${said(i)}`)),
+    ...absentKeys(data),
     ...(salvaged ? crossCheck(salvaged.file, options, salvaged.broken) : []),
   ];
   if (problems.length) throw new PolicyFileError(`ACCESS_POLICY: ${path} has problems:\n  - ${problems.join('\n  - ')}`);

@@ -41,6 +41,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const state = createState(clock.now(), opts.seed ?? true);
   const requests: RecordedRequest[] = [];
   const faults = new FaultRegistry();
+  const wait = opts.wait ?? ((ms: number) => delay(ms));
   let latencyMs = 0;
   let syncFailures = 0;
 
@@ -84,8 +85,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     requests.push({ method, rawPath, path, segments, query, body, userAgent: req.headers['user-agent'], token: /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1], at: clock.now() });
 
     const fault = faults.take(method, path);
-    const wait = latencyMs + (fault?.latencyMs ?? 0);
-    if (wait > 0) await delay(wait);
+    const pause = latencyMs + (fault?.latencyMs ?? 0);
+    if (pause > 0) await wait(pause);
     if (res.destroyed) return;
     if (fault && answers(fault)) {
       applyFault(fault, res);

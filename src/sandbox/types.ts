@@ -10,6 +10,8 @@ export interface SandboxOptions {
   token?: string;
   /** Default systemClock; lifecycles are computed lazily from clock.now() on each request. */
   clock?: Clock;
+  /** How added latency is waited out: real time by default; a test passes its own to see the waits without timing them. */
+  wait?: (ms: number) => Promise<unknown>;
   /** Page size of paginated lists, default 15. */
   perPage?: number;
   /** Worker build time, default 120_000. */

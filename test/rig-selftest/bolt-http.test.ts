@@ -64,7 +64,6 @@ describe('the rig against a real Bolt HTTP receiver', () => {
     const res = await send.command({ text: 'status', responseUrl });
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
-    expect(res.elapsedMs).toBeLessThan(3000);
     const [post] = await waitFor(() => responses.postsTo(responseUrl).length > 0 && responses.postsTo(responseUrl));
     expect(post!.body).toEqual({ response_type: 'ephemeral', text: 'hi <@UALICE0001>' });
   });

@@ -150,6 +150,8 @@ describe('sandbox accounts sharing a token_env', () => {
         '  a: { base_url: sandbox, token_env: SHARED }',
         '  b: { base_url: sandbox, token_env: SHARED }',
         '  real: { base_url: "https://api.example.com/v2", token_env: REAL_TOKEN }',
+        'default_channel: deny',
+        'channels: {}',
       ].join('\n'),
       'inline.yaml',
       { hasEnv: () => true, allowSandbox: true },
@@ -179,7 +181,7 @@ describe('a bad policy file', () => {
 
   it('ends start-up with its one message; nothing is left running', async () => {
     const path = join(dir, 'bad.yaml');
-    writeFileSync(path, 'version: 1\ndefault_account: nowhere\naccounts:\n  prod: { base_url: sandbox, token_env: CLOUD_PROD_TOKEN }\n');
+    writeFileSync(path, 'version: 1\ndefault_account: nowhere\naccounts:\n  prod: { base_url: sandbox, token_env: CLOUD_PROD_TOKEN }\ndefault_channel: deny\nchannels: {}\n');
     const started = startShellHarness({ ACCESS_POLICY: path });
     await expect(started).rejects.toThrow(PolicyFileError);
     await expect(started).rejects.toThrow(`ACCESS_POLICY: ${path} has problems:\n  - default_account names account nowhere, which accounts does not declare`);

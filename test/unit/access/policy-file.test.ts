@@ -2,11 +2,11 @@
  * The policy file: a good two-account file parses; a file with many problems is refused with
  * one PolicyFileError naming each of them; the older roles-only form is still read.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parsePolicyText, PolicyFileError, readPolicyFile } from '../../../src/access/policy-file.js';
+import { parsePolicyText, PolicyFileChanging, PolicyFileError, readPolicyFile } from '../../../src/access/policy-file.js';
 
 const SET = new Set(['CLOUD_PROD_TOKEN', 'CLOUD_STAGING_TOKEN']);
 const options = { hasEnv: (name: string) => SET.has(name) };
@@ -28,6 +28,8 @@ channels:
     admins: [U0ALICE01]
   C0STAGE01:
     account: staging
+    ceiling: [read, change, billing, destroy, secret]
+    approval: []
     operators: [S0ONCALL1]
 `;
 
@@ -149,15 +151,15 @@ channels:
   });
 
   it('`sandbox` as a base_url only where the shell allows it, and then no token is needed', () => {
-    const text = 'version: 1\naccounts:\n  local: { base_url: sandbox, token_env: CLOUD_LOCAL_TOKEN }\n';
+    const text = 'version: 1\naccounts:\n  local: { base_url: sandbox, token_env: CLOUD_LOCAL_TOKEN }\ndefault_channel: deny\nchannels: {}\n';
     expect(refusal(() => parsePolicyText(text, 'p', options)).message).toMatch(/accounts\.local\.base_url is `sandbox`/);
     expect(parsePolicyText(text, 'p', { ...options, allowSandbox: true }).accounts!.local!.base_url).toBe('sandbox');
   });
 
   it('several accounts are fine without default_account when default_channel denies or names one', () => {
-    const two = 'version: 1\naccounts:\n  prod: { base_url: https://a.example.com/v2, token_env: CLOUD_PROD_TOKEN }\n  staging: { base_url: https://b.example.com/v2, token_env: CLOUD_STAGING_TOKEN }\n';
+    const two = 'version: 1\naccounts:\n  prod: { base_url: https://a.example.com/v2, token_env: CLOUD_PROD_TOKEN }\n  staging: { base_url: https://b.example.com/v2, token_env: CLOUD_STAGING_TOKEN }\nchannels: {}\n';
     expect(() => parsePolicyText(`${two}default_channel: deny\n`, 'p', options)).not.toThrow();
-    expect(() => parsePolicyText(`${two}default_channel: { account: staging }\n`, 'p', options)).not.toThrow();
+    expect(() => parsePolicyText(`${two}default_channel: { account: staging, ceiling: [read], approval: [] }\n`, 'p', options)).not.toThrow();
     expect(() => parsePolicyText(`${two}default_channel: { ceiling: [read] }\n`, 'p', options)).toThrow(/default_account is required/);
   });
 });
@@ -170,7 +172,61 @@ describe('the older form', () => {
     expect(file.channels.C0OPS0001).toEqual({ admins: ['U0ALICE01'], operators: ['S0ONCALL1'], viewers: [] });
   });
 
-  it('an empty file is an empty policy', () => {
-    expect(parsePolicyText('', 'empty.yaml', options)).toEqual({ channels: {} });
+  it('an empty file (one cut to nothing mid-save) is refused, not read as "no rules"', () => {
+    for (const text of ['', '# only a comment\n']) expect(refusal(() => parsePolicyText(text, 'empty.yaml', options)).message).toMatch(/the file is empty/);
+  });
+});
+
+/** Issue 21 item 4: a version-1 file states every key whose absence would widen access. */
+describe('absent keys fail closed', () => {
+  const at = (text: string, cut: string) => text.slice(0, text.indexOf(cut));
+
+  it('the file cut just before `default_channel:` is refused, naming what is missing', () => {
+    const lines = refusal(() => parsePolicyText(at(GOOD, 'default_channel:'), 'cut.yaml', options)).message.split('\n').slice(1);
+    expect(lines).toEqual([
+      '  - default_channel is required (`deny`, or a rule for channels not listed; absent would allow them)',
+      '  - channels is required (`channels: {}` for none)',
+    ]);
+  });
+
+  it("a channel rule without its ceiling, approval or account is refused (each would widen it)", () => {
+    const cut = at(GOOD, '    ceiling: [read, change, billing');
+    const e = refusal(() => parsePolicyText(cut, 'cut.yaml', options));
+    expect(e.message).toContain('channels.C0STAGE01.ceiling is required (list every tier to allow them all)');
+    expect(e.message).toContain('channels.C0STAGE01.approval is required (`approval: []` for none)');
+    const noAccount = GOOD.replace('    account: staging\n', '');
+    expect(refusal(() => parsePolicyText(noAccount, 'p', options)).message).toContain('channels.C0STAGE01.account is required in a file that declares accounts');
+    const rule = GOOD.replace('default_channel: deny', 'default_channel: { account: staging }');
+    expect(refusal(() => parsePolicyText(rule, 'p', options)).message).toMatch(/default_channel\.ceiling is required[^]*default_channel\.approval is required/);
+  });
+
+  it('a file without `version` (roles per channel only) needs none of them', () => {
+    expect(() => parsePolicyText('channels:\n  C0OPS0001:\n    admins: [U0ALICE01]\n', 'old.yaml', options)).not.toThrow();
+  });
+});
+
+describe('a file that changes while it is read', () => {
+  it('is not judged: PolicyFileChanging, whatever either half says', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'policy-file-'));
+    try {
+      const path = join(dir, 'policy.yaml');
+      writeFileSync(path, GOOD);
+      let reads = 0;
+      // An editor's save lands between the two reads.
+      const reader = {
+        stat: (p: string) => statSync(p),
+        read: (p: string) => {
+          const text = readFileSync(p, 'utf8');
+          if (reads++ === 0) writeFileSync(p, GOOD.replace('default_channel: deny', 'default_channel: { account: staging, ceiling: [read], approval: [] }'));
+          return text;
+        },
+      };
+      const e = refusal(() => readPolicyFile(path, { ...options, reader }));
+      expect(e).toBeInstanceOf(PolicyFileChanging);
+      expect(e.message).toContain(`${path} changed while it was read`);
+      expect(readPolicyFile(path, { ...options, reader }).default_channel).toMatchObject({ ceiling: ['read'] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -19,13 +19,17 @@ default_account: staging
 accounts:
   prod:    { base_url: https://prod.example.com/v2, token_env: CLOUD_PROD_TOKEN }
   staging: { base_url: https://staging.example.com/v2, token_env: CLOUD_STAGING_TOKEN }
+default_channel: { account: staging, ceiling: [read, change, billing, destroy, secret], approval: [] }
 channels:
   C0PROD001:
     account: prod
     ceiling: [read, change]
+    approval: []
     operators: [U0BOB0002]
   C0STAGE01:
     account: staging
+    ceiling: [read, change, billing, destroy, secret]
+    approval: []
 `;
 
 /** The policy a file text comes to, as the runtime builds it. */
@@ -40,9 +44,10 @@ describe('describePolicyChanges', () => {
     const next = BASE.replace('ceiling: [read, change]', 'ceiling: [read]')
       .replace('operators: [U0BOB0002]', 'operators: []\n    admins: [U0ERIN005]')
       .replace('https://staging.example.com/v2', 'https://staging2.example.com/v2')
-      .replace('default_account: staging', 'default_account: prod\ndefault_channel: deny')
-      .replace('  C0STAGE01:\n    account: staging\n', '  C0NEW0001:\n    account: staging\n    ceiling: [read]\n')
-      .replace('channels:', 'channels:\n  C0DEV0001: { account: staging, approval: [change] }')
+      .replace('default_account: staging', 'default_account: prod')
+      .replace(/default_channel: .*\n/, 'default_channel: deny\n')
+      .replace('  C0STAGE01:\n    account: staging\n    ceiling: [read, change, billing, destroy, secret]\n', '  C0NEW0001:\n    account: staging\n    ceiling: [read]\n')
+      .replace('channels:', 'channels:\n  C0DEV0001: { account: staging, ceiling: [read, change, billing, destroy, secret], approval: [change] }')
       .concat('  # end\n')
       .replace('accounts:\n', 'accounts:\n  dev: { base_url: https://dev.example.com/v2, token_env: CLOUD_DEV_TOKEN, ceiling: [read] }\n');
     expect(describePolicyChanges(policyOf(BASE), policyOf(next))).toEqual([
@@ -54,7 +59,7 @@ describe('describePolicyChanges', () => {
       'channels.C0PROD001.admins: (empty) → U0ERIN005',
       'channels.C0PROD001.operators: U0BOB0002 → (empty)',
       'channels.C0STAGE01: removed',
-      'channels.C0DEV0001: added (account staging, ceiling all tiers)',
+      'channels.C0DEV0001: added (account staging, ceiling read, change, billing, destroy, secret)',
       'channels.C0NEW0001: added (account staging, ceiling read)',
     ]);
   });
@@ -66,7 +71,8 @@ describe('describePolicyChanges', () => {
       'accounts.prod.approval: (empty) → destroy',
       'channels.C0STAGE01.accounts: staging → staging, prod',
     ]);
-    const fewer = 'version: 1\naccounts:\n  prod: { base_url: https://prod.example.com/v2, token_env: CLOUD_PROD_TOKEN }\nchannels:\n  C0PROD001: { account: prod, ceiling: [read, change], operators: [U0BOB0002] }\n';
+    const fewer =
+      'version: 1\naccounts:\n  prod: { base_url: https://prod.example.com/v2, token_env: CLOUD_PROD_TOKEN }\ndefault_channel: deny\nchannels:\n  C0PROD001: { account: prod, ceiling: [read, change], approval: [], operators: [U0BOB0002] }\n';
     const lines = describePolicyChanges(policyOf(BASE), policyOf(fewer));
     expect(lines).toContain('accounts.staging: removed');
     expect(lines).toContain('default_account: staging → prod');
@@ -92,11 +98,15 @@ describe('createPolicySource', () => {
     let text = BASE;
     const onChange = vi.fn<NonNullable<Hooks['onChange']>>();
     const { s } = source(() => policyOf(text), { onChange });
-    text = BASE.replace('ceiling: [read, change]', 'ceiling: [read]').replace('    account: staging\n', '    account: staging\n    ceiling: [read]\n');
+    text = BASE.replace('ceiling: [read, change]', 'ceiling: [read]').replace('    ceiling: [read, change, billing, destroy, secret]\n', '    ceiling: [read]\n');
     const seenDuringChange: Policy[] = [];
     onChange.mockImplementation(() => void seenDuringChange.push(s.current()));
     const out = await s.reload('signal');
-    expect(out).toEqual({ kind: 'changed', changes: ['channels.C0PROD001.ceiling: read, change → read', 'channels.C0STAGE01.ceiling: (none) → read'] });
+    expect(out).toEqual({
+      kind: 'changed',
+      changes: ['channels.C0PROD001.ceiling: read, change → read', 'channels.C0STAGE01.ceiling: read, change, billing, destroy, secret → read'],
+      widenings: [],
+    });
     expect(onChange).toHaveBeenCalledTimes(1);
     expect(onChange.mock.calls[0]![1]).toEqual(out.kind === 'changed' ? out.changes : []);
     expect(onChange.mock.calls[0]![2]).toBe('signal');
@@ -183,11 +193,15 @@ describe('createPolicySource', () => {
     await Promise.resolve();
     expect(loads).toBe(1);
     gates[0]!();
-    expect(await first).toEqual({ kind: 'changed', changes: ['channels.C0PROD001.ceiling: read, change → read'] });
+    expect(await first).toEqual({ kind: 'changed', changes: ['channels.C0PROD001.ceiling: read, change → read'], widenings: [] });
     await vi.waitFor(() => expect(gates).toHaveLength(2));
     gates[1]!();
     // The second diffed against the first's result, not the initial policy.
-    expect(await second).toEqual({ kind: 'changed', changes: ['channels.C0PROD001.ceiling: read → change'] });
+    expect(await second).toEqual({
+      kind: 'changed',
+      changes: ['channels.C0PROD001.ceiling: read → change'],
+      widenings: ['channels.C0PROD001.ceiling: + change (now channels.C0PROD001)'],
+    });
     expect(maxInFlight).toBe(1);
     expect(onChange.mock.calls.map((c) => c[2])).toEqual(['interval', 'signal']);
     expect(s.current().channels.C0PROD001!.ceiling).toEqual(['change']);
