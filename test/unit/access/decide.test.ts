@@ -1,92 +1,13 @@
 /**
  * The access decision, pure: every role × tier × kind of channel against a table written out
- * by hand, then account ceilings, `--account`, scopes and which approval rule is named. The
- * same table holds at every surface that shows or acts on something for a person (SURFACES).
+ * by hand (matrix-table.ts), then account ceilings, `--account`, scopes and which approval
+ * rule is named. The same table at every surface: surfaces-matrix.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { approvalRule, decide, type Decision } from '../../../src/access/decide.js';
-import { createAccess, type Access } from '../../../src/access/access.js';
-import { checkOnRecord, drawnRead, mayReadRecord } from '../../../src/access/record-access.js';
-import { systemClock } from '../../../src/clock.js';
-import { createLogger } from '../../../src/log.js';
-import type { PolicyFile } from '../../../src/access/policy-file.js';
 import { buildPolicy, type Policy } from '../../../src/access/policy.js';
-import type { Role } from '../../../src/access/roles.js';
-import type { AccessConfig } from '../../../src/config.js';
 import type { Tier } from '../../../src/operations/types.js';
-
-const SOURCE = 'ACCESS_POLICY (policy.yaml)';
-/** Role lists for the surfaces (which find a person's role as the bot does); decide() is given the role. */
-const PEOPLE = { none: 'U0NOBODY1', viewer: 'U0VIEWER1', operator: 'U0OPERAT1', admin: 'U0ADMIN01' } as const;
-const ACCESS: AccessConfig = { admins: [PEOPLE.admin], operators: [PEOPLE.operator], viewers: [PEOPLE.viewer], channels: undefined, policyFile: undefined, approval: undefined };
-const ACCOUNTS = {
-  prod: { base_url: 'https://prod.example.com/v2', token_env: 'CLOUD_PROD_TOKEN' },
-  staging: { base_url: 'https://staging.example.com/v2', token_env: 'CLOUD_STAGING_TOKEN' },
-};
-const NO_ROLES = { admins: [], operators: [], viewers: [] };
-const CHANNELS: PolicyFile['channels'] = {
-  C0OPEN001: { account: 'prod', ...NO_ROLES },
-  C0READ001: { account: 'prod', ceiling: ['read'], ...NO_ROLES },
-  C0RDCH001: { account: 'prod', ceiling: ['read', 'change'], ...NO_ROLES },
-};
-const UNLISTED = 'C0UNLIST1';
-
-function policy(file: Partial<PolicyFile> = {}, access: Partial<AccessConfig> = {}): Policy {
-  return buildPolicy({
-    access: { ...ACCESS, ...access },
-    cloud: undefined,
-    file: { version: 1, default_account: 'prod', accounts: ACCOUNTS, channels: CHANNELS, ...file },
-    path: 'policy.yaml',
-  });
-}
-
-const TIERS: Tier[] = ['read', 'change', 'billing', 'destroy', 'secret'];
-type Who = Role | 'none';
-const WHO: Who[] = ['none', 'viewer', 'operator', 'admin'];
-const ROLE_SOURCE: Record<Who, string> = { none: 'CLOUD_VIEWERS', viewer: 'CLOUD_VIEWERS', operator: 'CLOUD_OPERATORS', admin: 'CLOUD_ADMINS' };
-const NEEDED: Record<Tier, Role> = { read: 'viewer', change: 'operator', billing: 'admin', destroy: 'admin', secret: 'admin' };
-
-interface Kind {
-  policy: Policy;
-  channel: string;
-  /** The rule key a ceiling refusal names. */
-  ceilingKey?: string;
-  /**
-   * Per role, one letter per tier (read, change, billing, destroy, secret):
-   * Y allowed · R refused by role · C refused by the channel's ceiling · U unlisted and denied ·
-   * L not in CLOUD_CHANNELS.
-   */
-  grid: Record<Who, string>;
-}
-
-const BY_ROLE_ONLY: Record<Who, string> = { none: 'RRRRR', viewer: 'YRRRR', operator: 'YYRRR', admin: 'YYYYY' };
-
-const KINDS: Record<string, Kind> = {
-  'unlisted, no default_channel': { policy: policy(), channel: UNLISTED, grid: BY_ROLE_ONLY },
-  'unlisted, default_channel deny': {
-    policy: policy({ default_channel: 'deny' }),
-    channel: UNLISTED,
-    grid: { none: 'UUUUU', viewer: 'UUUUU', operator: 'UUUUU', admin: 'UUUUU' },
-  },
-  'listed, no ceiling': { policy: policy({ default_channel: 'deny' }), channel: 'C0OPEN001', grid: BY_ROLE_ONLY },
-  'listed, ceiling [read]': {
-    policy: policy(),
-    channel: 'C0READ001',
-    ceilingKey: 'channels.C0READ001.ceiling',
-    grid: { none: 'RCCCC', viewer: 'YCCCC', operator: 'YCCCC', admin: 'YCCCC' },
-  },
-  'listed, ceiling [read, change]': {
-    policy: policy(),
-    channel: 'C0RDCH001',
-    ceilingKey: 'channels.C0RDCH001.ceiling',
-    grid: { none: 'RRCCC', viewer: 'YRCCC', operator: 'YYCCC', admin: 'YYCCC' },
-  },
-  'listed, but CLOUD_CHANNELS excludes it': {
-    policy: policy({}, { channels: ['C0READ001'] }),
-    channel: 'C0OPEN001',
-    grid: { none: 'LLLLL', viewer: 'LLLLL', operator: 'LLLLL', admin: 'LLLLL' },
-  },
-};
+import { ACCESS, ACCOUNTS, KINDS, NEEDED, NO_ROLES, policy, ROLE_SOURCE, SOURCE, TIERS, UNLISTED, WHO, type Who } from './matrix-table.js';
 
 const run = (p: Policy, who: Who, channel: string | undefined, tier: Tier, extra: { scope?: 'cloud' | 'bot' | 'everywhere'; account?: string } = {}): Decision =>
   decide(p, { role: who === 'none' ? undefined : who, roleSource: ROLE_SOURCE[who], channelId: channel, tier, ...extra });
@@ -140,68 +61,6 @@ describe('role × tier × channel', () => {
     const d = decide(policy(), { role: 'viewer', roleSource: 'channels.C0OPEN001.viewers', channelId: 'C0OPEN001', tier: 'change' });
     expect(d).toMatchObject({ ok: false, reason: 'role', rule: { key: 'channels.C0OPEN001.viewers', source: SOURCE } });
   });
-});
-
-/**
- * Each way the bot shows or does something for a person, as the production code decides it,
- * with a record (a watch, a subscription, an alert) in the kind's channel on its account.
- * Expected: the table's letter — allowed exactly where a typed command would be — except
- * where a surface narrows it (`never`: tiers it can never act on, whoever asks).
- * More surfaces join here (subscriptions, digests, alias expansion): one entry each.
- */
-interface Surface {
-  /** Tiers this surface can reach at all; others are not part of its matrix. */
-  tiers: Tier[];
-  /** Tiers it refuses whoever asks (a button never starts a change). */
-  never?: Tier[];
-  /** True when allowed. */
-  allowed(access: Access, userId: string, channel: string, tier: Tier): Promise<boolean>;
-}
-
-const opOf = (tier: Tier) => ({ id: `probe.${tier}`, tier, scope: 'cloud' as const, mutates: tier === 'change' || tier === 'destroy' });
-
-const SURFACES: Record<string, Surface> = {
-  'a typed command': { tiers: TIERS, allowed: async (a, u, ch, tier) => (await a.check(u, ch, opOf(tier))).ok },
-  // register-home.ts: a watch or subscription is listed when its reads pass in its channel, on its account.
-  'the Home tab (a record of that channel)': { tiers: TIERS, allowed: (a, u, ch, tier) => mayReadRecord(a, u, { channelId: ch, account: null }, [opOf(tier)]) },
-  // register-alert-actions.ts: only a read the alert drew, checked in the alert's channel on its account.
-  'an alert button': {
-    tiers: TIERS,
-    never: ['change', 'destroy'],
-    async allowed(a, u, ch, tier) {
-      const drawn = { op: `probe.${tier}`, args: { server: '101' } };
-      const hit = drawnRead([drawn], { op: drawn.op, args: { server: '101' } }, () => opOf(tier));
-      return !!hit && (await checkOnRecord(a, u, { channelId: ch, account: null }, opOf(tier))).ok;
-    },
-  },
-  // watch-commands.ts: the read the watch polls, in the watch's channel on its account.
-  'Keep watching': { tiers: ['read'], allowed: async (a, u, ch) => (await checkOnRecord(a, u, { channelId: ch, account: 'prod' }, opOf('read'))).ok },
-};
-
-describe('role × tier × channel, at every surface', () => {
-  const logger = createLogger({ level: 'error', sink: () => {} });
-  for (const [surfaceName, surface] of Object.entries(SURFACES)) {
-    describe(surfaceName, () => {
-      for (const [kindName, kind] of Object.entries(KINDS)) {
-        const access = createAccess({ policy: () => kind.policy, groupMembers: async () => [], clock: systemClock, logger });
-        it(kindName, async () => {
-          const got: Record<string, string> = {};
-          const want: Record<string, string> = {};
-          for (const who of WHO) {
-            got[who] = '';
-            want[who] = '';
-            for (const [i, tier] of TIERS.entries()) {
-              if (!surface.tiers.includes(tier)) continue;
-              const letter = kind.grid[who][i]!;
-              want[who] += letter === 'Y' && !surface.never?.includes(tier) ? 'Y' : '-';
-              got[who] += (await surface.allowed(access, PEOPLE[who], kind.channel, tier)) ? 'Y' : '-';
-            }
-          }
-          expect(got).toEqual(want);
-        });
-      }
-    });
-  }
 });
 
 describe('account ceilings', () => {
