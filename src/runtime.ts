@@ -202,6 +202,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     watcher,
     watches: { list: () => store.watches.listRecent(200), cancel: (id, userId) => watcher.cancel(id, userId) },
     home: { watches: () => store.watches.listOpen(), subscriptions: () => store.subscriptions.listActive() },
+    alertStores: store,
     access,
     auditor,
     ...(overrides.slowNoticeMs !== undefined ? { slowNoticeMs: overrides.slowNoticeMs } : {}),

@@ -7,6 +7,9 @@
  * person's role from the environment's lists, and `access.check(user, undefined, …)` for each
  * read (so CLOUD_CHANNELS or `default_channel: deny` hide usage here as they refuse commands
  * outside their channels). Approvals are those the change flow would let this person give.
+ * A watch or a subscription belongs to a channel and an account: it is listed only to someone
+ * who may run the reads it stands for there, on that account (issue 21; record-access.ts).
+ * Its buttons are the reads it draws (HOME_READS); a value naming anything else does nothing.
  *
  * A click on a Home button carries no response_url and no channel, so an ephemeral answer is
  * impossible (chat.postEphemeral needs a channel the person is in). The answer goes to the
@@ -26,6 +29,8 @@ import { buildHome, HOME_LIST_LINES, HOME_RUN_PATTERN, type HomeButton, type Hom
 import { buildNote } from '../views/click-views.js';
 import { md } from '../views/mrkdwn.js';
 import { readButtonValue } from './button-value.js';
+import { isRead, mayReadRecord } from '../access/record-access.js';
+import { SUBSCRIPTION_READS, WATCH_READ } from '../operations/record-reads.js';
 import { admit, type GuardDeps } from './guard.js';
 import { runOperation, type RunDeps } from './run-operation.js';
 import { failureReply } from './answer-failure.js';
@@ -43,6 +48,8 @@ export interface HomeDeps extends RunDeps, GuardDeps {
 
 /** Pending records looked at for the lists (newest first); older ones have long expired. */
 const RECENT_RECORDS = 200;
+/** The only operations a Home button runs (what buildHome's buttons are drawn from). */
+const HOME_READS: ReadonlySet<string> = new Set(['account.usage', 'audit.list']);
 /** Each account's usage read is bounded: the view is published without it rather than late. */
 const USAGE_TIMEOUT_MS = 4000;
 
@@ -66,7 +73,7 @@ export function registerHome(app: App, deps: HomeDeps): void {
       const userId = body.user.id;
       const run = readButtonValue(action.value, deps.catalog);
       let reply;
-      if (!run || run.op.change || run.op.mutates) {
+      if (!run || !HOME_READS.has(run.op.id) || !isRead(run.op)) {
         reply = buildNote(md`That button could not be read; nothing was done.`);
       } else {
         // As a typed command without a channel: the same access check, run and audit entry.
@@ -132,7 +139,6 @@ export async function homeData(deps: HomeDeps, userId: string): Promise<HomeData
   for (const u of usage) {
     if (u.unavailable !== 'not-allowed') buttons.push({ label: policy.namedAccounts ? `Usage: ${u.account}` : 'Account usage', op: 'account.usage', args: {}, ...(policy.namedAccounts ? { account: u.account } : {}) });
   }
-  if (await mayRun(catalog.byId('watch.list'))) buttons.push({ label: 'Active watches', op: 'watch.list', args: {} });
   if (auditOfOthers) buttons.push({ label: 'Audit trail', op: 'audit.list', args: {} });
 
   return {
@@ -144,12 +150,18 @@ export async function homeData(deps: HomeDeps, userId: string): Promise<HomeData
     ownRequests,
     // A viewer can approve nothing: the list is left out rather than shown empty.
     approvals: role === 'operator' || role === 'admin' || approvals.length ? approvals : undefined,
-    watches: watches.filter((w) => w.status === 'active' || w.status === 'finalizing'),
-    subscriptions,
+    watches: await readable(deps, userId, watches.filter((w) => w.status === 'active' || w.status === 'finalizing'), (w) => [WATCH_READ[w.kind]]),
+    subscriptions: await readable(deps, userId, subscriptions, (s) => SUBSCRIPTION_READS[s.kind] ?? []),
     audit,
     auditOfOthers,
     buttons,
   };
+}
+
+/** The records this person may read: each one's reads, in its channel, on its account. */
+async function readable<T extends WatchRecord | SubscriptionRecord>(deps: HomeDeps, userId: string, records: T[], reads: (r: T) => readonly string[]): Promise<T[]> {
+  const shown = await Promise.all(records.map((r) => mayReadRecord(deps.access, userId, r, reads(r).map((id) => deps.catalog.byId(id)))));
+  return records.filter((_, i) => shown[i]);
 }
 
 /**

@@ -1,12 +1,19 @@
 /**
  * `--watch` on a status read: post the watch's own message in the channel (its thread gets
- * the updates) and start following. "Keep watching" resumes a watch that hit its deadline.
+ * the updates) and start following. "Keep watching" resumes a watch that hit its deadline:
+ * checked against the watch (issue 21) — clicked in the watch's own channel, by someone who
+ * may run the read it polls there, on its account.
  */
 import type { App, BlockButtonAction } from '@slack/bolt';
 import type { CloudAccounts } from '../cloud/accounts.js';
 import type { Logger } from '../log.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
 import type { WatchKinds } from '../operations/watch-kinds.js';
+import type { Catalog } from '../operations/catalog.js';
+import { WATCH_READ } from '../operations/record-reads.js';
+import { placeOf } from '../access/record-access.js';
+import { buildNote } from '../views/click-views.js';
+import { md } from '../views/mrkdwn.js';
 import type { Watcher } from '../watch/watcher.js';
 import { NOT_REACHABLE, SlackApiError, type SlackApi } from '../chat/slack-api.js';
 import { buildNotInChannel } from '../views/change-notices.js';
@@ -30,7 +37,7 @@ export interface WatchCommandDeps extends Partial<GuardDeps> {
   accountLabel?: (account: string) => string | undefined;
   logger: Logger;
   /** The catalog's watch kinds: what `--watch` polls and how it reads. */
-  catalog: { watchKinds: WatchKinds };
+  catalog: { watchKinds: WatchKinds } & Pick<Catalog, 'byId'>;
 }
 
 export async function startWatchByHand(
@@ -76,11 +83,16 @@ export function registerWatchActions(app: App, deps: WatchCommandDeps & { afterA
 }
 
 async function keepWatching(deps: WatchCommandDeps, channel: string, userId: string, watchId: string): Promise<void> {
-  // Watching is reading: a viewer may keep watching, someone with no role may not.
-  const refused = deps.access ? await guard({ access: deps.access, ...(deps.auditor ? { auditor: deps.auditor } : {}) }, { id: 'watch.keep', command: '/cloud watch keep', tier: 'read', scope: 'bot' }, userId, channel) : undefined;
-  if (refused) {
-    await deps.slack.postEphemeral({ channel, user: userId, text: refused.text, blocks: refused.blocks }).catch(() => undefined);
-    return;
+  const tell = (reply: Reply) => deps.slack.postEphemeral({ channel, user: userId, text: reply.text, blocks: reply.blocks }).catch(() => undefined);
+  const w = await deps.watcher.get(watchId);
+  const read = w && deps.catalog.byId(WATCH_READ[w.kind]);
+  // The button is drawn in the watch's own thread: from another channel, or naming no watch, it does nothing.
+  if (!w || !read || w.channelId !== channel) return void (await tell(buildNote(md`That button could not be read; nothing was done.`)));
+  // Watching is reading: the read it polls, in the watch's channel, on the watch's account.
+  if (deps.access) {
+    const keep = { id: 'watch.keep', command: '/cloud watch keep', tier: read.tier, scope: read.scope };
+    const refused = await guard({ access: deps.access, ...(deps.auditor ? { auditor: deps.auditor } : {}) }, keep, userId, w.channelId, { id: w.id }, placeOf(deps.access, w).account);
+    if (refused) return void (await tell(refused));
   }
   const resumed = await deps.watcher.keepWatching(watchId);
   try {
@@ -88,8 +100,7 @@ async function keepWatching(deps: WatchCommandDeps, channel: string, userId: str
       const again = buildWatchingAgain(userId);
       await deps.slack.postMessage({ channel: resumed.channelId, thread_ts: resumed.threadTs, text: again.text, blocks: again.blocks });
     } else {
-      const note = buildNotStopped();
-      await deps.slack.postEphemeral({ channel, user: userId, text: note.text, blocks: note.blocks });
+      await tell(buildNotStopped());
     }
   } catch (e) {
     deps.logger.warn('could not answer Keep watching', { error: e });

@@ -93,6 +93,8 @@ export interface Watcher {
   stop(): Promise<void>;
   cancel(id: string, userId: string): Promise<WatchRecord | undefined>;
   keepWatching(id: string): Promise<WatchRecord | undefined>;
+  /** The watch as stored (what a click on its button is checked against). */
+  get(id: string): Promise<WatchRecord | undefined>;
   limiter: Limiter;
   /** Milliseconds from the base interval's last poll to the next due time, for tests. */
   nextDueIn(): Promise<number | undefined>;
@@ -314,6 +316,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       }
       return cancelled;
     },
+    get: (id) => deps.store.get(id),
     async keepWatching(id) {
       const now = deps.clock.now();
       const w = await deps.store.get(id);

@@ -114,4 +114,43 @@ describe('an alert’s buttons, by role', () => {
     expect(visibleText((await rig.command('subscriptions', { userId: CAROL.id })).final)).toMatch(new RegExp(`${sub!.id}.*muted until`));
     expect(await auditOf({ userId: BOB.id, opId: 'mute.set', outcome: 'succeeded' })).toBeDefined();
   });
+
+  /** The alert as a forged click would carry it: one button's value replaced. */
+  const forged = (label: string, value: unknown) => {
+    const blocks = structuredClone(alert.blocks) as { type: string; elements?: { text?: { text: string }; value?: string }[] }[];
+    const el = blocks.flatMap((b) => b.elements ?? []).find((e) => e.text?.text === label)!;
+    el.value = JSON.stringify(value);
+    return { ...alert, blocks };
+  };
+
+  it('a forged value cannot name another operation: no alias saved, no subscription added, nothing audited as run', async () => {
+    const subsBefore = (await subsHere()).length;
+    for (const value of [
+      { op: 'alias.create', args: { name: 'forged', command: 'server status 101' } },
+      { op: 'subscribe.usage', args: {} },
+      { op: 'server.rename', args: { server: '101', name: 'forged' } },
+    ]) {
+      const { shown, from } = await clickAlert(rig, forged('Server status', value), buttons['Server status']!, BOB.id);
+      expect(shown).toMatch(/out of date|could not be read/);
+      expect(rig.mutations(from)).toEqual([]);
+      expect(rig.sandbox.requests.slice(from)).toEqual([]);
+    }
+    expect(await rig.store.aliases.list(OPS_CHANNEL.id)).toEqual([]);
+    expect(await subsHere()).toHaveLength(subsBefore);
+    expect((await audit()).filter((e) => e.opId === 'alias.create' || e.opId === 'subscribe.usage' || e.opId === 'server.rename')).toEqual([]);
+  });
+
+  it('a forged value naming a read the alert did not draw (another server) runs nothing', async () => {
+    const { shown, from } = await clickAlert(rig, forged('Server status', { op: 'server.status', args: { server: '102' } }), buttons['Server status']!, BOB.id);
+    expect(shown).toMatch(/out of date|could not be read/);
+    expect(rig.sandbox.requests.slice(from)).toEqual([]);
+  });
+
+  it('a forged snooze value cannot mute another subscription or for another time', async () => {
+    const other = await rig.store.subscriptions.add({ channelId: OPS_CHANNEL.id, account: null, kind: 'usage', resource: '', createdBy: BOB.id, createdAt: rig.clock.now() });
+    const { shown } = await clickAlert(rig, forged('Snooze 1 day', { sub: other.record.id, ms: 86_400_000 }), buttons['Snooze 1 day']!, BOB.id);
+    expect(shown).toMatch(/out of date|could not be read/);
+    expect((await rig.store.subscriptions.get(other.record.id))!.mutedUntil).toBeNull();
+    await rig.store.subscriptions.remove(other.record.id, rig.clock.now());
+  });
 });

@@ -21,7 +21,7 @@ import { createResponseUrls, type ResponseUrlPost, type ResponseUrls } from '../
 import { createSlackSender, type SendOptions, type SlackSender } from '../rig/slack-sender.js';
 import type { SignedResponse } from '../rig/http.js';
 import { waitFor } from '../rig/wait-for.js';
-import { ALICE, BOB, BOT_TOKEN, DEFAULT_CHANNELS, OPS_CHANNEL, SIGNING_SECRET, type FakeChannel } from '../rig/workspace.js';
+import { ALICE, BOB, BOT_TOKEN, DEFAULT_CHANNELS, DEFAULT_USERS, OPS_CHANNEL, SIGNING_SECRET, type FakeChannel, type FakeUser } from '../rig/workspace.js';
 import type { AccessConfig } from '../../src/config.js';
 import type { PolicyFile } from '../../src/access/policy-file.js';
 import { startRigAccounts, type RigAccount, type RigAccountOptions } from './rig-accounts.js';
@@ -74,6 +74,8 @@ export interface BotRigOptions {
   auditChannel?: string;
   /** Channels besides the rig's defaults (e.g. one for AUDIT_CHANNEL). */
   extraChannels?: FakeChannel[];
+  /** People besides the rig's defaults (Alice, Bob, Carol). */
+  extraUsers?: FakeUser[];
   cloudRetry?: { budgetMs?: number; maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /** Slack Web API retries; default: production's number of tries (SLACK_RETRY) without its waits. */
   slackRetry?: webApi.RetryOptions;
@@ -141,7 +143,10 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
   const { accounts, urls, tokens, close: closeAccounts } = await startRigAccounts(options.accounts);
   const policy = typeof options.policy === 'function' ? options.policy(urls) : options.policy;
   const reloadPolicy = options.reloadPolicy;
-  const slack = await createFakeSlack(options.extraChannels ? { channels: [...DEFAULT_CHANNELS, ...options.extraChannels] } : {});
+  const slack = await createFakeSlack({
+    ...(options.extraChannels ? { channels: [...DEFAULT_CHANNELS, ...options.extraChannels] } : {}),
+    ...(options.extraUsers ? { users: [...DEFAULT_USERS, ...options.extraUsers] } : {}),
+  });
   const responses = await createResponseUrls();
   const logLines: string[] = [];
   const clock = options.clock ?? createJumpClock();

@@ -25,7 +25,8 @@ describe('home in the shell', () => {
   it('prints the Home tab: the person’s role, usage against limits, lists, and numbered buttons', async () => {
     const from = h.mark();
     h.type('home');
-    const m = await h.waitFor(/\[(\d+)\] Account usage {2}\[\d+\] Active watches {2}\[\d+\] Audit trail/, from);
+    // No "Active watches" button: `watch list` has no channel to be limited to, and the list above is (issue 21).
+    const m = await h.waitFor(/\[(\d+)\] Account usage {2}\[\d+\] Audit trail/, from);
     const out = h.since(from);
     expect(out).toMatch(/Home/);
     expect(out).toMatch(/here you are an admin/);

@@ -1,85 +1,13 @@
 /**
  * The access decision, pure: every role × tier × kind of channel against a table written out
- * by hand, then account ceilings, `--account`, scopes and which approval rule is named.
+ * by hand (matrix-table.ts), then account ceilings, `--account`, scopes and which approval
+ * rule is named. The same table at every surface: surfaces-matrix.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { approvalRule, decide, type Decision } from '../../../src/access/decide.js';
-import type { PolicyFile } from '../../../src/access/policy-file.js';
 import { buildPolicy, type Policy } from '../../../src/access/policy.js';
-import type { Role } from '../../../src/access/roles.js';
-import type { AccessConfig } from '../../../src/config.js';
 import type { Tier } from '../../../src/operations/types.js';
-
-const SOURCE = 'ACCESS_POLICY (policy.yaml)';
-const ACCESS: AccessConfig = { admins: [], operators: [], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined };
-const ACCOUNTS = {
-  prod: { base_url: 'https://prod.example.com/v2', token_env: 'CLOUD_PROD_TOKEN' },
-  staging: { base_url: 'https://staging.example.com/v2', token_env: 'CLOUD_STAGING_TOKEN' },
-};
-const NO_ROLES = { admins: [], operators: [], viewers: [] };
-const CHANNELS: PolicyFile['channels'] = {
-  C0OPEN001: { account: 'prod', ...NO_ROLES },
-  C0READ001: { account: 'prod', ceiling: ['read'], ...NO_ROLES },
-  C0RDCH001: { account: 'prod', ceiling: ['read', 'change'], ...NO_ROLES },
-};
-const UNLISTED = 'C0UNLIST1';
-
-function policy(file: Partial<PolicyFile> = {}, access: Partial<AccessConfig> = {}): Policy {
-  return buildPolicy({
-    access: { ...ACCESS, ...access },
-    cloud: undefined,
-    file: { version: 1, default_account: 'prod', accounts: ACCOUNTS, channels: CHANNELS, ...file },
-    path: 'policy.yaml',
-  });
-}
-
-const TIERS: Tier[] = ['read', 'change', 'billing', 'destroy', 'secret'];
-type Who = Role | 'none';
-const WHO: Who[] = ['none', 'viewer', 'operator', 'admin'];
-const ROLE_SOURCE: Record<Who, string> = { none: 'CLOUD_VIEWERS', viewer: 'CLOUD_VIEWERS', operator: 'CLOUD_OPERATORS', admin: 'CLOUD_ADMINS' };
-const NEEDED: Record<Tier, Role> = { read: 'viewer', change: 'operator', billing: 'admin', destroy: 'admin', secret: 'admin' };
-
-interface Kind {
-  policy: Policy;
-  channel: string;
-  /** The rule key a ceiling refusal names. */
-  ceilingKey?: string;
-  /**
-   * Per role, one letter per tier (read, change, billing, destroy, secret):
-   * Y allowed · R refused by role · C refused by the channel's ceiling · U unlisted and denied ·
-   * L not in CLOUD_CHANNELS.
-   */
-  grid: Record<Who, string>;
-}
-
-const BY_ROLE_ONLY: Record<Who, string> = { none: 'RRRRR', viewer: 'YRRRR', operator: 'YYRRR', admin: 'YYYYY' };
-
-const KINDS: Record<string, Kind> = {
-  'unlisted, no default_channel': { policy: policy(), channel: UNLISTED, grid: BY_ROLE_ONLY },
-  'unlisted, default_channel deny': {
-    policy: policy({ default_channel: 'deny' }),
-    channel: UNLISTED,
-    grid: { none: 'UUUUU', viewer: 'UUUUU', operator: 'UUUUU', admin: 'UUUUU' },
-  },
-  'listed, no ceiling': { policy: policy({ default_channel: 'deny' }), channel: 'C0OPEN001', grid: BY_ROLE_ONLY },
-  'listed, ceiling [read]': {
-    policy: policy(),
-    channel: 'C0READ001',
-    ceilingKey: 'channels.C0READ001.ceiling',
-    grid: { none: 'RCCCC', viewer: 'YCCCC', operator: 'YCCCC', admin: 'YCCCC' },
-  },
-  'listed, ceiling [read, change]': {
-    policy: policy(),
-    channel: 'C0RDCH001',
-    ceilingKey: 'channels.C0RDCH001.ceiling',
-    grid: { none: 'RRCCC', viewer: 'YRCCC', operator: 'YYCCC', admin: 'YYCCC' },
-  },
-  'listed, but CLOUD_CHANNELS excludes it': {
-    policy: policy({}, { channels: ['C0READ001'] }),
-    channel: 'C0OPEN001',
-    grid: { none: 'LLLLL', viewer: 'LLLLL', operator: 'LLLLL', admin: 'LLLLL' },
-  },
-};
+import { ACCESS, ACCOUNTS, KINDS, NEEDED, NO_ROLES, policy, ROLE_SOURCE, SOURCE, TIERS, UNLISTED, WHO, type Who } from './matrix-table.js';
 
 const run = (p: Policy, who: Who, channel: string | undefined, tier: Tier, extra: { scope?: 'cloud' | 'bot' | 'everywhere'; account?: string } = {}): Decision =>
   decide(p, { role: who === 'none' ? undefined : who, roleSource: ROLE_SOURCE[who], channelId: channel, tier, ...extra });
