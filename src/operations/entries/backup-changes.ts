@@ -188,3 +188,6 @@ export const backupDelete = defineOperation({
     summarize: (_r, { server, backup }) => ({ text: md`Backup ${val(backup)} of server ${val(server)} is deleted.` }),
   },
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const BACKUP_CHANGES = [backupCreate, backupDelete];

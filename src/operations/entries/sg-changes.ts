@@ -230,3 +230,6 @@ export const sgDeploy = defineOperation({
     summarize: (_r, { id }) => ({ text: md`Security group ${val(id)} is deployed: its saved rules apply on every node of its servers.` }),
   },
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const SG_CHANGES = [sgAddRule, sgDeleteRule, sgAttach, sgDeploy];

@@ -23,3 +23,6 @@ export const sshKeyDelete = defineOperation({
     summarize: (_r, { id }) => ({ text: md`SSH key ${val(id)} is deleted.` }),
   },
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const SSH_KEY_CHANGES = [sshKeyDelete];
