@@ -1,19 +1,13 @@
 /**
- * Assembles the Cloud API v2 client: one transport, one small module per resource group.
+ * Assembles the Cloud API v2 client: one transport, the methods the endpoint table declares.
  * Options come as arguments (config.ts is the only reader of the environment).
  */
 import type { CloudClient } from './cloud-client.js';
+import { clientFrom } from './define-endpoints.js';
+import { ENDPOINTS } from './endpoints.js';
 import { createTransport } from './http.js';
 import { guardGroup } from './redaction.js';
 import type { Transport, TransportOptions } from './http.js';
-import { createAccount } from './resources/account.js';
-import { createBackups } from './resources/backups.js';
-import { createPlans } from './resources/plans.js';
-import { createReservedIps } from './resources/reserved-ips.js';
-import { createSecurityGroups } from './resources/security-groups.js';
-import { createServers } from './resources/servers.js';
-import { createSshKeys } from './resources/ssh-keys.js';
-import { createWorkers } from './resources/workers.js';
 
 export type CloudClientOptions = TransportOptions;
 
@@ -24,16 +18,7 @@ export interface ClosableCloudClient extends CloudClient {
 
 /** The resource groups over any transport (the recorder of recorder.ts uses one that never sends). */
 export function assembleClient(transport: Transport, guard: <G extends object>(group: G) => G = (g) => g): CloudClient {
-  return {
-    reservedIps: guard(createReservedIps(transport)),
-    workers: guard(createWorkers(transport)),
-    servers: guard(createServers(transport)),
-    backups: guard(createBackups(transport)),
-    securityGroups: guard(createSecurityGroups(transport)),
-    sshKeys: guard(createSshKeys(transport)),
-    plans: guard(createPlans(transport)),
-    account: guard(createAccount(transport)),
-  };
+  return clientFrom(ENDPOINTS, transport, guard);
 }
 
 export function createCloudClient(options: CloudClientOptions): ClosableCloudClient {

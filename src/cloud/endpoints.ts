@@ -1,123 +1,112 @@
 /**
- * Every request the bot sends, described once: method, path template and body schema, keyed by
- * the CloudClient method that sends it. The resource modules send what `buildRequest` returns,
- * and a change's dry-run, status message and audit entry show the request its `run` builds here
- * (operations/change-request.ts), so what is shown is what is sent.
+ * Every request the bot sends, declared once: method, path template, body schema and how the
+ * answer is read, keyed by the client method that sends it (`'servers.status'` is
+ * `cloud.servers.status`). The client (client.ts), its type (cloud-client.ts) and the count of
+ * operations are made from this table (define-endpoints.ts), and a change's dry-run, status
+ * message and audit entry show the request its `run` builds here (operations/change-request.ts),
+ * so what is shown is what is sent.
  *
  * A template names its segments (`/servers/{server}/ips/{address}`) and each name has a
  * validator from ids.ts: nothing reaches a path unchecked, and the values go through ids.ts
- * `path` (encoded, `.`/`..` refused). Query strings (pages, location filters) stay with the
- * readers (paginate.ts).
+ * `path` (encoded, `.`/`..` refused). Query strings are only the pages and filters of `pages`.
  */
-import type { z } from 'zod';
-import type { HttpMethod } from './http.js';
-import { ipAddress, path, positiveInt, serverId, uuid } from './ids.js';
-import type { PathSegment } from './ids.js';
+import { z } from 'zod';
+import { readData } from './envelope.js';
+import { endpoint, data, list, listWithMeta, noContent, optionalData, pages, reading, requestOf } from './define-endpoints.js';
+import type { BodyOf, BuiltRequest, Endpoint, InputOf, ParamsOf } from './define-endpoints.js';
+import { ipAddress, positiveInt, serverId, serverUuid, uuid } from './ids.js';
 import { AddRuleBody, AttachServerBody, CreateBackupBody, DeployWorkerBody, ReinstallBody, RenameBody, ReserveIpsBody } from './requests.js';
+import {
+  AccountUsage,
+  AttachResult,
+  Backup,
+  DeployRequirements,
+  DeployResult,
+  FirewallRule,
+  Invoice,
+  Plan,
+  ReinstallResult,
+  ReservedIp,
+  ReservedIpMeta,
+  SecurityGroup,
+  Server,
+  ServerCredentials,
+  ServerIp,
+  ServerStatus,
+  SshKey,
+  Subnet,
+  Worker,
+  WorkerLocation,
+  WorkerTemplate,
+} from './schemas.js';
 
-/** `{name}` placeholders of a template, as a union of names. */
-export type SegmentNames<T extends string> = T extends `${string}{${infer N}}${infer Rest}` ? N | SegmentNames<Rest> : never;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Validator = (value: any) => PathSegment;
-type Validators<T extends string> = { [K in SegmentNames<T>]: Validator };
-
-export interface Endpoint<T extends string = string, V = Record<string, Validator>, B extends z.ZodType | undefined = z.ZodType | undefined> {
-  method: HttpMethod;
-  template: T;
-  /** One validator per `{name}` of the template. */
-  segments: V;
-  /**
-   * What the body may be (requests.ts): it types the body, and the catalog checks user input
-   * with the same schema. Not re-checked when sending, so the cloud's own 422 stays reachable.
-   */
-  body: B;
-}
-
-/** The values a template's segments take, before validation. */
-export type ParamsOf<E> = E extends Endpoint<string, infer V> ? { [K in keyof V]: V[K] extends (value: infer P) => PathSegment ? P : never } : never;
-/** The body an endpoint takes (none when it has no schema). */
-export type BodyOf<E> = E extends Endpoint<string, unknown, infer B> ? (B extends z.ZodType ? z.output<B> : undefined) : never;
-
-/** A concrete request: what goes on the wire after the base URL (`/v2`), query aside. */
-export interface BuiltRequest {
-  method: HttpMethod;
-  /** Encoded, relative to the base URL. */
-  path: string;
-  /** Exactly as serialized (JSON): keys with undefined values left out. */
-  body?: Record<string, unknown>;
-}
-
-function endpoint<const T extends string, V extends Validators<T>, B extends z.ZodType | undefined = undefined>(
-  method: HttpMethod,
-  template: T,
-  segments: V,
-  body?: B,
-): Endpoint<T, V, B> {
-  return { method, template, segments, body: body as B };
-}
+export type { BodyOf, BuiltRequest, Endpoint, ParamsOf } from './define-endpoints.js';
+export { splitTemplate } from './define-endpoints.js';
 
 const none = {};
 const server = { server: serverId };
 const group = { id: (v: number) => positiveInt(v, 'security group id') };
 
+/**
+ * GET /workers/{worker}/status: shape "not shown". Read as a Worker; when the answer leaves
+ * out `uuid` (a bare `{ status }`), the uuid we asked about fills it in.
+ */
+const workerStatusOf = (worker: string) =>
+  z.preprocess((raw) => {
+    if (raw === null || typeof raw !== 'object') return raw;
+    const record = raw as { uuid?: unknown };
+    return { ...record, uuid: record.uuid ?? worker };
+  }, Worker);
+
 export const ENDPOINTS = {
-  'reservedIps.reserve': endpoint('POST', '/reserved-ips', none, ReserveIpsBody),
-  'reservedIps.subnets': endpoint('GET', '/reserved-ips/subnets', none),
-  'workers.requirements': endpoint('GET', '/workers/deploy-requirements', none),
-  'workers.deploy': endpoint('POST', '/workers', none, DeployWorkerBody),
-  'workers.locations': endpoint('GET', '/workers/locations', none),
-  'workers.templates': endpoint('GET', '/workers/templates', none),
-  'workers.status': endpoint('GET', '/workers/{worker}/status', { worker: uuid }),
-  'servers.reinstall': endpoint('POST', '/servers/{server}/reinstall', server, ReinstallBody),
-  'servers.rename': endpoint('PATCH', '/servers/{server}/rename', server, RenameBody),
-  'servers.status': endpoint('GET', '/servers/{server}/status', server),
-  'servers.credentials': endpoint('GET', '/servers/{server}/credentials', server),
-  'servers.ips': endpoint('GET', '/servers/{server}/ips', server),
-  'servers.removeIp': endpoint('DELETE', '/servers/{server}/ips/{address}', { server: serverId, address: ipAddress }),
-  'backups.create': endpoint('POST', '/servers/{server}/backups', server, CreateBackupBody),
-  'backups.list': endpoint('GET', '/servers/{server}/backups', server),
-  'backups.delete': endpoint('DELETE', '/servers/{server}/backups/{backup}', { server: serverId, backup: uuid }),
-  'securityGroups.get': endpoint('GET', '/security-groups/{id}', group),
-  'securityGroups.addRule': endpoint('POST', '/security-groups/{id}/rules', group, AddRuleBody),
-  'securityGroups.deleteRule': endpoint('DELETE', '/security-groups/{id}/rules/{rule}', { ...group, rule: (v: number) => positiveInt(v, 'rule id') }),
-  'securityGroups.attachServer': endpoint('POST', '/security-groups/{id}/servers/attach', group, AttachServerBody),
-  'securityGroups.deploy': endpoint('POST', '/security-groups/{id}/deploy', group),
-  'sshKeys.list': endpoint('GET', '/ssh-keys', none),
-  'sshKeys.delete': endpoint('DELETE', '/ssh-keys/{id}', { id: (v: number) => positiveInt(v, 'SSH key id') }),
-  'plans.list': endpoint('GET', '/plans', none),
-  'account.invoices': endpoint('GET', '/account/invoices', none),
-  'account.usage': endpoint('GET', '/account/usage', none),
+  // 201 with the Reserved IP list envelope; never retried but on 429 (retry.ts).
+  'reservedIps.reserve': endpoint('POST', '/reserved-ips', none, listWithMeta(ReservedIp, ReservedIpMeta), { schema: ReserveIpsBody }),
+  'reservedIps.subnets': endpoint('GET', '/reserved-ips/subnets', none, list(Subnet)),
+  'workers.requirements': endpoint('GET', '/workers/deploy-requirements', none, data(DeployRequirements)),
+  'workers.deploy': endpoint('POST', '/workers', none, data(Worker), { schema: DeployWorkerBody }),
+  'workers.locations': endpoint('GET', '/workers/locations', none, list(WorkerLocation)),
+  'workers.templates': endpoint('GET', '/workers/templates', none, list(WorkerTemplate)),
+  'workers.status': endpoint('GET', '/workers/{worker}/status', { worker: uuid }, reading((res, s) => readData(res, workerStatusOf(String(s.worker))))),
+  'servers.reinstall': endpoint('POST', '/servers/{server}/reinstall', server, data(ReinstallResult), { schema: ReinstallBody }),
+  'servers.rename': endpoint('PATCH', '/servers/{server}/rename', server, data(Server), { schema: RenameBody, input: (name: string) => ({ name }) }),
+  'servers.status': endpoint('GET', '/servers/{server}/status', server, data(ServerStatus)),
+  'servers.credentials': endpoint('GET', '/servers/{server}/credentials', server, data(ServerCredentials)),
+  'servers.ips': endpoint('GET', '/servers/{server}/ips', server, data(z.array(ServerIp))),
+  // 204 per the provider; a 200 with any body is success as well (spec: body "not shown").
+  'servers.removeIp': endpoint('DELETE', '/servers/{server}/ips/{address}', { server: serverId, address: ipAddress }, noContent),
+  'backups.create': endpoint('POST', '/servers/{server}/backups', server, data(Backup), { schema: CreateBackupBody }),
+  'backups.list': endpoint('GET', '/servers/{server}/backups', server, pages(Backup, { all: 'all' })),
+  'backups.delete': endpoint('DELETE', '/servers/{server}/backups/{backup}', { server: serverId, backup: uuid }, noContent),
+  'securityGroups.get': endpoint('GET', '/security-groups/{id}', group, data(SecurityGroup)),
+  // A 502 HYPERVISOR_SYNC_FAILED means "saved, not applied": not retried, the caller deploys
+  // instead of adding the rule twice (spec, POST /security-groups/{id}/rules).
+  'securityGroups.addRule': endpoint('POST', '/security-groups/{id}/rules', group, data(FirewallRule), { schema: AddRuleBody }),
+  'securityGroups.deleteRule': endpoint('DELETE', '/security-groups/{id}/rules/{rule}', { ...group, rule: (v: number) => positiveInt(v, 'rule id') }, noContent),
+  // Takes the server's uuid or uuid_short, checked after the group id (errors name the first bad one).
+  'securityGroups.attachServer': endpoint('POST', '/security-groups/{id}/servers/attach', group, data(AttachResult), {
+    schema: AttachServerBody,
+    input: (uuidOrShort: string) => ({ server_uuid: serverUuid(uuidOrShort) }),
+  }),
+  // Shape "not shown": an empty body or `data: null` is success too.
+  'securityGroups.deploy': endpoint('POST', '/security-groups/{id}/deploy', group, optionalData(DeployResult)),
+  'sshKeys.list': endpoint('GET', '/ssh-keys', none, list(SshKey)),
+  'sshKeys.delete': endpoint('DELETE', '/ssh-keys/{id}', { id: (v: number) => positiveInt(v, 'SSH key id') }, noContent),
+  'plans.list': endpoint('GET', '/plans', none, pages(Plan, { all: 'all', filters: { location_id: 'location id' } })),
+  'account.invoices': endpoint('GET', '/account/invoices', none, pages(Invoice, { all: 'allInvoices' })),
+  'account.usage': endpoint('GET', '/account/usage', none, data(AccountUsage)),
 } as const;
 
 export type EndpointName = keyof typeof ENDPOINTS;
 
-/** `/servers/{server}/ips/{address}` → literal parts and segment names, in order. */
-export function splitTemplate(template: string): { literals: string[]; names: string[] } {
-  const parts = template.split(/\{([A-Za-z_][A-Za-z0-9_]*)\}/);
-  return { literals: parts.filter((_, i) => i % 2 === 0), names: parts.filter((_, i) => i % 2 === 1) };
-}
-
 /**
  * The concrete request for an endpoint: segments validated in template order (the first bad
- * one throws INVALID_IDENTIFIER), the body as it will be serialized.
+ * one throws INVALID_IDENTIFIER), the body as it will be serialized. `input` is what the
+ * client method takes for the body (the name of a rename).
  */
 export function buildRequest<N extends EndpointName>(
   name: N,
   params: ParamsOf<(typeof ENDPOINTS)[N]>,
-  ...body: BodyOf<(typeof ENDPOINTS)[N]> extends undefined ? [] : [BodyOf<(typeof ENDPOINTS)[N]>]
+  ...input: BodyOf<(typeof ENDPOINTS)[N]> extends undefined ? [] : [InputOf<(typeof ENDPOINTS)[N]>]
 ): BuiltRequest {
-  const e: Endpoint = ENDPOINTS[name];
-  const { literals, names } = splitTemplate(e.template);
-  const values = params as Record<string, unknown>;
-  const segments = names.map((n) => {
-    const validate = (e.segments as Record<string, Validator | undefined>)[n];
-    if (!validate) throw new TypeError(`${e.template}: no validator for {${n}}`);
-    return validate(values[n]);
-  });
-  const strings = Object.assign([...literals], { raw: literals }) as unknown as TemplateStringsArray;
-  const out: BuiltRequest = { method: e.method, path: path(strings, ...segments) };
-  // A JSON round trip: what the transport serializes, so what is shown is byte-for-byte what is sent.
-  if (body[0] !== undefined) out.body = JSON.parse(JSON.stringify(body[0])) as Record<string, unknown>;
-  return out;
+  return requestOf(ENDPOINTS[name] as Endpoint, params as Record<string, unknown>, input[0]).request;
 }

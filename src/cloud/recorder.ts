@@ -1,5 +1,5 @@
 /**
- * What a call to the client would send, without sending it: the real resource modules over a
+ * What a call to the client would send, without sending it: the real client methods over a
  * transport that records the request and answers nothing. A change's dry-run, status message
  * and audit entry read its request this way from the very call its `run` makes
  * (operations/change-request.ts), so they cannot drift from what is sent.

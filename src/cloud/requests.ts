@@ -1,11 +1,12 @@
 /**
  * Request bodies of the Cloud API v2 with the spec's limits ("Endpoints" and "Limits" in
- * shared/spec/cloud-api-v2.md). The operations catalog validates user input with these before
- * any request; the client sends what it is given.
+ * shared/spec/cloud-api-v2.md). Which endpoint takes which body is said once, in endpoints.ts.
+ * The operations catalog validates user input with these before any request; the client sends
+ * what it is given.
  */
 import { z } from 'zod';
 
-/** POST /reserved-ips */
+/** Reserve IPs. */
 export const ReserveIpsBody = z.object({
   location_id: z.number().int().min(1),
   subnet_id: z.string().min(1).max(191),
@@ -16,7 +17,7 @@ export type ReserveIpsBody = z.infer<typeof ReserveIpsBody>;
 export const GIT_SOURCES = ['public', 'hosted_git', 'template', 'database'] as const;
 export const BUILD_PACKS = ['auto_detect', 'static', 'container_file'] as const;
 
-/** POST /workers */
+/** Deploy a worker. */
 export const DeployWorkerBody = z.object({
   location_id: z.number().int().min(1),
   name: z.string().trim().min(1).max(191),
@@ -34,7 +35,7 @@ export const DeployWorkerBody = z.object({
 });
 export type DeployWorkerBody = z.infer<typeof DeployWorkerBody>;
 
-/** POST /servers/{server}/reinstall */
+/** Reinstall a server. */
 export const ReinstallBody = z.object({
   template_slug: z.string().min(1).max(191),
   password: z.string().min(8).optional(),
@@ -42,14 +43,14 @@ export const ReinstallBody = z.object({
 });
 export type ReinstallBody = z.infer<typeof ReinstallBody>;
 
-/** PATCH /servers/{server}/rename */
+/** Rename a server. */
 export const RenameBody = z.object({ name: z.string().trim().min(1).max(40) });
 export type RenameBody = z.infer<typeof RenameBody>;
 
 export const BACKUP_MODES = ['snapshot', 'suspend', 'kill'] as const;
 export const COMPRESSION_TYPES = ['none', 'lzo', 'gzip', 'zstd'] as const;
 
-/** POST /servers/{server}/backups — defaults `snapshot` and `zstd` per the spec. */
+/** Create a backup — defaults `snapshot` and `zstd` per the spec. */
 export const CreateBackupBody = z.object({
   name: z.string().max(40).optional(),
   mode: z.enum(BACKUP_MODES).optional(),
@@ -61,7 +62,7 @@ export const RULE_TYPES = ['inbound', 'outbound'] as const;
 export const RULE_ACTIONS = ['ACCEPT', 'REJECT', 'DROP'] as const;
 
 /**
- * POST /security-groups/{id}/rules — lengths only here; the address and port syntax rules
+ * Add a firewall rule — lengths only here; the address and port syntax rules
  * (literal IPs/CIDRs/ranges; numeric ports only with port-capable protocols) are checked by
  * the firewall rule validator of the changes issue.
  */
@@ -78,6 +79,6 @@ export const AddRuleBody = z.object({
 });
 export type AddRuleBody = z.infer<typeof AddRuleBody>;
 
-/** POST /security-groups/{id}/servers/attach — the uuid is checked by ids.ts `serverUuid`. */
+/** Attach a server to a security group — the uuid is checked by ids.ts `serverUuid`. */
 export const AttachServerBody = z.object({ server_uuid: z.string().min(1) });
 export type AttachServerBody = z.infer<typeof AttachServerBody>;

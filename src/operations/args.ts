@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { IpAddressSchema, PositiveIntSchema, isServerId, isUuid, positiveInt, serverId, uuid } from '../cloud/ids.js';
 import type { PositiveInt, ServerId, Uuid } from '../cloud/ids.js';
 import type { KnownKind } from '../store/known-types.js';
-import { flag, positional } from './define.js';
+import { flag, lookedUpAs, positional } from './define.js';
 import type { ArgSpec } from './types.js';
 
 /**
@@ -32,7 +32,16 @@ function idOrName<T>(kind: KnownKind, validate: (v: string) => T) {
   });
 }
 
-const named = <S extends ArgSpec>(spec: S, kind: KnownKind): S => ({ ...spec, names: kind });
+const KIND_WORDS: Record<KnownKind, [what: string, plural: string]> = { server: ['server', 'servers'], worker: ['worker', 'workers'], sg: ['security group', 'security groups'] };
+
+/** Where to look for one the API cannot list: what the bot has seen (`/cloud server known`). */
+export function seenHint(kind: KnownKind): NonNullable<ArgSpec['lookup']> {
+  const [what, plural] = KIND_WORDS[kind];
+  return { what, listedBy: `/cloud ${kind} known`, lists: `lists the ${plural} the bot has seen` };
+}
+
+/** An id that may also be a name the bot has seen; a NOT_FOUND points at what it has seen. */
+const named = <S extends ArgSpec>(spec: S, kind: KnownKind): S => lookedUpAs({ ...spec, names: kind }, seenHint(kind));
 
 export const ServerOrNameSchema = idOrName<ServerId>('server', (v) => (typeof v === 'string' ? serverId(v) : serverId(String(v))));
 export const WorkerOrNameSchema = idOrName<Uuid>('worker', (v) => uuid(v));
@@ -47,7 +56,16 @@ export function isIdOf(kind: KnownKind, value: unknown): boolean {
 export const serverArg = named(positional('server', ServerOrNameSchema, 'numeric id, 8-character short uuid, full uuid or a name the bot has seen'), 'server');
 export const workerArg = named(positional('worker-uuid', WorkerOrNameSchema, 'the worker’s uuid or name'), 'worker');
 export const groupArg = named(positional('id', GroupOrNameSchema, 'security group id or name'), 'sg');
-export const addressArg = positional('address', IpAddressSchema, 'an IPv4 or IPv6 address of the server');
+export const addressArg = lookedUpAs(positional('address', IpAddressSchema, 'an IPv4 or IPv6 address of the server'), {
+  what: 'address',
+  listedBy: '/cloud server ips {server}',
+  lists: 'lists the server’s addresses',
+});
+export const sshKeyIdArg = lookedUpAs(positional('id', PositiveIntSchema, 'SSH key id (see /cloud ssh-key list)'), {
+  what: 'SSH key',
+  listedBy: '/cloud ssh-key list',
+  lists: 'lists the account’s SSH keys',
+});
 export const locationFlag = flag('ID', PositiveIntSchema.optional(), 'location id');
 
 /** An account's name, as the policy file declares it (access/policy-file.ts) and `--account` names it. */

@@ -30,11 +30,9 @@ export interface Catalog {
   watchKinds: WatchKinds;
 }
 
-/** Resources whose default verb is left out of usage lines. */
-const DEFAULT_VERB_SHOWN = new Map<string, string>();
-
 export function createCatalog(resources: ResourceInfo[], operations: AnyOperation[], watchKinds: WatchKinds): Catalog {
-  for (const r of resources) if (r.defaultVerb) DEFAULT_VERB_SHOWN.set(r.name, r.defaultVerb);
+  /** This catalog's default verbs, left out of its usage lines. */
+  const defaultVerbs = new Map(resources.flatMap((r) => (r.defaultVerb ? [[r.name, r.defaultVerb] as const] : [])));
   const ids = new Map<string, AnyOperation>();
   for (const op of operations) {
     if (ids.has(op.id)) throw new Error(`Duplicate operation ${op.id}`);
@@ -52,14 +50,14 @@ export function createCatalog(resources: ResourceInfo[], operations: AnyOperatio
     forResource: (resource) => operations.filter((o) => o.resource === resource),
     resolveResource: (word) => words.get(word.toLowerCase()),
     resourceWords: () => [...words.keys()],
-    usage: usageLine,
+    usage: (op) => usageLine(op, defaultVerbs.get(op.resource)),
     watchKinds,
   };
 }
 
-/** `/cloud backup list <server> [--page N]` */
-export function usageLine(op: AnyOperation): string {
-  const parts = [op.verb === DEFAULT_VERB_SHOWN.get(op.resource) ? `/cloud ${op.resource}` : op.command];
+/** `/cloud backup list <server> [--page N]`; `/cloud audit [--user U…]` when the verb is the default. */
+function usageLine(op: AnyOperation, defaultVerb: string | undefined): string {
+  const parts = [op.verb === defaultVerb ? `/cloud ${op.resource}` : op.command];
   for (const [name, spec] of Object.entries(op.args) as [string, ArgSpec][]) {
     if (spec.kind === 'modal') continue; // asked in the form only
     const optional = isOptional(spec);

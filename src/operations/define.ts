@@ -94,6 +94,9 @@ export const switchFlag = (description: string): ArgSpec<z.ZodType<boolean>> => 
   description,
 });
 
+/** The argument names a thing the cloud may not find: what a NOT_FOUND says about it (ArgSpec `lookup`). */
+export const lookedUpAs = <S extends ArgSpec>(spec: S, lookup: NonNullable<ArgSpec['lookup']>): S => ({ ...spec, lookup });
+
 /** Whether an argument may be left out (its schema accepts `undefined`). */
 export function isOptional(spec: ArgSpec): boolean {
   return spec.kind === 'switch' || spec.kind === 'modal' || spec.schema.safeParse(undefined).success;

@@ -3,27 +3,21 @@
  * checks, confirmation and audit read it.
  */
 import { createCatalog, type ResourceInfo } from './catalog.js';
-import {
-  accountInvoices,
-  accountUsage,
-  backupList,
-  ipSubnets,
-  planList,
-  sgShow,
-  sshKeyList,
-} from './entries/other-reads.js';
-import { serverReinstall, serverRemoveIp, serverRename } from './entries/server-changes.js';
-import { serverCredentials, serverIps, serverStatus } from './entries/server-reads.js';
-import { sshKeyDelete } from './entries/ssh-key-changes.js';
-import { workerLocations, workerRequirements, workerStatus, workerTemplates } from './entries/worker-reads.js';
-import { ENTRIES as BACKUP_SG_CHANGES } from './entries/backup-sg-changes.js';
-import { ENTRIES as IP_WORKER_CHANGES } from './entries/ip-worker-changes.js';
-import { watchCancel, watchList } from './entries/watch-ops.js';
-import { auditList } from './entries/audit-ops.js';
-import { policyShow } from './entries/policy-ops.js';
-import { SUBSCRIPTION_OPS } from './entries/subscription-ops.js';
 import { ALIAS_OPS } from './entries/alias-ops.js';
+import { AUDIT_OPS } from './entries/audit-ops.js';
+import { BACKUP_CHANGES } from './entries/backup-changes.js';
+import { IP_RESERVE } from './entries/ip-reserve.js';
 import { KNOWN_OPS } from './entries/known-ops.js';
+import { OTHER_READS } from './entries/other-reads.js';
+import { POLICY_OPS } from './entries/policy-ops.js';
+import { SERVER_CHANGES } from './entries/server-changes.js';
+import { SERVER_READS } from './entries/server-reads.js';
+import { SG_CHANGES } from './entries/sg-changes.js';
+import { SSH_KEY_CHANGES } from './entries/ssh-key-changes.js';
+import { SUBSCRIPTION_OPS } from './entries/subscription-ops.js';
+import { WATCH_OPS } from './entries/watch-ops.js';
+import { WORKER_DEPLOY } from './entries/worker-deploy.js';
+import { WORKER_READS } from './entries/worker-reads.js';
 import type { AnyOperation } from './types.js';
 import { WATCH_KINDS } from './watch-kinds.js';
 
@@ -47,32 +41,24 @@ export const RESOURCES: ResourceInfo[] = [
   { name: 'alias', title: 'Aliases: commands saved under a word in this channel', aliases: ['aliases'], defaultVerb: 'list' },
 ];
 
+/**
+ * Every entries file exports its operations as one array, listed here once. A resource's
+ * commands show in help in this order.
+ */
 export const OPERATIONS: AnyOperation[] = [
-  serverStatus,
-  serverCredentials,
-  serverIps,
-  serverRename,
-  serverReinstall,
-  serverRemoveIp,
-  backupList,
-  ipSubnets,
-  workerRequirements,
-  workerLocations,
-  workerTemplates,
-  workerStatus,
-  sgShow,
-  sshKeyList,
-  sshKeyDelete,
-  planList,
-  accountUsage,
-  accountInvoices,
+  ...SERVER_READS,
+  ...SERVER_CHANGES,
+  ...OTHER_READS,
+  ...WORKER_READS,
+  ...SSH_KEY_CHANGES,
   ...KNOWN_OPS,
-  ...BACKUP_SG_CHANGES,
-  ...IP_WORKER_CHANGES,
-  watchList,
-  watchCancel,
-  auditList,
-  policyShow,
+  ...BACKUP_CHANGES,
+  ...SG_CHANGES,
+  ...IP_RESERVE,
+  ...WORKER_DEPLOY,
+  ...WATCH_OPS,
+  ...AUDIT_OPS,
+  ...POLICY_OPS,
   ...SUBSCRIPTION_OPS,
   ...ALIAS_OPS,
 ];

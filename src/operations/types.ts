@@ -57,6 +57,11 @@ export interface ArgSpec<S extends z.ZodType = z.ZodType> {
   names?: KnownKind;
   /** A word typed before the value, shown in usage (`=` in `/cloud alias create <name> = <command…>`). */
   lead?: string;
+  /**
+   * What the value names when the cloud answers NOT_FOUND, and the command that lists such
+   * things (operations/looked-up.ts); `{name}` in `listedBy` is another argument as given.
+   */
+  lookup?: { what: string; listedBy: string; lists: string };
 }
 
 export type ArgSpecs = Record<string, ArgSpec>;

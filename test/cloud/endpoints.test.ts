@@ -3,11 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createCloudClient } from '../../src/cloud/client.js';
 import { CLOUD_OPERATION_COUNT } from '../../src/cloud/cloud-client.js';
+import { clientFrom, data, endpoint, pages } from '../../src/cloud/define-endpoints.js';
 import { buildRequest, ENDPOINTS, splitTemplate } from '../../src/cloud/endpoints.js';
 import { CloudApiError } from '../../src/cloud/errors.js';
+import { createTransport } from '../../src/cloud/http.js';
+import { positiveInt } from '../../src/cloud/ids.js';
+import { SshKey } from '../../src/cloud/schemas.js';
 import { recordRequest, UnrecordableCallError } from '../../src/cloud/recorder.js';
 import { changeRequest } from '../../src/operations/change-request.js';
 import { defineOperation, positional } from '../../src/operations/define.js';
+import { ok, page, startFakeServer } from './fake-server.js';
+import { TOKEN, autoClock } from './helpers.js';
 
 const invalid = (fn: () => unknown): string => {
   try {
@@ -31,6 +37,14 @@ describe('the endpoint table', () => {
     expect(new Set(Object.values(ENDPOINTS).map((e) => `${e.method} ${e.template}`)).size).toBe(names.length);
   });
 
+  it('is all there is to the client: every method is an entry, or the page walk of one', () => {
+    const client = createCloudClient({ baseUrl: 'http://127.0.0.1:9/v2', token: 't' }) as unknown as Record<string, Record<string, unknown>>;
+    const methods = Object.entries(client).flatMap(([group, g]) => (typeof g === 'function' ? [] : Object.keys(g).map((m) => `${group}.${m}`)));
+    const walks = Object.entries(ENDPOINTS).flatMap(([name, e]) => (e.reply.kind === 'pages' ? [`${name.split('.')[0]}.${e.reply.all}`] : []));
+    expect(methods.sort()).toEqual([...Object.keys(ENDPOINTS), ...walks].sort());
+    expect(CLOUD_OPERATION_COUNT).toBe(Object.keys(ENDPOINTS).length);
+  });
+
   it('has one validator for each {segment} of each template, and no other', () => {
     for (const [name, e] of Object.entries(ENDPOINTS)) {
       expect(splitTemplate(e.template).names.sort(), name).toEqual(Object.keys(e.segments).sort());
@@ -42,6 +56,35 @@ describe('the endpoint table', () => {
     expect(withBody.sort()).toEqual(
       ['backups.create', 'reservedIps.reserve', 'securityGroups.addRule', 'securityGroups.attachServer', 'servers.reinstall', 'servers.rename', 'workers.deploy'].sort(),
     );
+  });
+});
+
+describe('a table makes its client', () => {
+  it('gives a new entry its method: segments validated and encoded, the answer read, pages walked', async () => {
+    const server = await startFakeServer();
+    const transport = createTransport({ baseUrl: server.baseUrl, token: TOKEN, clock: autoClock() });
+    const table = {
+      'sshKeys.show': endpoint('GET', '/ssh-keys/{id}', { id: (v: number) => positiveInt(v, 'SSH key id') }, data(SshKey)),
+      'sshKeys.list': endpoint('GET', '/ssh-keys', {}, pages(SshKey, { all: 'every' })),
+    };
+    const cloud = clientFrom(table, transport);
+    try {
+      server.script('GET', '/ssh-keys/12', ok({ id: 12, name: 'ci', extra: 'dropped' }));
+      expect(await cloud.sshKeys.show(12)).toStrictEqual({ id: 12, name: 'ci' });
+      expect(server.requests.map((r) => `${r.method} ${r.rawUrl}`)).toEqual(['GET /v2/ssh-keys/12']);
+
+      await expect(cloud.sshKeys.show('../account' as unknown as number)).rejects.toMatchObject({ code: 'INVALID_IDENTIFIER' });
+      expect(server.requests).toHaveLength(1);
+
+      server.script('GET', '/ssh-keys', page([{ id: 1 }], 1, 2), page([{ id: 2 }], 2, 2));
+      const ids: number[] = [];
+      for await (const k of cloud.sshKeys.every()) ids.push(k.id);
+      expect(ids).toEqual([1, 2]);
+      await expect(cloud.sshKeys.list({ page: 0 })).rejects.toMatchObject({ code: 'INVALID_IDENTIFIER' });
+    } finally {
+      await transport.close();
+      await server.close();
+    }
   });
 });
 

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { usageLine } from '../../src/operations/catalog.js';
 import { catalog } from '../../src/operations/index.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -15,7 +14,7 @@ describe('README stays true', () => {
   });
 
   it('documents every command of the catalog with its usage', () => {
-    for (const op of catalog.operations) expect(readme, op.id).toContain(`\`${usageLine(op)}\``);
+    for (const op of catalog.operations) expect(readme, op.id).toContain(`\`${catalog.usage(op)}\``);
   });
 
   it('documents every environment variable config.ts reads, and .env.example lists it', () => {

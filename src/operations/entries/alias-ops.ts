@@ -65,4 +65,5 @@ export const aliasDelete = defineOperation({
   render: (outcome) => buildAliasRemoved(outcome),
 });
 
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
 export const ALIAS_OPS = [aliasCreate, aliasList, aliasDelete];

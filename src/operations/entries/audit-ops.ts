@@ -20,3 +20,6 @@ export const auditList = defineOperation({
   },
   render: (entries, { user }, view) => buildAuditList(entries, view.now, user ? { userId: user } : {}),
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const AUDIT_OPS = [auditList];

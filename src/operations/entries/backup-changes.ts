@@ -22,7 +22,7 @@ import { backupName as backupNameText } from '../../views/backup-views.js';
 import { agoFromAge, bytes } from '../../views/format.js';
 import { join, md, val, type Mrkdwn } from '../../views/mrkdwn.js';
 import { serverArg } from '../args.js';
-import { defineOperation, flag, positional } from '../define.js';
+import { defineOperation, flag, lookedUpAs, positional } from '../define.js';
 
 /** Spec "Backups": mode default `snapshot`, compression_type default `zstd`. */
 export const DEFAULT_BACKUP_MODE = 'snapshot' satisfies (typeof BACKUP_MODES)[number];
@@ -135,7 +135,11 @@ export const backupDelete = defineOperation({
   args: {
     server: serverArg,
     // Uuids are listed in lower case; one typed in upper case is sent as listed.
-    backup: positional('backup-uuid', UuidSchema.transform((u) => u.toLowerCase()), 'the backup’s uuid (see /cloud backup list <server>)'),
+    backup: lookedUpAs(positional('backup-uuid', UuidSchema.transform((u) => u.toLowerCase()), 'the backup’s uuid (see /cloud backup list <server>)'), {
+      what: 'backup',
+      listedBy: '/cloud backup list {server}',
+      lists: 'lists its backups',
+    }),
   },
   run: ({ cloud, signal }, { server, backup }) => cloud.backups.delete(server, backup, { signal }),
   change: {
@@ -184,3 +188,6 @@ export const backupDelete = defineOperation({
     summarize: (_r, { server, backup }) => ({ text: md`Backup ${val(backup)} of server ${val(server)} is deleted.` }),
   },
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const BACKUP_CHANGES = [backupCreate, backupDelete];

@@ -203,3 +203,6 @@ export const ipReserve = defineOperation({
     },
   },
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const IP_RESERVE = [ipReserve];

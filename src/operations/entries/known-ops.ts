@@ -25,4 +25,5 @@ const knownOp = <const R extends 'server' | 'sg' | 'worker'>(resource: R, kind: 
 export const serverKnown = knownOp('server', 'server', 'Servers');
 export const sgKnown = knownOp('sg', 'sg', 'Security groups');
 export const workerKnown = knownOp('worker', 'worker', 'Workers');
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
 export const KNOWN_OPS = [serverKnown, sgKnown, workerKnown];

@@ -80,3 +80,6 @@ export const accountInvoices = defineOperation({
   run: ({ cloud, signal }, { page }) => cloud.account.invoices({ page: page ?? 1, signal }),
   render: (result, args, view) => buildInvoices(result, view, buildPager('account.invoices', args, 'page', result.meta, 'invoices', view.account)),
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const OTHER_READS = [backupList, ipSubnets, sgShow, sshKeyList, planList, accountUsage, accountInvoices];

@@ -33,3 +33,6 @@ export const policyShow = defineOperation({
   },
   render: (explanation) => buildPolicyView(explanation),
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const POLICY_OPS = [policyShow];

@@ -145,3 +145,6 @@ export const serverRemoveIp = defineOperation({
     summarize: (_r, { server, address }) => ({ text: md`${val(address)} is no longer on server ${val(server)}.` }),
   },
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const SERVER_CHANGES = [serverRename, serverReinstall, serverRemoveIp];

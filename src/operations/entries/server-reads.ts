@@ -34,3 +34,6 @@ export const serverIps = defineOperation({
   remember: (ips, { server }) => serverFromIps(server, ips),
   render: (ips, { server }) => buildServerIps(server, ips),
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const SERVER_READS = [serverStatus, serverCredentials, serverIps];

@@ -19,8 +19,8 @@ import { RULE_ACTIONS, RULE_TYPES } from '../../cloud/requests.js';
 import type { AddRuleBody } from '../../cloud/requests.js';
 import { md, val } from '../../views/mrkdwn.js';
 import { ruleText, type RuleLike } from '../../views/sg-views.js';
-import { groupArg } from '../args.js';
-import { defineOperation, flag, positional } from '../define.js';
+import { groupArg, seenHint } from '../args.js';
+import { defineOperation, flag, lookedUpAs, positional } from '../define.js';
 import { FIREWALL_LIMITS, FIREWALL_PROTOCOLS, validateFirewallRule } from '../firewall-rule.js';
 import type { FirewallRuleField } from '../firewall-rule.js';
 
@@ -149,7 +149,10 @@ export const sgDeleteRule = defineOperation({
   id: 'sg.delete-rule',
   summary: 'Delete a firewall rule from a security group and the attached servers',
   tier: 'destroy',
-  args: { id: groupArg, rule: positional('rule-id', PositiveIntSchema, 'the rule’s id (see /cloud sg show <id>)') },
+  args: {
+    id: groupArg,
+    rule: lookedUpAs(positional('rule-id', PositiveIntSchema, 'the rule’s id (see /cloud sg show <id>)'), { what: 'firewall rule', listedBy: '/cloud sg show {id}', lists: 'lists its rules' }),
+  },
   run: ({ cloud, signal }, { id, rule }) => cloud.securityGroups.deleteRule(id, rule, { signal }),
   change: {
     confirm: true,
@@ -196,7 +199,7 @@ export const sgAttach = defineOperation({
   id: 'sg.attach',
   summary: 'Attach a server (short uuid or uuid) to a security group; its rules are applied to it',
   tier: 'change',
-  args: { id: groupArg, server: positional('server-uuid', attachServer, '8-character short uuid or full uuid (not the numeric id)') },
+  args: { id: groupArg, server: lookedUpAs(positional('server-uuid', attachServer, '8-character short uuid or full uuid (not the numeric id)'), seenHint('server')) },
   run: ({ cloud, signal }, { id, server }) => cloud.securityGroups.attachServer(id, server, { signal }),
   change: {
     confirm: false,
@@ -227,3 +230,6 @@ export const sgDeploy = defineOperation({
     summarize: (_r, { id }) => ({ text: md`Security group ${val(id)} is deployed: its saved rules apply on every node of its servers.` }),
   },
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const SG_CHANGES = [sgAddRule, sgDeleteRule, sgAttach, sgDeploy];

@@ -1,13 +1,13 @@
 /** Removing an SSH key from the account. */
-import { PositiveIntSchema } from '../../cloud/ids.js';
 import { md, val } from '../../views/mrkdwn.js';
-import { defineOperation, positional } from '../define.js';
+import { sshKeyIdArg } from '../args.js';
+import { defineOperation } from '../define.js';
 
 export const sshKeyDelete = defineOperation({
   id: 'ssh-key.delete',
   summary: 'Remove an SSH key from the account',
   tier: 'destroy',
-  args: { id: positional('id', PositiveIntSchema, 'SSH key id (see /cloud ssh-key list)') },
+  args: { id: sshKeyIdArg },
   run: ({ cloud }, { id }) => cloud.sshKeys.delete(id),
   change: {
     confirm: true,
@@ -23,3 +23,6 @@ export const sshKeyDelete = defineOperation({
     summarize: (_r, { id }) => ({ text: md`SSH key ${val(id)} is deleted.` }),
   },
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const SSH_KEY_CHANGES = [sshKeyDelete];

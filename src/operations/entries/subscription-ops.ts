@@ -186,4 +186,5 @@ export const mute = defineOperation({
   },
 });
 
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
 export const SUBSCRIPTION_OPS = [subscribeServer, subscribeWorker, subscribeUsage, subscribeInvoices, subscribeDigest, subscriptionList, unsubscribe, mute];

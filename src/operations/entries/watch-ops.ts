@@ -38,3 +38,6 @@ export const watchCancel = defineOperation({
   },
   render: ({ id, stopped }) => buildWatchCancelAnswer(id, stopped),
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const WATCH_OPS = [watchList, watchCancel];

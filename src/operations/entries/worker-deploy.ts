@@ -230,3 +230,6 @@ export const workerDeploy = defineOperation({
     },
   },
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const WORKER_DEPLOY = [workerDeploy];

@@ -41,3 +41,6 @@ export const workerStatus = defineOperation({
   remember: (w) => workerSeen(w),
   render: (w, _args, view) => buildWorkerStatus(w, view),
 });
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const WORKER_READS = [workerRequirements, workerLocations, workerTemplates, workerStatus];

@@ -1,6 +1,8 @@
 /** Issue 14: a NOT_FOUND names what was not found and the command that shows such things. */
 import { describe, expect, it } from 'vitest';
 import { CloudApiError } from '../../../src/cloud/errors.js';
+import { sshKeyIdArg } from '../../../src/operations/args.js';
+import { defineOperation } from '../../../src/operations/define.js';
 import { catalog } from '../../../src/operations/index.js';
 import { lookedUp } from '../../../src/operations/looked-up.js';
 import { describeCloudError } from '../../../src/views/cloud-error-text.js';
@@ -25,6 +27,19 @@ describe('NOT_FOUND', () => {
     expect(backup.summary).toBe('Server `101` or backup `b7c1d2e3-0000-4000-8000-000000000001` was not found in this account.');
     expect(backup.nextStep).toContain('`/cloud server known`');
     expect(backup.nextStep).toContain('`/cloud backup list 101` lists its backups');
+  });
+
+  it('takes where to look from the argument, whatever the operation (a new SSH key read needs nothing more)', () => {
+    const keyShow = defineOperation({ id: 'ssh-key.show', summary: 'One SSH key', tier: 'read', args: { id: sshKeyIdArg }, run: ({ cloud }) => cloud.sshKeys.list(), render: () => ({ text: '', blocks: [] }) as never });
+    for (const o of [keyShow, op('ssh-key.delete')]) {
+      const t = describeCloudError(notFound, { lookedUp: lookedUp(o, { id: 12 }) });
+      expect(t.summary, o.id).toBe('SSH key `12` was not found in this account.');
+      expect(t.nextStep, o.id).toBe('`/cloud ssh-key list` lists the account’s SSH keys.');
+    }
+    const rule = describeCloudError(notFound, { lookedUp: lookedUp(op('sg.delete-rule'), { id: 7, rule: 73 }) });
+    expect(rule.nextStep).toContain('`/cloud sg show 7` lists its rules');
+    const ip = describeCloudError(notFound, { lookedUp: lookedUp(op('server.remove-ip'), { address: '10.0.0.1' }) });
+    expect(ip.nextStep).toContain('`/cloud server ips &lt;server&gt;` lists the server’s addresses');
   });
 
   it('says what it can when the operation looked nothing up by id', () => {

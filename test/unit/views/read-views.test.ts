@@ -10,7 +10,6 @@ import { buildSecurityGroup } from '../../../src/views/sg-views.js';
 import { buildWorkerStatus } from '../../../src/views/worker-views.js';
 import { bytes } from '../../../src/views/format.js';
 import { catalog } from '../../../src/operations/index.js';
-import { usageLine } from '../../../src/operations/catalog.js';
 import { assertBlockKitValid } from '../../rig/block-kit-limits.js';
 
 const now = Date.parse('2026-11-22T12:00:00Z');
@@ -130,7 +129,7 @@ describe('lists stay within Slack limits', () => {
 describe('help', () => {
   it('is generated from the catalog and fits a message', () => {
     const all = valid(buildHelp(catalog, [...catalog.operations]));
-    for (const op of catalog.operations) expect(text(all)).toContain(usageLine(op).split(' ').slice(0, 3).join(' ').replace(/ [<\[].*$/, ''));
+    for (const op of catalog.operations) expect(text(all)).toContain(catalog.usage(op).split(' ').slice(0, 3).join(' ').replace(/ [<\[].*$/, ''));
     const server = valid(buildHelp(catalog, [...catalog.operations], 'server'));
     expect(text(server)).toContain('/cloud server credentials');
     expect(text(server)).not.toContain('/cloud plan list');
