@@ -25,6 +25,7 @@ import { createPostQueue } from './chat/post-queue.js';
 import { createMonitor } from './monitor/monitor.js';
 import { createSubscriptionControl } from './monitor/control.js';
 import { skipRecentlyRemembered } from './store/known-recent.js';
+import { withInventory } from './access/known-inventory.js';
 import { createAliasControl } from './slack/alias-control.js';
 import { createAfterAck, type AfterAck } from './slack/after-ack.js';
 
@@ -129,8 +130,9 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(overrides.groupCacheMs !== undefined ? { cacheMs: overrides.groupCacheMs } : {}),
   });
   const label = (account: string | null) => access.accountLabel(accountOf(account));
-  // Reads remember what they showed; the same entry is written at most once a minute.
-  const known = skipRecentlyRemembered(store.known);
+  // Reads remember what they showed; the same entry is written at most once a minute. The policy
+  // file's inventory names resources too, read from the policy in force (a reload replaces it).
+  const known = withInventory(skipRecentlyRemembered(store.known), (account) => policySource!.current().accounts[account ?? '']?.inventory ?? []);
   // One budget for everything that polls the cloud: watches and subscriptions share it.
   const budget = createRequestBudget({ perMinute: settings.monitor?.requestsPerMinute ?? 1200, clock });
   const watcher = createWatcher({

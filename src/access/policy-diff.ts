@@ -3,6 +3,7 @@
  * change → read`), for the audit trail of a reload. Token values are never compared or
  * shown: an account's token is named by its variable only.
  */
+import type { InventoryItem } from './inventory.js';
 import type { ChannelRule, Policy } from './policy.js';
 
 const show = (v: unknown): string =>
@@ -20,6 +21,14 @@ function channelFields(out: string[], key: string, a: ChannelRule, b: ChannelRul
   for (const role of ['admin', 'operator', 'viewer'] as const) field(out, `${key}.${role}s`, a.roles[role], b.roles[role]);
 }
 
+/** `accounts.prod.inventory: + server 101 web-1; − sg 8 db-firewall`: entries added and removed. */
+function inventory(out: string[], key: string, before: InventoryItem[], after: InventoryItem[]): void {
+  const line = (e: InventoryItem) => `${e.kind} ${e.id} ${e.name}${e.home ? ` (home ${e.home})` : ''}`;
+  const [a, b] = [new Set(before.map(line)), new Set(after.map(line))];
+  const changed = [...[...b].filter((l) => !a.has(l)).map((l) => `+ ${l}`), ...[...a].filter((l) => !b.has(l)).map((l) => `− ${l}`)];
+  if (changed.length) out.push(`${key}: ${changed.slice(0, 10).join('; ')}${changed.length > 10 ? `; and ${changed.length - 10} more` : ''}`);
+}
+
 export function describePolicyChanges(before: Policy, after: Policy): string[] {
   const out: string[] = [];
   const names = new Set([...Object.keys(before.accounts), ...Object.keys(after.accounts)]);
@@ -33,6 +42,7 @@ export function describePolicyChanges(before: Policy, after: Policy): string[] {
       field(out, `accounts.${name}.token_env`, a.tokenEnv, b.tokenEnv);
       field(out, `accounts.${name}.ceiling`, a.ceiling, b.ceiling);
       field(out, `accounts.${name}.approval`, a.approval, b.approval);
+      inventory(out, `accounts.${name}.inventory`, a.inventory, b.inventory);
     }
   }
   field(out, 'default_account', before.defaultAccount, after.defaultAccount);

@@ -17,6 +17,8 @@
  *       ceiling: [read, change]
  *       approval: [change]
  *
+ * An account may also declare an `inventory` of named servers, groups and workers (inventory.ts).
+ *
  * A file without `version` is the older form (roles per channel only) and is still read.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { isV2Url } from '../urls.js';
 import type { Tier } from '../operations/types.js';
 import { ACCOUNT_NAME } from '../operations/args.js';
 import { absentKeys } from './policy-required.js';
+import { inventorySchema } from './inventory.js';
 
 /** yaml (~9 MB of RSS) is loaded with the first policy file, not by a bot without one. */
 const parseYaml = (text: string): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
@@ -71,6 +74,8 @@ const accountRule = z
     }),
     ceiling: tiers.optional(),
     approval: tiers.optional(),
+    /** Servers, groups and workers whose names work from the first command (access/inventory.ts). */
+    inventory: inventorySchema.optional(),
   })
   .strict();
 

@@ -6,6 +6,7 @@
  */
 import type { AccessConfig, CloudConfig } from '../config.js';
 import type { Tier } from '../operations/types.js';
+import { inventoryItems, type InventoryItem } from './inventory.js';
 import { PolicyFileError, type GuardrailInput, type PolicyFile } from './policy-file.js';
 import type { Role } from './roles.js';
 
@@ -20,6 +21,8 @@ export interface AccountRule {
   /** Tiers this account allows from any channel; undefined: all. */
   ceiling: Tier[] | undefined;
   approval: Tier[];
+  /** Named servers, groups and workers the file declares for it. */
+  inventory: InventoryItem[];
 }
 
 export type RoleLists = Record<Role, readonly string[]>;
@@ -75,11 +78,18 @@ export function buildPolicy(input: PolicyInput): Policy {
   const declared = Object.entries(file?.accounts ?? {});
   const accounts: Record<string, AccountRule> = {};
   for (const [name, a] of declared) {
-    accounts[name] = { name, baseUrl: a.base_url.trim().replace(/\/+$/, ''), tokenEnv: a.token_env, ceiling: a.ceiling, approval: a.approval ?? [] };
+    accounts[name] = {
+      name,
+      baseUrl: a.base_url.trim().replace(/\/+$/, ''),
+      tokenEnv: a.token_env,
+      ceiling: a.ceiling,
+      approval: a.approval ?? [],
+      inventory: inventoryItems(a.inventory),
+    };
   }
   if (!declared.length) {
     if (!cloud) throw new PolicyFileError(`CLOUD_API_BASE_URL and CLOUD_API_TOKEN are required unless ${source} declares accounts`);
-    accounts[DEFAULT_ACCOUNT] = { name: DEFAULT_ACCOUNT, baseUrl: cloud.baseUrl, tokenEnv: 'CLOUD_API_TOKEN', ceiling: undefined, approval: [] };
+    accounts[DEFAULT_ACCOUNT] = { name: DEFAULT_ACCOUNT, baseUrl: cloud.baseUrl, tokenEnv: 'CLOUD_API_TOKEN', ceiling: undefined, approval: [], inventory: [] };
   }
   const names = Object.keys(accounts);
   const fallback = file?.default_channel && file.default_channel !== 'deny' ? file.default_channel.account : undefined;

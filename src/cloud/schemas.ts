@@ -207,6 +207,9 @@ export const ServerStatus = z.object({
     })
     .nullish(),
   server_status: str.nullish(),
+  /** Not in the spec's status answer; kept when a provider sends it, so the name is learned. */
+  name: str.nullish(),
+  hostname: str.nullish(),
 });
 export type ServerStatus = z.infer<typeof ServerStatus>;
 

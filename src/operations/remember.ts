@@ -2,10 +2,11 @@
  * What catalog entries remember of an answer (their `remember` hooks): ids, uuids and names of
  * servers, security groups and workers, never anything else. Which fields carry names follows
  * src/cloud/schemas.ts: a Server's name/hostname, a group's name and its servers, a worker's name,
- * and (the API has no "get server") the reverse DNS of a server's primary address.
+ * and (the API has no "get server") the reverse DNS of a server's primary address. Each is its
+ * own field (known-types.ts): an answer replaces only names of the fields it carries.
  */
 import { isUuid } from '../cloud/ids.js';
-import type { SecurityGroup, Server, ServerIp, Worker } from '../cloud/schemas.js';
+import type { SecurityGroup, Server, ServerIp, ServerStatus, Worker } from '../cloud/schemas.js';
 import type { KnownEntry, KnownResourceStore } from '../store/known-types.js';
 import type { AnyOperation } from './types.js';
 
@@ -18,11 +19,18 @@ export function serverSeen(server: string): KnownEntry[] {
 export function serverFromIps(server: string, ips: readonly ServerIp[]): KnownEntry[] {
   const withName = ips.filter((ip) => ip.rdns);
   const host = (withName.find((ip) => ip.type === 'ipv4') ?? withName[0])?.rdns ?? null;
-  return [{ ...serverSeen(server)[0]!, name: host }];
+  return [{ ...serverSeen(server)[0]!, name: host, field: 'rdns' }];
 }
 
 export function serverFromServer(s: Pick<Server, 'id' | 'uuid' | 'name' | 'hostname'>): KnownEntry[] {
-  return [{ kind: 'server', id: String(s.id), uuid: s.uuid, name: s.name ?? s.hostname ?? null }];
+  const base = { kind: 'server', id: String(s.id), uuid: s.uuid } as const;
+  return [{ ...base, name: s.name ?? null }, ...(s.hostname ? [{ ...base, name: s.hostname, field: 'hostname' } as const] : [])];
+}
+
+/** The spec's status answer carries no name; one that does (name, hostname) teaches it. */
+export function serverFromStatus(server: string, s: Pick<ServerStatus, 'name' | 'hostname'>): KnownEntry[] {
+  const [seen] = serverSeen(server);
+  return [{ ...seen!, name: s.name ?? null }, ...(s.hostname ? [{ ...seen!, name: s.hostname, field: 'hostname' } as const] : [])];
 }
 
 /** A group and the servers attached to it (known there by uuid only). */
@@ -41,7 +49,7 @@ export function workerSeen(w: Pick<Worker, 'uuid' | 'name'>): KnownEntry[] {
  */
 export function rememberAnswer(
   known: Pick<KnownResourceStore, 'remember'> | undefined,
-  op: Pick<AnyOperation, 'remember'>,
+  op: Pick<AnyOperation, 'command' | 'remember'>,
   result: unknown,
   args: Record<string, unknown>,
   where: { account: string | null; now: number },
@@ -49,7 +57,9 @@ export function rememberAnswer(
 ): void {
   if (!known || !op.remember) return;
   try {
-    const entries = op.remember(result, args);
+    // `via`: the command words (`server ips`), so `/cloud server known` can say which answer taught a name.
+    const via = op.command.replace(/^\/cloud /, '');
+    const entries = op.remember(result, args).map((e) => ({ ...e, via }));
     if (entries.length > 0) known.remember(where.account, entries, where.now).catch(onError);
   } catch (e) {
     onError(e);

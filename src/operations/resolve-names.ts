@@ -1,12 +1,14 @@
 /**
  * Names instead of numbers (issue 14): an argument typed as a name (`/cloud server status web-1`)
  * becomes the id the bot saw with that name on the admitted account, before any request; an
- * unknown or ambiguous name is refused with the nearest known one. Every entry point (commands,
+ * unknown name is refused with the nearest known one, and a name two resources claim with a
+ * question naming both and where each name came from (issue 20). Every entry point (commands,
  * forms, buttons) comes through `resolveNames`: run-operation.ts for reads, the change flow's
  * start for changes.
  */
 import { isServerId, positiveInt, serverId, uuid } from '../cloud/ids.js';
 import type { KnownKind, KnownResource, KnownResourceStore } from '../store/known-types.js';
+import { nameOrigin } from '../views/known-views.js';
 import { join, md, val, type Mrkdwn } from '../views/mrkdwn.js';
 import { isIdOf, isNameShape } from './args.js';
 import { nearest } from './suggest.js';
@@ -26,12 +28,35 @@ function idValue(kind: KnownKind, id: string): unknown {
 }
 
 /** The rows a name means: exact (ignoring case), else a hostname whose first label it is (`web-1` → `web-1.example.net`). */
-async function lookUp(known: KnownLookup, account: string | null, kind: KnownKind, name: string): Promise<KnownResource[]> {
+async function lookUp(known: KnownLookup, account: string | null, kind: KnownKind, name: string): Promise<KnownResource[][]> {
   const exact = await known.find(account, kind, name);
-  if (exact.length > 0 || name.includes('.')) return exact;
+  if (exact.length > 0 || name.includes('.')) return sameResources(exact);
   const lower = name.toLowerCase();
   const hosts = (await known.names(account, kind)).filter((n) => n.toLowerCase().split('.')[0] === lower);
-  return hosts.length === 1 ? known.find(account, kind, hosts[0]!) : [];
+  if (hosts.length === 0) return [];
+  const rows = (await Promise.all(hosts.map((h) => known.find(account, kind, h)))).flat();
+  return sameResources(rows);
+}
+
+const same = (a: string | null, b: string | null) => a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Rows grouped by the resource they are: a server seen by its id in one answer and by its uuid
+ * in another (a group lists its servers by uuid) is one server, not a clash.
+ */
+function sameResources(rows: readonly KnownResource[]): KnownResource[][] {
+  const groups: KnownResource[][] = [];
+  for (const r of rows) {
+    const group = groups.find((g) => g.some((o) => same(o.id, r.id) || same(o.uuid, r.id) || same(o.id, r.uuid) || same(o.uuid, r.uuid)));
+    if (group) group.push(r);
+    else groups.push([r]);
+  }
+  return groups;
+}
+
+/** The id to send for a resource seen under several: its numeric id when one was seen. */
+function bestId(group: readonly KnownResource[]): string {
+  return (group.find((r) => /^[0-9]+$/.test(r.id)) ?? group[0]!).id;
 }
 
 export function unknownName(kind: KnownKind, name: string, suggestion: string | undefined): Mrkdwn {
@@ -39,9 +64,14 @@ export function unknownName(kind: KnownKind, name: string, suggestion: string | 
   return md`I don't know a ${WORD[kind]} named ${val(name)} here${guess} (see ${val(`/cloud ${kind} known`)})`;
 }
 
-function ambiguous(kind: KnownKind, name: string, rows: KnownResource[]): Mrkdwn {
-  const ids = join(rows.slice(0, 5).map((r) => val(r.id)), ', ');
-  return md`${val(name)} names ${rows.length} ${WORD[kind]}s here (${ids}); use the id instead.`;
+/** Where the name came from for each resource it could mean, and a question, never a guess. */
+function ambiguous(kind: KnownKind, name: string, groups: KnownResource[][]): Mrkdwn {
+  const lower = name.toLowerCase();
+  const each = groups.slice(0, 5).map((g) => {
+    const n = g.flatMap((r) => r.names).find((x) => x.name.toLowerCase() === lower || x.name.toLowerCase().split('.')[0] === lower);
+    return md`${val(bestId(g))}${n ? md` (${nameOrigin(n)})` : md``}`;
+  });
+  return md`${val(name)} could be ${groups.length} ${WORD[kind]}s here: ${join(each, '; ')}. Which one did you mean? Use its id instead of the name.`;
 }
 
 /**
@@ -61,9 +91,9 @@ export async function resolveNames(known: KnownLookup | undefined, op: Pick<AnyO
       if (isIdOf(kind, value)) continue;
       return { ok: false, message: md`${val(String(value))} is not a ${WORD[kind]} id or name.` };
     }
-    const rows = known ? await lookUp(known, account, kind, value) : [];
-    if (rows.length > 1) return { ok: false, message: ambiguous(kind, value, rows) };
-    if (rows.length === 0) {
+    const groups = known ? await lookUp(known, account, kind, value) : [];
+    if (groups.length > 1) return { ok: false, message: ambiguous(kind, value, groups) };
+    if (groups.length === 0) {
       if (maybeName && isServerId(value)) continue; // not a known name: it is a short uuid
       const names = known ? await known.names(account, kind) : [];
       const lower = new Map(names.map((n) => [n.toLowerCase(), n]));
@@ -71,7 +101,7 @@ export async function resolveNames(known: KnownLookup | undefined, op: Pick<AnyO
       return { ok: false, message: unknownName(kind, value, guess && lower.get(guess)) };
     }
     try {
-      out = { ...out, [argName]: idValue(kind, rows[0]!.id) };
+      out = { ...out, [argName]: idValue(kind, bestId(groups[0]!)) };
     } catch {
       return { ok: false, message: md`The ${WORD[kind]} named ${val(value)} has no usable id on record; use the id instead.` };
     }

@@ -4,7 +4,7 @@
  * sandbox.ts, the control endpoints in control.ts, the seeded account in seed.ts.
  */
 export { createSandbox } from './sandbox.js';
-export { SEED_SERVERS, SEED_WORKER_UUID, seedSummary } from './seed.js';
+export { SEED_SERVERS, SEED_WORKER_UUID, seedNames, seedSummary } from './seed.js';
 export type { PowerChange, WorkerChange } from './outside-changes.js';
 export type { Fault, ListeningSandbox, RecordedRequest, Sandbox, SandboxOptions } from './types.js';
 export type {

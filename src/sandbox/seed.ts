@@ -284,3 +284,13 @@ export function seedSummary(): string {
   const locations = s.locations.map((l) => `${l.id} ${l.shortCode}`).join(', ');
   return `Seeded: servers ${servers}; security groups ${groups}; worker ${workers}; SSH keys ${keys}; locations ${locations}.`;
 }
+
+/** What the seeded account names (servers, groups, worker): the local shell knows these names from its first command. */
+export function seedNames(): Array<{ kind: 'server' | 'sg' | 'worker'; id: string; uuid: string | null; name: string }> {
+  const s = createState(0, true);
+  return [
+    ...s.servers.map((v) => ({ kind: 'server' as const, id: String(v.id), uuid: v.uuid, name: v.name })),
+    ...s.securityGroups.map((g) => ({ kind: 'sg' as const, id: String(g.id), uuid: null, name: g.name })),
+    ...s.workers.map((w) => ({ kind: 'worker' as const, id: w.uuid, uuid: w.uuid, name: w.name })),
+  ];
+}

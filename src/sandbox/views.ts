@@ -150,7 +150,8 @@ export function serverView(state: SandboxState, s: ServerState): Full<Server> {
   };
 }
 
-export function serverStatusView(s: ServerState): Full<ServerStatus> {
+/** As the spec shows it: no name (the client keeps one a provider adds). */
+export function serverStatusView(s: ServerState): Full<Omit<ServerStatus, 'name' | 'hostname'>> {
   const t = s.powerTask;
   return {
     state: s.powerState,

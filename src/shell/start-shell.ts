@@ -9,7 +9,7 @@ import type { Readable, Writable } from 'node:stream';
 import { readPolicyFile, type PolicyFile } from '../access/policy-file.js';
 import { envIsSet, envToken, type AccessConfig, type ShellConfig } from '../config.js';
 import { createRuntime } from '../runtime.js';
-import { createSandbox, seedSummary, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
+import { createSandbox, seedNames, seedSummary, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
 import { SHELL_BOT_TOKEN, SHELL_CHANNEL, SHELL_USER } from './identity.js';
 import { startLocalSlack, type LocalSlack } from './local-slack.js';
 import { startSandboxAccounts, type SandboxAccounts } from './sandbox-accounts.js';
@@ -145,6 +145,13 @@ export async function startShell(opts: StartShellOptions): Promise<RunningShell>
 
     const current = runtime.policy.current();
     const sandboxes = Object.fromEntries((named?.sandboxes ?? []).map((s) => [s.name, s.sandbox]));
+    // The banner names what the sandbox seeds, so those names work from the first command: the
+    // known-resources store learns them, marked as the sandbox seed's (`/cloud server known`).
+    if (sandboxOptions.seed !== false) {
+      const seeded = (sandbox ? [current.defaultAccount] : []).concat(Object.keys(sandboxes));
+      const entries = seedNames().map((e) => ({ ...e, field: 'seed' as const }));
+      for (const account of seeded) await runtime.store.known.remember(account, entries, Date.now());
+    }
     const where = named
       ? `accounts: ${accountsText(current.accounts, sandboxes, current.defaultAccount)}`
       : `${sandbox ? 'sandbox cloud' : 'cloud'} at ${cloudTarget!.baseUrl}`;

@@ -10,9 +10,8 @@ export const RECENT_WINDOW_MS = 60_000;
 
 export function skipRecentlyRemembered(store: KnownResourceStore, windowMs = RECENT_WINDOW_MS, maxKept = 10_000): KnownResourceStore {
   const written = new Map<string, number>();
-  const keyOf = (account: string | null, e: KnownEntry) => JSON.stringify([account ?? '', e.kind, e.id, e.uuid ?? null, e.name ?? null]);
+  const keyOf = (account: string | null, e: KnownEntry) => JSON.stringify([account ?? '', e.kind, e.id, e.uuid ?? null, e.name ?? null, e.field ?? 'name', e.via ?? null]);
   return {
-
     find: (...a) => store.find(...a),
     list: (...a) => store.list(...a),
     names: (...a) => store.names(...a),

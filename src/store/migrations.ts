@@ -215,6 +215,30 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 10,
+    name: 'known names',
+    // Several names per resource (issue 20): one per field (display name, hostname, reverse DNS,
+    // sandbox seed), so one answer never overwrites a name another answer taught. The one name
+    // kept so far moves here as a display name; where it came from was not recorded (via NULL).
+    up: `
+      CREATE TABLE known_names (
+        account     TEXT    NOT NULL DEFAULT '',
+        kind        TEXT    NOT NULL CHECK (kind IN ('server', 'sg', 'worker')),
+        id          TEXT    NOT NULL,
+        field       TEXT    NOT NULL CHECK (field IN ('name', 'hostname', 'rdns', 'seed')),
+        name        TEXT    NOT NULL,
+        via         TEXT,
+        last_seen   INTEGER NOT NULL,
+        PRIMARY KEY (account, kind, id, field)
+      ) STRICT;
+      CREATE INDEX known_names_name ON known_names (account, kind, lower(name));
+      INSERT INTO known_names (account, kind, id, field, name, via, last_seen)
+        SELECT account, kind, id, 'name', name, NULL, last_seen FROM known_resources WHERE name IS NOT NULL;
+      DROP INDEX known_resources_name;
+      ALTER TABLE known_resources DROP COLUMN name;
+    `,
+  },
 ];
 
 export class MigrationError extends Error {

@@ -1,33 +1,45 @@
 /**
- * `/cloud server known` (sg, worker): what the bot has seen on this channel's account. Names
- * come from the cloud's answers, so each is shown as an inert value.
+ * `/cloud server known` (sg, worker): what the bot knows on this channel's account, and where
+ * each name came from (an answer, the policy file's inventory, the sandbox seed). Names come
+ * from the cloud's answers and the file, so each is shown as an inert value.
  */
-import type { KnownKind, KnownResource } from '../store/known-types.js';
+import type { KnownKind, KnownName, KnownResource } from '../store/known-types.js';
 import type { Block, Reply } from './types.js';
 import { context, header, lineSections } from './blocks.js';
 import { agoFromAge } from './format.js';
-import { md, val, type Mrkdwn } from './mrkdwn.js';
+import { channelRef, join, md, val, type Mrkdwn } from './mrkdwn.js';
 
-const TITLE: Record<KnownKind, Mrkdwn> = { server: md`Servers seen`, sg: md`Security groups seen`, worker: md`Workers seen` };
+const TITLE: Record<KnownKind, Mrkdwn> = { server: md`Servers known`, sg: md`Security groups known`, worker: md`Workers known` };
 const NOUN: Record<KnownKind, Mrkdwn> = { server: md`server`, sg: md`security group`, worker: md`worker` };
 const SEEN_BY: Record<KnownKind, Mrkdwn> = {
   server: md`\`/cloud server status\`, \`ips\`, \`rename\`, \`/cloud sg show\``,
   sg: md`\`/cloud sg show\``,
   worker: md`\`/cloud worker status\`, \`/cloud worker deploy\``,
 };
+const FIELD: Record<KnownName['field'], Mrkdwn> = { name: md``, hostname: md`hostname, `, rdns: md`reverse DNS, `, seed: md``, inventory: md`` };
+
+/** Where one name came from: `policy file inventory, home #prod-ops`, `reverse DNS, seen in an answer of /cloud server ips`. */
+export function nameOrigin(n: KnownName): Mrkdwn {
+  if (n.field === 'inventory') return md`policy file inventory${n.home ? md`, home ${channelRef(n.home)}` : md``}`;
+  if (n.field === 'seed') return md`sandbox seed`;
+  return md`${FIELD[n.field]}seen in an answer${n.via ? md` of ${val(`/cloud ${n.via}`)}` : md``}`;
+}
 
 function line(r: KnownResource, now: number): Mrkdwn {
   const name = r.name ? md`*${val(r.name, 80)}*` : md`_(no name seen)_`;
   const uuid = r.uuid && r.uuid !== r.id ? md` · uuid ${val(r.uuid)}` : md``;
-  const first = agoFromAge(Math.max(0, now - r.firstSeen));
-  const last = agoFromAge(Math.max(0, now - r.lastSeen));
-  return md`• ${name} — id ${val(r.id)}${uuid} · first seen ${first}, last seen ${last}`;
+  const names = join(r.names.map((n) => md`${val(n.name, 80)} (${nameOrigin(n)})`), '; ');
+  const seen =
+    r.firstSeen === null || r.lastSeen === null
+      ? md`not seen in an answer yet`
+      : md`first seen ${agoFromAge(Math.max(0, now - r.firstSeen))}, last seen ${agoFromAge(Math.max(0, now - r.lastSeen))}`;
+  return md`• ${name} — id ${val(r.id)}${uuid} · ${r.names.length ? md`names: ${names} · ` : md``}${seen}`;
 }
 
 /** `limit` is how many were asked for: a full page says there may be more. */
 export function buildKnownList(kind: KnownKind, rows: readonly KnownResource[], now: number, limit: number): Reply {
   if (rows.length === 0) {
-    const text = md`The bot has not seen any ${NOUN[kind]} on this account yet. It remembers what ${SEEN_BY[kind]} show.`;
+    const text = md`The bot has not seen any ${NOUN[kind]} on this account yet. It remembers what ${SEEN_BY[kind]} show, and the policy file's inventory may name them.`;
     return { text, blocks: [context(text)] };
   }
   const blocks: Block[] = [header(TITLE[kind]), ...lineSections(rows.map((r) => line(r, now)), 45)];

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedSummary } from '../../src/sandbox/index.js';
+import { SEED_WORKER_UUID, seedSummary } from '../../src/sandbox/index.js';
 import { startShellHarness, type ShellHarness } from './harness.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -33,5 +33,37 @@ describe('the seeded ids and names', () => {
 
   it('are listed by the README as the seed has them', () => {
     expect(readme).toContain(seedSummary());
+  });
+});
+
+describe('the names the banner shows work in a fresh shell (issue 20)', () => {
+  it('a server, a group and the worker by name, before any answer taught them', async () => {
+    const sandbox = h.shell.sandbox!;
+    let from = sandbox.requests.length;
+    let mark = h.mark();
+    h.type('/cloud server status web-1');
+    await h.waitFor(/Server `?101`?/, mark);
+    expect(h.since(mark)).not.toContain("I don't know");
+    expect(sandbox.requests.slice(from).map((r) => `${r.method} ${r.rawPath}`)).toEqual(['GET /v2/servers/101/status']);
+
+    from = sandbox.requests.length;
+    mark = h.mark();
+    h.type('/cloud sg show web-default');
+    await h.waitFor(/Public web traffic/, mark);
+    expect(sandbox.requests.slice(from).map((r) => r.rawPath)).toEqual(['/v2/security-groups/7']);
+
+    from = sandbox.requests.length;
+    mark = h.mark();
+    h.type('/cloud worker status docs-site');
+    await h.waitFor(/docs-site/, mark);
+    expect(sandbox.requests.slice(from).map((r) => r.rawPath)).toEqual([`/v2/workers/${SEED_WORKER_UUID}/status`]);
+  });
+
+  it('`server known` says these names come from the sandbox seed', async () => {
+    const mark = h.mark();
+    h.type('/cloud server known');
+    await h.waitFor(/Servers known/, mark);
+    await h.waitFor(/staging-1/, mark);
+    expect(h.since(mark)).toMatch(/web-1.*sandbox seed/);
   });
 });

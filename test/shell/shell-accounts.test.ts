@@ -84,6 +84,15 @@ describe('two sandbox accounts from examples/policy.sandbox.yaml', () => {
     expect(reply.channel).toBe('CPRODOPS01');
   });
 
+  it('in #prod-ops, the example’s inventory names work at once, and `server known` says where each came from', async () => {
+    const m = mark();
+    await run('/cloud server status billing-db', /Account: `prod`/);
+    expect(since(m)).toEqual({ prod: ['GET /servers/102/status'], staging: [] });
+    const out = await run('/cloud server known', /A name works wherever the id goes/);
+    expect(out).toMatch(/billing-db.*policy file inventory, home #prod-ops/);
+    expect(out).toMatch(/web-1.*sandbox seed/);
+  });
+
   it('in #prod-ops, a destroy is refused by the channel’s ceiling, naming the rule; nothing reaches either cloud', async () => {
     const m = mark();
     const out = await run('/cloud server reinstall 101', /Nothing was done/);

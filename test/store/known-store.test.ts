@@ -1,4 +1,4 @@
-/** Known resources (migration 8) on both backends: upsert keeps first_seen, lookups per account and kind. */
+/** Known resources (migrations 8 and 10) on both backends: upsert keeps first_seen, one name per field, lookups per account and kind. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BACKENDS, T0, tempStores } from './helpers.js';
 
@@ -24,6 +24,7 @@ describe.each(BACKENDS)('%s', (backend) => {
       id: '101',
       uuid: '5f0c3a1e-8b2d-4c6f-9a7e-2d4b6c8e0a11',
       name: 'web-1.example.net',
+      names: [{ name: 'web-1.example.net', field: 'name', via: null, lastSeen: T0 }],
       firstSeen: T0,
       lastSeen: T0 + 5000,
     });
@@ -31,6 +32,26 @@ describe.each(BACKENDS)('%s', (backend) => {
     await store.known.remember(null, [{ kind: 'server', id: '101', name: 'web-renamed' }], T0 + 1000);
     expect((await store.known.list(null, 'server', 10))[0]).toMatchObject({ name: 'web-renamed', firstSeen: T0, lastSeen: T0 + 5000 });
     expect(await t.count(path, 'known_resources')).toBe(1);
+  });
+
+  it('keeps one name per field: another kind of answer adds a name, the same kind replaces its own', async () => {
+    const store = t.open(t.file());
+    await store.known.remember(null, [{ kind: 'server', id: '102', name: 'billing', via: 'server rename' }], T0);
+    await store.known.remember(null, [{ kind: 'server', id: '102', name: 'db-1.example.net', field: 'rdns', via: 'server ips' }], T0 + 1);
+    expect((await store.known.find(null, 'server', 'billing')).map((r) => r.id)).toEqual(['102']);
+    expect((await store.known.find(null, 'server', 'db-1.example.net'))[0]).toMatchObject({
+      name: 'billing',
+      names: [
+        { name: 'billing', field: 'name', via: 'server rename', lastSeen: T0 },
+        { name: 'db-1.example.net', field: 'rdns', via: 'server ips', lastSeen: T0 + 1 },
+      ],
+    });
+    // A rename answer replaces the display name only; the reverse DNS stays.
+    await store.known.remember(null, [{ kind: 'server', id: '102', name: 'ledger', via: 'server rename' }], T0 + 2);
+    expect(await store.known.find(null, 'server', 'billing')).toEqual([]);
+    expect((await store.known.find(null, 'server', 'ledger'))[0]!.names.map((n) => n.name)).toEqual(['ledger', 'db-1.example.net']);
+    expect(await store.known.names(null, 'server')).toEqual(['ledger', 'db-1.example.net']);
+    await expect(store.known.remember(null, [{ kind: 'server', id: '1', name: 'x', field: 'inventory' as never }], T0)).rejects.toThrow(/unknown name field/);
   });
 
   it('finds by exact name ignoring case, only in the same account and kind', async () => {
@@ -62,7 +83,7 @@ describe.each(BACKENDS)('%s', (backend) => {
     const path = t.file();
     const store = t.open(path);
     await store.known.remember(null, [{ kind: 'sg', id: '', name: 'x' }, { kind: 'sg', id: '8', name: '  ' }], T0);
-    expect(await store.known.list(null, 'sg', 10)).toMatchObject([{ id: '8', name: null }]);
+    expect(await store.known.list(null, 'sg', 10)).toMatchObject([{ id: '8', name: null, names: [] }]);
     await expect(store.known.remember(null, [{ kind: 'disk' as never, id: '1' }], T0)).rejects.toThrow(/unknown resource kind/);
     await expect(store.known.list(null, 'disk' as never, 1)).rejects.toThrow(/unknown resource kind/);
     await store.known.remember(null, [], T0); // nothing to do

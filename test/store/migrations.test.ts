@@ -196,6 +196,27 @@ describe('migrate', () => {
     }
   });
 
+  it('migration 10 (known names) keeps each name seen so far, as a display name', async () => {
+    expect(MIGRATIONS[9]).toMatchObject({ version: 10, name: 'known names' });
+    const path = t.file();
+    const db = raw(path);
+    try {
+      expect(migrate(db, MIGRATIONS.slice(0, 9))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      db.exec(`
+        INSERT INTO known_resources (account, kind, id, uuid, name, first_seen, last_seen) VALUES
+          ('prod', 'server', '101', NULL, 'web-1.example.net', 1, 5), ('', 'sg', '7', NULL, NULL, 2, 3);
+      `);
+    } finally {
+      db.close();
+    }
+    const store = t.open(path); // migrates to the newest version
+    expect(await store.known.find('prod', 'server', 'web-1.example.net')).toEqual([
+      expect.objectContaining({ id: '101', name: 'web-1.example.net', names: [{ name: 'web-1.example.net', field: 'name', via: null, lastSeen: 5 }], firstSeen: 1, lastSeen: 5 }),
+    ]);
+    expect(await store.known.list(null, 'sg', 10)).toEqual([expect.objectContaining({ id: '7', name: null, names: [] })]);
+    await store.close();
+  });
+
   it('the shipped list is numbered 1..n', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
   });

@@ -87,6 +87,27 @@ describe('PostgreSQL migrations', () => {
     );
   });
 
+  it('migration 10 (known names) keeps each name seen so far, as a display name', async () => {
+    const schema = t.file();
+    const old = createPool({ url: postgresUrl(), schema, max: 1 });
+    try {
+      expect(await migratePostgres(old, PG_MIGRATIONS.slice(0, 9), { schema })).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      await old.query(`
+        INSERT INTO known_resources (account, kind, id, uuid, name, first_seen, last_seen) VALUES
+          ('prod', 'server', '101', NULL, 'web-1.example.net', 1, 5), ('', 'sg', '7', NULL, NULL, 2, 3);
+      `);
+    } finally {
+      await old.end();
+    }
+    const store = t.open(schema) as PostgresStore;
+    await store.ready();
+    expect((await ledger(schema)).map((r) => [r.version, r.name])).toContainEqual([10, 'known names']);
+    expect(await store.known.find('prod', 'server', 'WEB-1.example.net')).toEqual([
+      expect.objectContaining({ id: '101', name: 'web-1.example.net', names: [{ name: 'web-1.example.net', field: 'name', via: null, lastSeen: 5 }], firstSeen: 1, lastSeen: 5 }),
+    ]);
+    expect(await store.known.list(null, 'sg', 10)).toEqual([expect.objectContaining({ id: '7', name: null, names: [] })]);
+  });
+
   it('several replicas starting together migrate once; a restart re-applies nothing', async () => {
     const schema = t.file();
     const replicas = Array.from({ length: 5 }, () => t.open(schema) as PostgresStore);

@@ -1,6 +1,6 @@
 /**
- * `/cloud server known`, `/cloud sg known`, `/cloud worker known`: what the bot has seen on the
- * channel's account (the API lists none of them). They read the bot's own memory: scope bot.
+ * `/cloud server known`, `/cloud sg known`, `/cloud worker known`: what the bot knows on the
+ * channel's account (the API lists none of them): seen in answers, or named by the inventory. They read the bot's own memory: scope bot.
  */
 import type { KnownKind } from '../../store/known-types.js';
 import { buildKnownList } from '../../views/known-views.js';
@@ -11,7 +11,7 @@ const LIMIT = 50;
 const knownOp = <const R extends 'server' | 'sg' | 'worker'>(resource: R, kind: KnownKind, what: string) =>
   defineOperation({
     id: `${resource}.known`,
-    summary: `${what} the bot has seen on this channel’s account: name, id, uuid, first and last seen`,
+    summary: `${what} the bot knows on this channel’s account: names and where each came from, id, uuid, first and last seen`,
     tier: 'read',
     scope: 'bot',
     args: {},

@@ -2,7 +2,7 @@
 import { buildCredentials, buildServerIps, buildServerStatus } from '../../views/server-views.js';
 import { serverArg } from '../args.js';
 import { defineOperation, switchFlag } from '../define.js';
-import { serverFromIps, serverSeen } from '../remember.js';
+import { serverFromIps, serverFromStatus, serverSeen } from '../remember.js';
 
 export const serverStatus = defineOperation({
   id: 'server.status',
@@ -11,7 +11,7 @@ export const serverStatus = defineOperation({
   args: { server: serverArg, watch: switchFlag('follow it in the channel until an install is done') },
   watchable: ({ server }) => ({ kind: 'server', resource: server }),
   run: ({ cloud, signal }, { server }) => cloud.servers.status(server, { signal }),
-  remember: (_status, { server }) => serverSeen(server),
+  remember: (status, { server }) => serverFromStatus(server, status),
   render: (status, { server }, view) => buildServerStatus(server, status, view),
 });
 

@@ -208,6 +208,28 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'known names',
+    // Several names per resource (issue 20; see the SQLite migration).
+    up: `
+      CREATE TABLE known_names (
+        account     text    NOT NULL DEFAULT '',
+        kind        text    NOT NULL CHECK (kind IN ('server', 'sg', 'worker')),
+        id          text    NOT NULL,
+        field       text    NOT NULL CHECK (field IN ('name', 'hostname', 'rdns', 'seed')),
+        name        text    NOT NULL,
+        via         text,
+        last_seen   bigint  NOT NULL,
+        CONSTRAINT known_names_pkey PRIMARY KEY (account, kind, id, field)
+      );
+      CREATE INDEX known_names_name ON known_names (account, kind, lower(name));
+      INSERT INTO known_names (account, kind, id, field, name, via, last_seen)
+        SELECT account, kind, id, 'name', name, NULL, last_seen FROM known_resources WHERE name IS NOT NULL;
+      DROP INDEX known_resources_name;
+      ALTER TABLE known_resources DROP COLUMN name;
+    `,
+  },
 ];
 
 export interface PgMigrateOptions {

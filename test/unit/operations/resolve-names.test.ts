@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { catalog } from '../../../src/operations/index.js';
 import { parseCommand } from '../../../src/operations/parse-command.js';
 import { resolveNames } from '../../../src/operations/resolve-names.js';
-import { groupSeen, rememberAnswer, serverFromIps, serverSeen } from '../../../src/operations/remember.js';
+import { groupSeen, rememberAnswer, serverFromIps, serverFromStatus, serverSeen } from '../../../src/operations/remember.js';
 import { createSqliteStore, type Store } from '../../../src/store/index.js';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
@@ -69,7 +69,26 @@ describe('resolveNames', () => {
   it('refuses a name two servers share, naming their ids', async () => {
     await store.known.remember('prod', [{ kind: 'server', id: '5f0c3a1e-8b2d-4c6f-9a7e-2d4b6c8e0a11', name: 'web-1.example.net' }], T0 + 1);
     const r = await resolveNames(store.known, op('server.status'), parsedArgs('server status web-1.example.net'), 'prod');
-    expect(r).toEqual({ ok: false, message: '`web-1.example.net` names 2 servers here (`5f0c3a1e-8b2d-4c6f-9a7e-2d4b6c8e0a11`, `101`); use the id instead.' });
+    expect(r).toEqual({
+      ok: false,
+      message:
+        '`web-1.example.net` could be 2 servers here: `5f0c3a1e-8b2d-4c6f-9a7e-2d4b6c8e0a11` (seen in an answer); `101` (seen in an answer). Which one did you mean? Use its id instead of the name.',
+    });
+  });
+
+  it('a server seen by its id in one answer and by its uuid in another is one server, sent by its id', async () => {
+    const uuid = '5f0c3a1e-8b2d-4c6f-9a7e-2d4b6c8e0a11';
+    await store.known.remember('prod', [{ kind: 'server', id: '101', uuid, name: 'web-1', via: 'server rename' }], T0 + 1);
+    await store.known.remember('prod', [{ kind: 'server', id: uuid, uuid, name: 'web-1', via: 'sg show' }], T0 + 2);
+    expect(await resolveNames(store.known, op('server.status'), parsedArgs('server status web-1'), 'prod')).toMatchObject({ ok: true, args: { server: '101' } });
+  });
+
+  it('keeps every name an answer taught: a reverse DNS answer does not replace the display name', async () => {
+    await store.known.remember('prod', [{ kind: 'server', id: '104', name: 'frontend', via: 'server rename' }], T0 + 1);
+    await store.known.remember('prod', serverFromIps('104', [{ address: '104.20.30.41', type: 'ipv4', rdns: 'staging-1.example.net' }]), T0 + 2);
+    for (const name of ['frontend', 'staging-1.example.net', 'staging-1']) {
+      expect(await resolveNames(store.known, op('server.status'), parsedArgs(`server status ${name}`), 'prod')).toMatchObject({ ok: true, args: { server: '104' } });
+    }
   });
 
   it('reads an 8-character word as a known name first, else as a short uuid', async () => {
@@ -91,7 +110,9 @@ describe('remember hooks', () => {
     expect(serverFromIps('101', [
       { address: '2a0c::11', type: 'ipv6', rdns: 'v6.example.net' },
       { address: '185.10.20.11', type: 'ipv4', rdns: 'web-1.example.net' },
-    ])).toEqual([{ kind: 'server', id: '101', name: 'web-1.example.net' }]);
+    ])).toEqual([{ kind: 'server', id: '101', name: 'web-1.example.net', field: 'rdns' }]);
+    expect(serverFromStatus('103', { name: 'builder' })).toEqual([{ kind: 'server', id: '103', name: 'builder' }]);
+    expect(serverFromStatus('103', {})).toEqual([{ kind: 'server', id: '103', name: null }]);
     expect(groupSeen({ id: 7, name: 'web-default', servers: [{ uuid: 'u-1', name: 'web-1' }] })).toEqual([
       { kind: 'sg', id: '7', name: 'web-default' },
       { kind: 'server', id: 'u-1', uuid: 'u-1', name: 'web-1' },
