@@ -12,6 +12,8 @@ import { SHELL_ACCESS } from '../../../src/shell/start-shell.js';
 const options = { hasEnv: (name: string) => name === 'CLOUD_PROD_TOKEN' };
 const file = (inventory: string) => `
 version: 1
+default_channel: deny
+channels: {}
 accounts:
   prod:
     base_url: https://api.example.com/v2
