@@ -9,13 +9,15 @@
 import type { PostQueue } from '../chat/post-queue.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import type { AlertRecord, AlertStore, SubscriptionRecord } from '../store/monitor-types.js';
+import type { AlertRecord, AlertStore, SubscriptionRecord, SubscriptionStore } from '../store/monitor-types.js';
 import { buildAlertFollowUp, buildAlertMessage, type AlertAction, type AlertInput, type UnwatchedWhy } from '../views/alert-views.js';
 import type { Conditions } from './conditions.js';
 import type { PolledKind } from './observe.js';
 
 export interface AlertingDeps {
   alerts: AlertStore;
+  /** Read again before an alert opens: one unsubscribed or muted meanwhile posts nothing. */
+  subscriptions?: Pick<SubscriptionStore, 'get'>;
   queue: PostQueue;
   clock: Clock;
   logger: Logger;
@@ -107,7 +109,12 @@ export function createAlerting(deps: AlertingDeps) {
     for (const a of firing) if (!now.has(a.condition)) await resolve(sub, a, muted);
     if (muted) return;
     const open = new Set(firing.map((a) => a.condition));
-    for (const [condition, detail] of now) if (!open.has(condition)) await fire(sub, condition, detail);
+    const missing = [...now].filter(([condition]) => !open.has(condition));
+    if (!missing.length) return;
+    // The monitor's copy may be seconds old: one removed or muted since then stays quiet.
+    const current = deps.subscriptions ? await deps.subscriptions.get(sub.id) : sub;
+    if (!current || current.removedAt !== null || (current.mutedUntil !== null && current.mutedUntil > deps.clock.now())) return;
+    for (const [condition, detail] of missing) await fire(sub, condition, detail);
   }
 
   /**

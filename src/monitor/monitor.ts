@@ -79,7 +79,7 @@ export function createMonitor(deps: MonitorDeps): Monitor {
   const recheck = Math.min(deps.recheckMs ?? 1000, interval);
   const leaseMs = deps.leaseMs ?? Math.max(30_000, 3 * interval);
   const limiter = createLimiter(deps.concurrency ?? 4);
-  const alerting = createAlerting({ ...deps, alerts: deps.stores.alerts, allowed: (sub) => allowed(sub) });
+  const alerting = createAlerting({ ...deps, alerts: deps.stores.alerts, subscriptions: deps.stores.subscriptions, allowed: (sub) => allowed(sub) });
   const allowed = (sub: SubscriptionRecord) => !deps.mayRead || deps.mayRead(sub, READ_OF[sub.kind]);
   const digests = createDigests({ ...deps, ...(deps.digest ?? {}), cloudFor: deps.cloudFor, ...(deps.budget ? { budget: deps.budget } : {}) });
   const states = new Map<string, TargetState>();

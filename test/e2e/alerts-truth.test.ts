@@ -64,6 +64,22 @@ describe('unsubscribing while an alert fires', () => {
   });
 });
 
+describe('muting while an alert fires', () => {
+  it('leaves it firing while the server is off, and marks it resolved only once it is back on', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    const { id, alert } = await firingAlert();
+    await rig.command(`mute ${id} 2h`, { userId: BOB.id });
+    await after(rig, INTERVAL);
+    await after(rig, INTERVAL);
+    expect(text(latest(alert))).toMatch(OFF);
+    expect(rig.slack.callsTo('chat.update').filter((c) => c.params.ts === alert.ts)).toEqual([]);
+    await powerFromPanel(rig, 101, 'on');
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    expect(text(latest(alert))).toMatch(/Resolved: Server `101` is back on/);
+  });
+});
+
 describe('a mute that ends', () => {
   it('fires for a server that went off during the mute and is still off, and lists it firing', async () => {
     rig = await startBotRig({ monitor: MONITOR });
