@@ -32,6 +32,11 @@ export interface Access {
   findRole(userId: string, channelId?: string): Promise<RoleFinding>;
   /** May this person act on this operation here (on `account`, else the channel's own)? */
   check(userId: string, channelId: string | undefined, op: Guarded, account?: string): Promise<AccessDecision>;
+  /**
+   * What the channel and the account allow, whoever asks: what the bot posts on its own there
+   * (a subscription's alerts, a digest) is bound by the same ceilings and accounts as a read.
+   */
+  channelAllows(channelId: string, op: Guarded, account: string): AccessDecision;
   /** The operations this person may run here (help shows only these). */
   allowed(userId: string, channelId: string | undefined, ops: readonly AnyOperation[]): Promise<AnyOperation[]>;
   /** The rule asking for a second admin's approval of this change here, if any. */
@@ -112,6 +117,9 @@ export function createAccess(deps: AccessDeps): Access {
     findRole,
     roleOf: async (userId, channelId) => (await findRole(userId, channelId)).role,
     check,
+    // The strongest role: only the channel's and the account's rules can refuse.
+    channelAllows: (channelId, op, account) =>
+      decide(deps.policy(), { role: 'admin', roleSource: 'channel', channelId, tier: op.tier, scope: op.scope ?? 'cloud', account }),
     async allowed(userId, channelId, ops) {
       const { role, source } = await findRole(userId, channelId);
       const policy = deps.policy();

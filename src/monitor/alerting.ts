@@ -1,23 +1,29 @@
 /**
  * Alerts as messages (issue 13): one message per incident and subscription, posted through
- * the channel's queue when a condition appears and edited in place when it resolves (with a
+ * the channel's queue when a condition holds and edited in place when it resolves (with a
  * short thread reply). A muted subscription posts nothing new; its open alerts are still
  * edited when they resolve, so no message is left saying something is wrong when it is not.
+ * When the watching ends (unsubscribed, or the policy no longer lets the channel read it) the
+ * message says so and what was last seen: it never claims the problem went away.
  */
 import type { PostQueue } from '../chat/post-queue.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import type { AlertRecord, AlertStore, SubscriptionRecord } from '../store/monitor-types.js';
-import { buildAlertFollowUp, buildAlertMessage, type AlertAction, type AlertInput } from '../views/alert-views.js';
+import type { AlertRecord, AlertStore, SubscriptionRecord, SubscriptionStore } from '../store/monitor-types.js';
+import { buildAlertFollowUp, buildAlertMessage, type AlertAction, type AlertInput, type UnwatchedWhy } from '../views/alert-views.js';
 import type { Conditions } from './conditions.js';
 import type { PolledKind } from './observe.js';
 
 export interface AlertingDeps {
   alerts: AlertStore;
+  /** Read again before an alert opens: one unsubscribed or muted meanwhile posts nothing. */
+  subscriptions?: Pick<SubscriptionStore, 'get'>;
   queue: PostQueue;
   clock: Clock;
   logger: Logger;
   accountLabel?: (account: string | null) => string | undefined;
+  /** May the subscription's channel read what it posts, on its account, now? Absent: yes. */
+  allowed?: (sub: SubscriptionRecord) => boolean;
 }
 
 /** The buttons of an alert: reads of the catalog, checked and audited like typed commands. */
@@ -91,15 +97,41 @@ export function createAlerting(deps: AlertingDeps) {
   }
 
   /**
-   * A committed change of a resource, for one subscription: conditions that appeared fire,
-   * firing alerts whose condition is gone resolve. Muted: nothing new is posted.
+   * The subscription against what holds now (its resource's committed state): firing alerts
+   * whose condition is gone resolve; a condition that holds without a firing alert fires, be it
+   * new, one that came while the subscription was muted, or one that held when it was made.
+   * Muted: nothing new is posted. A channel that may no longer read it: its watching ends.
    */
-  async function apply(sub: SubscriptionRecord, before: Conditions, after: Conditions): Promise<void> {
+  async function sync(sub: SubscriptionRecord, now: Conditions): Promise<void> {
+    if (deps.allowed && !deps.allowed(sub)) return unwatch(sub, 'policy');
     const muted = sub.mutedUntil !== null && sub.mutedUntil > deps.clock.now();
-    for (const a of await deps.alerts.listFiring(sub.id)) if (!after.has(a.condition)) await resolve(sub, a, muted);
+    const firing = await deps.alerts.listFiring(sub.id);
+    for (const a of firing) if (!now.has(a.condition)) await resolve(sub, a, muted);
     if (muted) return;
-    for (const [condition, detail] of after) if (!before.has(condition)) await fire(sub, condition, detail);
+    const open = new Set(firing.map((a) => a.condition));
+    const missing = [...now].filter(([condition]) => !open.has(condition));
+    if (!missing.length) return;
+    // The monitor's copy may be seconds old: one removed or muted since then stays quiet.
+    const current = deps.subscriptions ? await deps.subscriptions.get(sub.id) : sub;
+    if (!current || current.removedAt !== null || (current.mutedUntil !== null && current.mutedUntil > deps.clock.now())) return;
+    for (const [condition, detail] of missing) await fire(sub, condition, detail);
   }
 
-  return { apply };
+  /**
+   * The watching ends (unsubscribed, or the channel may no longer read it), not the problem:
+   * each firing alert is closed and its message says what was last seen. Nothing is posted.
+   */
+  async function unwatch(sub: SubscriptionRecord, why: UnwatchedWhy): Promise<void> {
+    for (const alert of await deps.alerts.listFiring(sub.id)) {
+      const now = deps.clock.now();
+      const closed = await deps.alerts.resolve(alert.id, now, { unwatched: why });
+      if (!closed || !closed.messageTs) continue;
+      const edited = buildAlertMessage(input(sub, closed, now));
+      await deps.queue
+        .update({ channel: sub.channelId, ts: closed.messageTs, text: edited.text, blocks: edited.blocks })
+        .catch((error: unknown) => deps.logger.warn('could not show an alert no longer watched', { subscription: sub.id, alert: alert.id, error }));
+    }
+  }
+
+  return { sync, unwatch };
 }

@@ -1,18 +1,41 @@
 /**
  * What the subscription commands do to the store (operations/types.ts SubscriptionControl):
  * always within the asking channel, so one channel can neither list nor change another's.
+ * A subscription shows what its equivalent read would (reads.ts): the asker must be allowed
+ * that read here before anything is stored, and the answer says what holds now.
  */
 import type { Clock } from '../clock.js';
-import type { SubscriptionControl } from '../operations/types.js';
+import type { ReadRefusal, SubscriptionControl } from '../operations/types.js';
 import type { MonitorStores, SubscriptionRecord } from '../store/monitor-types.js';
+import { conditionsOf } from './conditions.js';
 import { digestDue } from './digest.js';
 import type { Monitor } from './monitor.js';
+import { observe } from './observe.js';
+import { DIGEST_INVOICES_READ, READ_OF, type MayRead } from './reads.js';
 
-export function createSubscriptionControl(deps: { stores: MonitorStores; clock: Clock; monitor: Pick<Monitor, 'refresh' | 'retire'> }): SubscriptionControl {
+export interface SubscriptionControlDeps {
+  stores: MonitorStores;
+  clock: Clock;
+  monitor: Pick<Monitor, 'refresh' | 'retire'>;
+  /** May this person run the read `opId` in this channel, on this account? Absent: yes. */
+  mayRead?: (who: { userId: string; channelId: string; account: string }, opId: string) => Promise<ReadRefusal | undefined>;
+  /** What the channel may read, whoever asks (the digest's invoice section). Absent: everything. */
+  channelMay?: MayRead;
+}
+
+export function createSubscriptionControl(deps: SubscriptionControlDeps): SubscriptionControl {
   const { subscriptions, alerts } = deps.stores;
   const matches = (s: SubscriptionRecord, target: string) => s.id === target || s.resource === target || (s.resource === '' && s.kind === target);
   return {
     async add(input) {
+      const refused = await deps.mayRead?.({ userId: input.userId, channelId: input.channelId, account: input.account }, READ_OF[input.kind]);
+      if (refused) return { refused };
+      // The resource exists and this token sees it (a cloud error answers instead), and what holds now.
+      let holds: { condition: string; detail: Record<string, unknown> }[] | undefined;
+      if (input.kind !== 'digest' && input.cloud) {
+        const state = await observe(input.cloud, input.kind, input.resource, input.signal);
+        holds = [...conditionsOf(input.kind, state, input.params)].map(([condition, detail]) => ({ condition, detail }));
+      }
       const now = deps.clock.now();
       const added = await subscriptions.add({ channelId: input.channelId, account: input.account, kind: input.kind, resource: input.resource, params: input.params, createdBy: input.userId, createdAt: now });
       // A digest asked for after today's time starts tomorrow, not at once.
@@ -21,7 +44,8 @@ export function createSubscriptionControl(deps: { stores: MonitorStores; clock: 
         if (day && (await subscriptions.claimRun(added.record.id, day))) added.record.lastRun = day;
       }
       deps.monitor.refresh();
-      return added;
+      const hidden = input.kind === 'digest' && deps.channelMay ? !deps.channelMay(added.record, DIGEST_INVOICES_READ) : false;
+      return { ...added, ...(holds ? { holds } : {}), ...(hidden ? { invoicesHidden: true } : {}) };
     },
     async list(channelId) {
       const subs = await subscriptions.listForChannel(channelId);

@@ -7,7 +7,7 @@
 import type { PostQueue } from '../chat/post-queue.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { RequestBudget } from '../cloud/request-budget.js';
-import type { AccountUsage, Invoice } from '../cloud/schemas.js';
+import type { AccountUsage } from '../cloud/schemas.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { MonitorStores, SubscriptionRecord } from '../store/monitor-types.js';
@@ -16,6 +16,7 @@ import { describeCloudError } from '../views/cloud-error-text.js';
 import { buildDigest, type DigestInput } from '../views/digest-views.js';
 import { isCloudApiError } from '../cloud/errors.js';
 import { localParts, minutesOf } from './local-time.js';
+import { DIGEST_INVOICES_READ, READ_OF, type MayRead } from './reads.js';
 
 export const DEFAULT_DIGEST_AT = '09:00';
 export const DEFAULT_DIGEST_TZ = 'UTC';
@@ -32,6 +33,8 @@ export interface DigestSources {
   accountLabel?: (account: string | null) => string | undefined;
   /** Watches still open (the digest lists a channel's). */
   watches?: () => Promise<WatchRecord[]>;
+  /** What the channel may read now, on the account (reads.ts); absent: everything. */
+  mayRead?: MayRead;
 }
 
 /** The local day a digest subscription is due on now, or undefined if not (yet) today. */
@@ -43,6 +46,7 @@ export function digestDue(sub: SubscriptionRecord, now: number): string | undefi
 }
 
 export function createDigests(deps: DigestSources) {
+  const may: MayRead = (sub, opId) => !deps.mayRead || deps.mayRead(sub, opId);
   const error = (e: unknown) => ({ error: isCloudApiError(e) ? describeCloudError(e).summary : 'the bot could not read it' });
 
   async function read<T>(fn: () => Promise<T>): Promise<T | { error: string }> {
@@ -58,9 +62,12 @@ export function createDigests(deps: DigestSources) {
   async function send(sub: SubscriptionRecord, day: string, all: SubscriptionRecord[], now: number): Promise<void> {
     const cloud = deps.cloudFor(sub.account);
     const usage = await read<AccountUsage>(() => cloud.account.usage());
-    const page = await read(() => cloud.account.invoices({ page: 1 }));
-    const invoices: Invoice[] | { error: string } =
-      'error' in page ? page : page.data.filter((i) => (i.amount_due ?? 0) > 0 || /unpaid|overdue|due|open/i.test(i.status ?? ''));
+    // Invoices only where `/cloud account invoices` may run, checked now (after any reload).
+    let invoices: DigestInput['invoices'] = 'not-allowed';
+    if (may(sub, DIGEST_INVOICES_READ)) {
+      const page = await read(() => cloud.account.invoices({ page: 1 }));
+      invoices = 'error' in page ? page : page.data.filter((i) => (i.amount_due ?? 0) > 0 || /unpaid|overdue|due|open/i.test(i.status ?? ''));
+    }
     const bySub = new Map(all.map((s) => [s.id, s]));
     const alerts = (await deps.stores.alerts.listSince(sub.channelId, now - DAY_MS, 50)).flatMap((a) => {
       const s = bySub.get(a.subscriptionId);
@@ -90,6 +97,8 @@ export function createDigests(deps: DigestSources) {
         if (!day) continue;
         sub.lastRun = day; // this pass's copy: not claimed again each second
         if (sub.mutedUntil !== null && sub.mutedUntil > now) continue;
+        // A channel that may no longer read usage gets no digest (the day is not claimed).
+        if (!may(sub, READ_OF.digest)) continue;
         if (!(await deps.stores.subscriptions.claimRun(sub.id, day))) continue;
         await send(sub, day, subs, now).catch((error: unknown) => deps.logger.warn('could not send a digest', { subscription: sub.id, error }));
       }

@@ -13,6 +13,7 @@ import { createAlerting } from './alerting.js';
 import { conditionsOf } from './conditions.js';
 import { createDigests, type DigestSources } from './digest.js';
 import { observe, type MonitorState, type PolledKind } from './observe.js';
+import { READ_OF } from './reads.js';
 
 /** The digest's sources (stores, clients, budget, queue, clock, logger) and the monitor's own settings. */
 export interface MonitorDeps extends Omit<DigestSources, 'watches'> {
@@ -46,7 +47,7 @@ export interface Monitor {
   refresh(): void;
   /** Requests made so far (benchmarks). */
   polls(): number;
-  /** An unsubscribed subscription's open alerts: resolved, their messages edited, nothing posted. */
+  /** An unsubscribed subscription's open alerts: closed as no longer watched, their messages edited, nothing posted. */
   retire(sub: SubscriptionRecord): Promise<void>;
 }
 
@@ -65,6 +66,8 @@ interface TargetState {
   nextPollAt: number;
 }
 
+type Mode = 'live' | 'muted' | 'refused';
+
 export const MONITOR_LEASE = 'monitor';
 const SUBS_TTL_MS = 5000;
 
@@ -76,10 +79,16 @@ export function createMonitor(deps: MonitorDeps): Monitor {
   const recheck = Math.min(deps.recheckMs ?? 1000, interval);
   const leaseMs = deps.leaseMs ?? Math.max(30_000, 3 * interval);
   const limiter = createLimiter(deps.concurrency ?? 4);
-  const alerting = createAlerting({ ...deps, alerts: deps.stores.alerts });
+  const alerting = createAlerting({ ...deps, alerts: deps.stores.alerts, subscriptions: deps.stores.subscriptions, allowed: (sub) => allowed(sub) });
+  const allowed = (sub: SubscriptionRecord) => !deps.mayRead || deps.mayRead(sub, READ_OF[sub.kind]);
   const digests = createDigests({ ...deps, ...(deps.digest ?? {}), cloudFor: deps.cloudFor, ...(deps.budget ? { budget: deps.budget } : {}) });
   const states = new Map<string, TargetState>();
   let subs: SubscriptionRecord[] = [];
+  /**
+   * How each subscription was last brought in line with its resource's state: live, muted, or
+   * not allowed. One whose mode changed (new, a mute ended, a policy reload) is looked at again.
+   */
+  const modes = new Map<string, Mode>();
   let subsAt = -Infinity;
   let leader = false;
   let requests = 0;
@@ -91,7 +100,7 @@ export function createMonitor(deps: MonitorDeps): Monitor {
   function targets(): Target[] {
     const byKey = new Map<string, Target>();
     for (const s of subs) {
-      if (s.kind === 'digest') continue;
+      if (s.kind === 'digest' || !allowed(s)) continue;
       const key = targetKey(s.account, s.kind, s.resource);
       const t = byKey.get(key) ?? { key, account: s.account, kind: s.kind, resource: s.resource, subs: [] };
       t.subs.push(s);
@@ -113,20 +122,30 @@ export function createMonitor(deps: MonitorDeps): Monitor {
     });
   }
 
-  async function commit(t: Target, before: MonitorState | undefined, after: MonitorState): Promise<void> {
-    await deps.stores.monitorState.put(t.key, after, deps.clock.now());
-    const subs = [...t.subs];
+  const modeOf = (sub: SubscriptionRecord, now: number): Mode =>
+    !allowed(sub) ? 'refused' : sub.mutedUntil !== null && sub.mutedUntil > now ? 'muted' : 'live';
+
+  /** Brings subscriptions in line with the state that holds now (alerting.sync). */
+  function settle(t: Target, state: MonitorState, subs: SubscriptionRecord[]): void {
+    if (!subs.length) return;
+    const now = deps.clock.now();
+    for (const sub of subs) modes.set(sub.id, modeOf(sub, now));
     // Channels are independent (each has its own post queue): their alerts go out side by side.
     dispatch(t.key, async () => {
       await Promise.all(
         subs.map((sub) =>
-          alerting
-            .apply(sub, conditionsOf(t.kind, before, sub.params), conditionsOf(t.kind, after, sub.params))
-            .catch((error: unknown) => deps.logger.error('could not alert', { subscription: sub.id, error })),
+          alerting.sync(sub, conditionsOf(t.kind, state, sub.params)).catch((error: unknown) => deps.logger.error('could not alert', { subscription: sub.id, error })),
         ),
       );
     });
   }
+
+  async function commit(t: Target, after: MonitorState): Promise<void> {
+    await deps.stores.monitorState.put(t.key, after, deps.clock.now());
+    settle(t, after, [...t.subs]);
+  }
+
+  const unsettled = (t: Target, now: number) => t.subs.filter((s) => modes.get(s.id) !== modeOf(s, now));
 
   async function idle(): Promise<void> {
     while (pending.size) await Promise.all([...pending]);
@@ -151,17 +170,22 @@ export function createMonitor(deps: MonitorDeps): Monitor {
       st.committed = await deps.stores.monitorState.get(t.key);
       st.loaded = true;
     }
-    if (st.committed === undefined) {
-      // First sight: the baseline. Nothing has changed yet, so nothing is posted.
+    if (st.committed === undefined && !t.subs.some((s) => conditionsOf(t.kind, state, s.params).size > 0)) {
+      // First sight of nothing wrong: the baseline. Nothing to say.
       await deps.stores.monitorState.put(t.key, state, now);
       st.committed = state;
-      st.nextPollAt = now + interval;
-      return;
-    }
-    const sig = JSON.stringify(state);
-    if (sig === JSON.stringify(st.committed)) {
       delete st.pending;
       st.nextPollAt = now + interval;
+      settle(t, state, unsettled(t, now));
+      return;
+    }
+    // First sight of something wrong is a change from nothing known: the hold rule applies.
+    const sig = JSON.stringify(state);
+    if (st.committed !== undefined && sig === JSON.stringify(st.committed)) {
+      delete st.pending;
+      st.nextPollAt = now + interval;
+      // Seen again as committed: subscriptions new, unmuted or allowed again are told what holds.
+      settle(t, state, unsettled(t, now));
       return;
     }
     st.pending = st.pending?.sig === sig ? { ...st.pending, count: st.pending.count + 1 } : { sig, state, count: 1 };
@@ -169,11 +193,10 @@ export function createMonitor(deps: MonitorDeps): Monitor {
       st.nextPollAt = now + recheck;
       return;
     }
-    const before = st.committed;
     st.committed = state;
     delete st.pending;
     st.nextPollAt = now + interval;
-    await commit(t, before, state);
+    await commit(t, state);
   }
 
   async function tick(): Promise<void> {
@@ -192,10 +215,22 @@ export function createMonitor(deps: MonitorDeps): Monitor {
     }
     const work: Promise<void>[] = [];
     const live = new Set<string>();
+    const seen = new Set<string>();
+    for (const s of subs) {
+      seen.add(s.id);
+      // A channel that may no longer read it: the watching ends (checked again every pass).
+      if (s.kind !== 'digest' && !allowed(s) && modes.get(s.id) !== 'refused') {
+        modes.set(s.id, 'refused');
+        dispatch(targetKey(s.account, s.kind, s.resource), () => alerting.unwatch(s, 'policy').catch((error: unknown) => deps.logger.error('could not end alerts', { subscription: s.id, error })));
+      }
+    }
+    for (const id of modes.keys()) if (!seen.has(id)) modes.delete(id);
     for (const t of targets()) {
       live.add(t.key);
       let st = states.get(t.key);
       if (!st) states.set(t.key, (st = { committed: undefined, loaded: false, nextPollAt: now }));
+      // What holds is told only from a fresh look (a mute ended, a new subscription).
+      if (st.nextPollAt !== Number.POSITIVE_INFINITY && unsettled(t, now).length) st.nextPollAt = now;
       if (st.nextPollAt > now) continue;
       st.nextPollAt = Number.POSITIVE_INFINITY; // in flight
       const own = st;
@@ -227,7 +262,7 @@ export function createMonitor(deps: MonitorDeps): Monitor {
     tick,
     idle,
     polls: () => requests,
-    retire: (sub) => alerting.apply({ ...sub, mutedUntil: Number.POSITIVE_INFINITY }, new Map(), new Map()),
+    retire: (sub) => alerting.unwatch(sub, 'unsubscribed'),
     refresh() {
       subsAt = -Infinity;
       sleeper?.abort();

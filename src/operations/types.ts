@@ -9,6 +9,7 @@ import type { Clock } from '../clock.js';
 import type { WatchKind, WatchRecord } from '../store/watch-store.js';
 import type { Auditor } from '../audit/types.js';
 import type { PolicyExplanation } from '../access/explain.js';
+import type { Refusal } from '../access/decide.js';
 import type { SubscriptionKind, SubscriptionRecord } from '../store/monitor-types.js';
 import type { KnownEntry, KnownKind, KnownResource } from '../store/known-types.js';
 import type { AliasRecord } from '../store/alias-types.js';
@@ -119,9 +120,43 @@ export interface AliasControl {
   remove(name: string, channelId: string, userId: string): Promise<AliasRemoveOutcome>;
 }
 
+/** A read the asker (or the channel) may not run, so nothing that shows it is set up. */
+export interface ReadRefusal {
+  refusal: Refusal;
+  /** The read's command (`/cloud account invoices`) and tier, for the refusal's words. */
+  command: string;
+  tier: Tier;
+}
+
+/** What `subscribe` came to: refused (nothing stored, nothing sent), or the subscription and what holds now. */
+export type SubscribeOutcome =
+  | { refused: ReadRefusal }
+  | {
+      record: SubscriptionRecord;
+      created: boolean;
+      /** Conditions that hold now (an alert opens once the monitor confirms them); undefined for a digest. */
+      holds?: { condition: string; detail: Record<string, unknown> }[];
+      /** A digest here leaves out invoices: the channel may not read them. */
+      invoicesHidden?: boolean;
+    };
+
 /** Subscriptions of a channel, for the `subscribe`, `subscriptions`, `unsubscribe` and `mute` commands. */
 export interface SubscriptionControl {
-  add(input: { channelId: string; account: string; kind: SubscriptionKind; resource: string; params: Record<string, unknown>; userId: string }): Promise<{ record: SubscriptionRecord; created: boolean }>;
+  /**
+   * Checks that the asker may run the subscription's equivalent read here (a refusal stores
+   * nothing), reads the resource through `cloud` (it exists, this token sees it, and what holds
+   * now), then stores it.
+   */
+  add(input: {
+    channelId: string;
+    account: string;
+    kind: SubscriptionKind;
+    resource: string;
+    params: Record<string, unknown>;
+    userId: string;
+    cloud?: CloudClient;
+    signal?: AbortSignal;
+  }): Promise<SubscribeOutcome>;
   /** The channel's subscriptions and how many alerts each has firing. */
   list(channelId: string): Promise<{ subs: SubscriptionRecord[]; firing: Record<string, number> }>;
   /** Removes one of this channel's subscriptions; undefined when there is none by that id here. */

@@ -72,6 +72,19 @@ export interface AlertInput {
   change?: 'fired' | 'changed' | 'resolved';
 }
 
+/** Why an alert's watching ended while it still fired (its detail's `unwatched`). */
+export type UnwatchedWhy = 'unsubscribed' | 'policy';
+
+const UNWATCHED_WHY: Record<UnwatchedWhy, Mrkdwn> = {
+  unsubscribed: md`the subscription was removed`,
+  policy: md`this channel's access policy no longer lets it read this`,
+};
+
+const unwatchedOf = (a: AlertInput): UnwatchedWhy | undefined => {
+  const why = a.status === 'resolved' ? a.detail.unwatched : undefined;
+  return why === 'unsubscribed' || why === 'policy' ? why : undefined;
+};
+
 /** Room for the snooze buttons in one actions block. */
 const MAX_ACTIONS = LIMITS.actionsElements - SNOOZE_CHOICES.length;
 const ACTIONS_BLOCK = 'alert_actions';
@@ -116,6 +129,18 @@ export function buildAlertMessage(a: AlertInput): Reply {
   const lasted = duration(a.startedAt, endOf(a));
   const sub = md`subscription ${val(a.subscriptionId)}`;
   const account = a.account !== undefined ? [md`account ${accountValue(a.account)}`] : [];
+  const unwatched = unwatchedOf(a);
+  if (unwatched) {
+    // The watching ended, not the problem: what was last seen, never "resolved".
+    const seen = md`Still firing when last seen: ${w.firing}`;
+    return {
+      text: md`No longer watched: ${w.firing} when last seen${onAccount(a.account)}`,
+      blocks: [
+        section(md`:no_bell: *No longer watched:* ${UNWATCHED_WHY[unwatched]}. ${seen}.`),
+        context(join([md`From ${moment(a.startedAt)} to ${moment(endOf(a))} (${lasted}), when it was last seen`, sub, ...account], ' · ')),
+      ],
+    };
+  }
   if (a.status === 'resolved') {
     const said = md`${w.resolved} after ${lasted}`;
     return {

@@ -27,8 +27,8 @@ export interface DigestInput {
   /** The account's label, shown when set. */
   account?: string;
   usage: AccountUsage | { error: string } | undefined;
-  /** Unpaid or overdue ones. */
-  invoices: Invoice[] | { error: string } | undefined;
+  /** Unpaid or overdue ones; 'not-allowed' where the channel may not read invoices. */
+  invoices: Invoice[] | { error: string } | 'not-allowed' | undefined;
   /** Alerts of the last 24 hours. */
   alerts: DigestAlert[];
   /** Active watches. */
@@ -77,17 +77,21 @@ function usageBlocks(u: DigestInput['usage']): Block[] {
 
 function invoiceBlocks(invoices: DigestInput['invoices'], now: number): Block[] {
   const title = md`Unpaid or overdue invoices`;
+  if (invoices === 'not-allowed') return [section(md`*${title}*\n_Not shown here: this channel may not read invoices on this account (see ${val('/cloud policy')})._`)];
   if (isError(invoices)) return [section(md`*${title}*\n:grey_question: Could not read invoices: ${val(invoices.error)}`)];
   return list(title, (invoices ?? []).map((i) => invoiceLine(i, now)), md`none`);
 }
 
 function alertLine(a: DigestAlert, now: number): Mrkdwn {
   const w = conditionWords(a, now);
-  const when =
-    a.status === 'resolved' && a.resolvedAt != null
+  // Closed because the watching ended (unsubscribed, policy): it was still firing then.
+  const unwatched = a.status === 'resolved' && a.detail?.unwatched !== undefined;
+  const when = unwatched
+    ? md`no longer watched after ${words(elapsed(a.startedAt, a.resolvedAt ?? now))}, still firing when last seen`
+    : a.status === 'resolved' && a.resolvedAt != null
       ? md`resolved after ${words(elapsed(a.startedAt, a.resolvedAt))}`
       : md`since ${moment(a.startedAt)}, still firing`;
-  return md`• ${a.status === 'resolved' ? md`:white_check_mark:` : w.icon} ${w.short} — ${when}`;
+  return md`• ${a.status === 'resolved' && !unwatched ? md`:white_check_mark:` : w.icon} ${w.short} — ${when}`;
 }
 
 function watchLine(w: WatchRecord, now: number): Mrkdwn {
@@ -110,6 +114,6 @@ export function buildDigest(d: DigestInput): Reply {
     ...list(md`Failed builds`, builds.map((a) => alertLine(a, d.now)), md`none`),
     ...list(md`Active watches`, d.watches.map((w) => watchLine(w, d.now)), md`none`),
   ];
-  const summary = md`${plural(servers.length, md`server change`, md`server changes`)}, ${plural(builds.length, md`failed build`, md`failed builds`)}, ${plural(unpaid, md`unpaid invoice`, md`unpaid invoices`)}, ${plural(d.watches.length, md`active watch`, md`active watches`)}`;
+  const summary = md`${plural(servers.length, md`server change`, md`server changes`)}, ${plural(builds.length, md`failed build`, md`failed builds`)}, ${Array.isArray(d.invoices) ? md`${plural(unpaid, md`unpaid invoice`, md`unpaid invoices`)}, ` : md``}${plural(d.watches.length, md`active watch`, md`active watches`)}`;
   return { text: md`Daily digest ${day}${on}: ${summary}`, blocks };
 }

@@ -10,6 +10,7 @@ import { join, md, mention, val, type Mrkdwn } from './mrkdwn.js';
 import { elapsed, plural } from './format.js';
 import { accountValue } from './account-label.js';
 import { moment } from './alert-views.js';
+import { conditionWords } from './alert-words.js';
 import { words } from './words.js';
 
 const METRIC_NAMES: [key: string, name: Mrkdwn][] = [
@@ -88,20 +89,44 @@ export function buildSubscriptionList(subs: SubscriptionRecord[], firing: Record
   };
 }
 
-/** `/cloud subscribe …`: created, or the one this channel already has. */
-export function buildSubscribed(sub: SubscriptionRecord, created: boolean, opts: { account?: string } = {}): Reply {
+export interface SubscribedOptions {
+  account?: string;
+  /** Conditions that hold now (from the read the subscribe made); undefined: not shown (a digest). */
+  holds?: { condition: string; detail: Record<string, unknown> }[];
+  /** A digest that leaves out invoices: the channel may not read them. */
+  invoicesHidden?: boolean;
+  /** The moment of the answer ("issued 3 days ago"); default the subscription's creation. */
+  now?: number;
+}
+
+/** What holds now, as the alert would say it; or that nothing does. */
+function nowLines(sub: SubscriptionRecord, holds: SubscribedOptions['holds'], now: number): Mrkdwn[] {
+  if (!holds) return [];
+  if (!holds.length) return [md`Now: nothing to alert about.`];
+  return holds.map((h) => {
+    const w = conditionWords({ kind: sub.kind, resource: sub.resource, condition: h.condition, detail: h.detail }, now);
+    return md`${w.icon} Now: ${w.firing}.`;
+  });
+}
+
+/** `/cloud subscribe …`: created, or the one this channel already has, and what holds now. */
+export function buildSubscribed(sub: SubscriptionRecord, created: boolean, opts: SubscribedOptions = {}): Reply {
   const on = opts.account !== undefined ? md` on account ${accountValue(opts.account)}` : md``;
   const what = subscriptionWhat(sub);
+  const state = nowLines(sub, opts.holds, opts.now ?? sub.createdAt);
+  const stateBlocks = state.length ? [section(join(state, '\n'))] : [];
+  const opening = opts.holds?.length ? [context(md`It already holds: an alert opens here once the monitor confirms it.`)] : [];
+  const hidden = opts.invoicesHidden ? [context(md`Invoices are left out of it: this channel may not read them on this account (${val('/cloud policy')}).`)] : [];
   if (!created) {
     const t = md`This channel is already subscribed to ${what}${on} as ${val(sub.id)}.`;
-    return { text: t, blocks: [section(t)] };
+    return { text: t, blocks: [section(t), ...stateBlocks, ...hidden] };
   }
   const said = md`Subscribed this channel to ${what}${on} as ${val(sub.id)}.`;
   const next =
     sub.kind === 'digest'
       ? md`The digest is posted here once a day at that time.`
-      : md`An alert is posted here when something changes, and edited when it clears. ${val(`/cloud mute ${sub.id} 1h`)} silences it; ${val(`/cloud unsubscribe ${sub.id}`)} stops it.`;
-  return { text: said, blocks: [section(md`:bell: ${said}`), context(next)] };
+      : md`An alert is posted here while something is wrong, and edited when it clears. ${val(`/cloud mute ${sub.id} 1h`)} silences it; ${val(`/cloud unsubscribe ${sub.id}`)} stops it.`;
+  return { text: said, blocks: [section(md`:bell: ${said}`), ...stateBlocks, ...opening, context(next), ...hidden] };
 }
 
 /** `/cloud unsubscribe <id>`. */

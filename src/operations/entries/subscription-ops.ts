@@ -2,16 +2,18 @@
  * Subscriptions (issue 13): a channel asks to be told when a server's state or a worker's
  * status changes, when usage nears a limit, when an invoice is unpaid, or for a daily digest.
  * Operators subscribe, unsubscribe and mute; anyone who may read may list. They act on the
- * bot's state (scope `bot`): a channel's ceiling does not stop them, its account rules do —
- * a subscription polls the account access control admitted, and remembers it.
+ * bot's state (scope `bot`), and a subscription polls the account access control admitted.
+ * What it posts is what a read shows, so subscribing also needs the asker's right to that
+ * read here (`subscribe invoices`: `/cloud account invoices`), ceilings included (control.ts).
  */
 import { z } from 'zod';
 import { SUBSCRIPTION_ID_PATTERN } from '../../store/ids.js';
 import type { SubscriptionKind } from '../../store/monitor-types.js';
 import { buildMuted, buildSubscribed, buildSubscriptionList, buildUnsubscribed } from '../../views/subscription-views.js';
+import { buildAccessRefusal } from '../../views/access-views.js';
 import { serverArg, workerArg } from '../args.js';
 import { defineOperation, flag, positional } from '../define.js';
-import type { RunContext } from '../types.js';
+import type { RunContext, SubscribeOutcome, ViewContext } from '../types.js';
 
 const percent = (what: string) =>
   flag('N', z.coerce.number({ error: 'must be a percentage' }).int({ error: 'must be a whole percentage' }).min(1, { error: 'must be 1 or more' }).max(100, { error: 'must be at most 100' }).optional(), `alert when ${what} use reaches N % of the limit`);
@@ -56,14 +58,18 @@ function control(ctx: RunContext) {
   return { subs: ctx.subscriptions, channelId: ctx.actor.channelId, userId: ctx.actor.userId, account: ctx.account };
 }
 
+/** The control checks the equivalent read's access and reads the resource through the admitted account's client. */
 async function subscribe(ctx: RunContext, kind: SubscriptionKind, resource: string, params: Record<string, unknown> = {}) {
   const c = control(ctx);
-  return c.subs.add({ channelId: c.channelId, account: c.account, kind, resource, params, userId: c.userId });
+  return c.subs.add({ channelId: c.channelId, account: c.account, kind, resource, params, userId: c.userId, cloud: ctx.cloud, ...(ctx.signal ? { signal: ctx.signal } : {}) });
 }
 
 const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
-const render = ({ record, created }: Awaited<ReturnType<typeof subscribe>>) => buildSubscribed(record, created);
+const render = (out: SubscribeOutcome, _args: unknown, view: ViewContext) =>
+  'refused' in out
+    ? buildAccessRefusal(out.refused.refusal, out.refused.command, out.refused.tier)
+    : buildSubscribed(out.record, out.created, { now: view.now, ...(out.holds ? { holds: out.holds } : {}), ...(out.invoicesHidden ? { invoicesHidden: true } : {}) });
 
 export const subscribeServer = defineOperation({
   id: 'subscribe.server',
@@ -73,10 +79,7 @@ export const subscribeServer = defineOperation({
   mutates: false,
   ephemeral: true,
   args: { server: serverArg },
-  async run(ctx, { server }) {
-    await ctx.cloud.servers.status(server, ctx.signal ? { signal: ctx.signal } : {}); // it exists, and this token sees it
-    return subscribe(ctx, 'server', String(server));
-  },
+  run: (ctx, { server }) => subscribe(ctx, 'server', String(server)),
   render,
 });
 
@@ -88,10 +91,7 @@ export const subscribeWorker = defineOperation({
   mutates: false,
   ephemeral: true,
   args: { worker: workerArg },
-  async run(ctx, { worker }) {
-    await ctx.cloud.workers.status(worker, ctx.signal ? { signal: ctx.signal } : {});
-    return subscribe(ctx, 'worker', worker);
-  },
+  run: (ctx, { worker }) => subscribe(ctx, 'worker', worker),
   render,
 });
 
@@ -103,10 +103,7 @@ export const subscribeUsage = defineOperation({
   mutates: false,
   ephemeral: true,
   args: { cpu: percent('CPU'), ram: percent('RAM'), ip: percent('IP') },
-  async run(ctx, { cpu, ram, ip }) {
-    await ctx.cloud.account.usage(ctx.signal ? { signal: ctx.signal } : {});
-    return subscribe(ctx, 'usage', '', defined({ cpu, ram, ip }));
-  },
+  run: (ctx, { cpu, ram, ip }) => subscribe(ctx, 'usage', '', defined({ cpu, ram, ip })),
   render,
 });
 
@@ -118,10 +115,7 @@ export const subscribeInvoices = defineOperation({
   mutates: false,
   ephemeral: true,
   args: {},
-  async run(ctx) {
-    await ctx.cloud.account.invoices({ page: 1, ...(ctx.signal ? { signal: ctx.signal } : {}) });
-    return subscribe(ctx, 'invoices', '');
-  },
+  run: (ctx) => subscribe(ctx, 'invoices', ''),
   render,
 });
 

@@ -163,6 +163,21 @@ describe('snooze answers', () => {
   });
 });
 
+describe('an alert whose watching ended while it fired', () => {
+  it('says no longer watched and what was last seen, never resolved; no buttons', () => {
+    for (const [why, said] of [['unsubscribed', /the subscription was removed/], ['policy', /access policy no longer lets it read this/]] as const) {
+      const r = buildAlertMessage(alert({ status: 'resolved', resolvedAt: now, detail: { state: 'stopped', unwatched: why } }));
+      const shown = shownJson(r);
+      expect(shown).toMatch(said);
+      expect(shown).toContain('Still firing when last seen: Server `101` is powered off');
+      expect(shown).not.toMatch(/Resolved|back on/);
+      expect(r.text).toMatch(/^No longer watched: Server `101` is powered off when last seen/);
+      expect(buttonsOf(r)).toEqual([]);
+      assertBlockKitValid({ blocks: r.blocks });
+    }
+  });
+});
+
 describe.each(HOSTILE_SAMPLES)('alerts with the hostile value %j', (h) => {
   const detail = { state: h, status: h, action: h, message: h, error: h, id: h, amountDue: h, total: h, createdAt: h, used: h, limit: h, percent: h, threshold: h };
   const actions: AlertAction[] = [{ label: h, op: h, args: { server: h }, account: h }, { label: h, op: 'server.status', args: { [h]: h }, watch: true }];
@@ -179,6 +194,7 @@ describe.each(HOSTILE_SAMPLES)('alerts with the hostile value %j', (h) => {
       expectInert(r);
       expectInert(buildAlertFollowUp(a));
       expectInert(buildAlertFollowUp({ ...a, change: 'changed' }));
+      if (status === 'resolved') for (const why of ['unsubscribed', 'policy']) expectInert(buildAlertMessage({ ...a, detail: { ...detail, unwatched: why } }));
       if (status === 'firing') {
         // The values still parse back exactly: the click handler re-validates them.
         const b = buttonsOf(r);

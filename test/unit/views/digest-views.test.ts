@@ -53,6 +53,19 @@ function digest(over: Partial<DigestInput> = {}): DigestInput {
 }
 
 describe('buildDigest', () => {
+  it('where the channel may not read invoices: says so, counts none, shows none', () => {
+    const r = buildDigest(digest({ invoices: 'not-allowed' }));
+    expect(shownJson(r)).toContain('Not shown here: this channel may not read invoices on this account');
+    expect(shownJson(r)).not.toContain('42');
+    expect(r.text).toBe('Daily digest 2026-11-22: 2 server changes, 1 failed build, 1 active watch');
+  });
+
+  it('an alert closed because its watching ended is not called resolved', () => {
+    const r = buildDigest(digest({ alerts: [alertOf({ detail: { state: 'stopped', unwatched: 'unsubscribed' } })] }));
+    expect(shownJson(r)).toContain('no longer watched after 12 minutes, still firing when last seen');
+    expect(shownJson(r)).not.toContain('resolved after');
+  });
+
   it('summarises usage, invoices, server changes, failed builds and watches', () => {
     const r = buildDigest(digest());
     const json = shownJson(r);

@@ -87,6 +87,16 @@ describe('answers', () => {
     expect(shownJson(buildSubscribed(sub({ kind: 'digest', params: { at: '09:00', tz: 'UTC' } }), true))).toContain('once a day');
   });
 
+  it('what holds now: each condition as the alert says it, or that nothing does; a digest without invoices says so', () => {
+    const off = shownJson(buildSubscribed(sub(), true, { holds: [{ condition: 'power-off', detail: { state: 'stopped' } }], now }));
+    expect(off).toContain('Now: Server `101` is powered off.');
+    expect(off).toContain('an alert opens here once the monitor confirms it');
+    const fine = shownJson(buildSubscribed(sub(), false, { holds: [], now }));
+    expect(fine).toContain('Now: nothing to alert about.');
+    expect(fine).not.toContain('alert opens');
+    expect(shownJson(buildSubscribed(sub({ kind: 'digest', params: { at: '09:00', tz: 'UTC' } }), true, { invoicesHidden: true }))).toContain('Invoices are left out');
+  });
+
   it('unsubscribed, or the unknown id named', () => {
     expect(buildUnsubscribed('sub_aaaaaaaaaa', sub()).text).toBe('Unsubscribed `sub_aaaaaaaaaa` (server `101`): nothing more is posted for it here.');
     expect(buildUnsubscribed('sub_nope', undefined).text).toBe('No active subscription `sub_nope` in this channel (unknown or already removed).');
@@ -116,6 +126,7 @@ describe.each(HOSTILE_SAMPLES)('subscription views with the hostile value %j', (
     expectInert(buildSubscriptionList([s], { [h]: 3 }, now, { showAccounts: true, defaultAccount: h }));
     expectInert(buildSubscribed(s, true, { account: h }));
     expectInert(buildSubscribed(s, false, { account: h }));
+    expectInert(buildSubscribed(s, true, { account: h, holds: [{ condition: h, detail: { state: h, status: h, error: h } }], invoicesHidden: true, now }));
     expectInert(buildUnsubscribed(h, s));
     expectInert(buildMuted(s, h, now + HOUR, now));
     expectInert(buildMuted(s, h, null, now));
