@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { usageLine } from '../../src/operations/catalog.js';
 import { catalog } from '../../src/operations/index.js';
@@ -25,5 +25,21 @@ describe('README stays true', () => {
       expect(readme, name).toContain(`\`${name}\``);
       expect(example, name).toMatch(new RegExp(`^${name}=`, 'm'));
     }
+  });
+
+  it('every "README › Section" a message or script points to is a heading of README', () => {
+    const headings = new Set([...readme.matchAll(/^#+ (.+)$/gm)].map((m) => m[1]!.trim()));
+    const root = new URL('../../', import.meta.url);
+    const files = [
+      ...readdirSync(new URL('scripts/', root)).map((f) => `scripts/${f}`),
+      ...readdirSync(new URL('src/', root), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => `src/${f}`),
+      '.env.example',
+    ];
+    const pointers: string[] = [];
+    for (const f of files) {
+      for (const m of readFileSync(new URL(f, root), 'utf8').matchAll(/README › ([A-Z][\w-]*(?: [\w-]+)*)/g)) pointers.push(`${f}: ${m[1]}`);
+    }
+    expect(pointers.length).toBeGreaterThan(1);
+    expect(pointers.filter((p) => !headings.has(p.slice(p.indexOf(': ') + 2)))).toEqual([]);
   });
 });
