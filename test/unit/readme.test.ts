@@ -42,4 +42,14 @@ describe('README stays true', () => {
     expect(pointers.length).toBeGreaterThan(1);
     expect(pointers.filter((p) => !headings.has(p.slice(p.indexOf(': ') + 2)))).toEqual([]);
   });
+
+  it('.env.example says what the watcher does: polls keep the interval, only errors back off (src/watch/watcher.ts)', () => {
+    const watcher = readFileSync(new URL('../../src/watch/watcher.ts', import.meta.url), 'utf8');
+    // The code: nothing changed → the next poll is one base interval away; errors back off.
+    expect(watcher).toMatch(/Nothing changed: look again in one base interval/);
+    const comment = example.slice(example.indexOf('# ── Watches'), example.indexOf('WATCH_INTERVAL_MS='));
+    expect(comment).not.toMatch(/back off while nothing changes/);
+    expect(comment).toMatch(/only errors back off/);
+    expect(readme).toMatch(/errors back off \(×1\.5, up to six times the interval\)/);
+  });
 });
