@@ -30,6 +30,8 @@ export const SHELL_ACCESS: AccessConfig = {
   channels: undefined,
   policyFile: undefined,
   approval: undefined,
+  // `/cloud policy` names this, not CLOUD_ADMINS: the shell reads no role list from the environment.
+  rolesFrom: 'the local shell, which makes its one person an admin',
 };
 
 export interface StartShellOptions {

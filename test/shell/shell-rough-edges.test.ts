@@ -1,0 +1,29 @@
+/**
+ * Issue 20 item 9, the shell as a newcomer meets it: where its admin comes from, emoji drawn
+ * as emoji, no log lines between answers, App Home titled Home, thread titles without code marks.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startShellHarness, type ShellHarness } from './harness.js';
+
+let h: ShellHarness;
+beforeAll(async () => {
+  h = await startShellHarness();
+});
+afterAll(async () => {
+  await h?.end();
+});
+
+describe('the shell’s rough edges', () => {
+  it('`/cloud policy` says the admin comes from the local shell, not from CLOUD_ADMINS (unset)', async () => {
+    const from = h.mark();
+    h.type('/cloud policy');
+    await h.waitFor(/Rules come from/, from);
+    const shown = h.since(from);
+    expect(shown).not.toContain('CLOUD_ADMINS');
+    expect(shown).toMatch(/admin: @you — the local shell, which makes its one person an admin/);
+    const person = h.mark();
+    h.type('/cloud policy USHELLUSER');
+    await h.waitFor(/For @you: role admin, from the local shell, which makes its one person an admin/, person);
+    expect(h.since(person)).not.toContain('CLOUD_ADMINS');
+  });
+});
