@@ -42,6 +42,10 @@ const EMOJI: Record<string, string> = {
   double_vertical_bar: '⏸',
   boom: '💥',
   ghost: '👻',
+  bell: '🔔',
+  no_bell: '🔕',
+  zzz: '💤',
+  wastebasket: '🗑',
 };
 
 const STYLE = {
