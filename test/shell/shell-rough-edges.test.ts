@@ -26,4 +26,14 @@ describe('the shell’s rough edges', () => {
     await h.waitFor(/For @you: role admin, from the local shell, which makes its one person an admin/, person);
     expect(h.since(person)).not.toContain('CLOUD_ADMINS');
   });
+
+  it('prints no [warn] log line among the answers (a NOT_FOUND is said once, in the answer)', async () => {
+    const from = h.mark();
+    h.type('/cloud server status 99999');
+    await h.waitFor(/`?99999`? was not found/, from);
+    // The answer is complete once the next command's answer has come.
+    h.type('/cloud help ssh-key');
+    await h.waitFor(/\/cloud ssh-key list/, from);
+    expect(h.since(from)).not.toMatch(/\[warn\]/);
+  });
 });
