@@ -23,7 +23,7 @@ export type Heading =
   | { kind: 'message'; channel: string; updated?: boolean }
   | { kind: 'reply'; parentLabel: string; broadcast?: boolean }
   | { kind: 'ephemeral'; updated?: boolean }
-  | { kind: 'view'; title: string };
+  | { kind: 'view'; title: string; home?: boolean };
 
 export interface Entry {
   heading: Heading;
@@ -137,7 +137,8 @@ function headingLine(h: Heading, ctx: TextContext): string {
     case 'ephemeral':
       return `cloudbot (only you${h.updated ? ', updated' : ''}):`;
     case 'view':
-      return style('bold', `┌ form: ${plainToText(h.title)}`, ctx.ansi);
+      // App Home is a tab of the app, not a form.
+      return style('bold', h.home ? '┌ Home — your App Home tab' : `┌ form: ${plainToText(h.title)}`, ctx.ansi);
   }
 }
 

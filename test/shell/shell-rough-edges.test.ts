@@ -36,4 +36,13 @@ describe('the shell’s rough edges', () => {
     await h.waitFor(/\/cloud ssh-key list/, from);
     expect(h.since(from)).not.toMatch(/\[warn\]/);
   });
+
+  it('titles App Home as Home, not as a form', async () => {
+    const from = h.mark();
+    h.type('home');
+    await h.waitFor(/Recent activity/, from);
+    const shown = h.since(from);
+    expect(shown).toMatch(/^┌ Home — your App Home tab$/m);
+    expect(shown).not.toContain('form: Home');
+  });
 });
