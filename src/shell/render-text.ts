@@ -124,7 +124,8 @@ export function renderBlocks(blocks: unknown[], ctx: TextContext, numberFor: Num
 
 /** One line naming a message (a thread's parent): its notification text, shortened. */
 export function messageLabel(text: string, ctx: TextContext): string {
-  const first = mrkdwnToText(text, { ...ctx, ansi: false }).split('\n')[0] ?? '';
+  // A title in quotes: values read as words, without code marks or colour.
+  const first = mrkdwnToText(text, { ...ctx, ansi: false, codeMarks: false }).split('\n')[0] ?? '';
   return first.length > 72 ? `${first.slice(0, 71)}…` : first;
 }
 

@@ -107,6 +107,8 @@ describe('renderEntry', () => {
   it('labels a parent by its first line, shortened', () => {
     expect(messageLabel('*Reinstall server 104*: running\nmore', ctx)).toBe('Reinstall server 104: running');
     expect(messageLabel('x'.repeat(100), ctx)).toHaveLength(72);
+    // A thread's title reads as words: no literal code marks around its values.
+    expect(messageLabel('⚠ Deploy worker `demo` in location 1 (`AMS`) — awaiting confirmation', ctx)).toBe('⚠ Deploy worker demo in location 1 (AMS) — awaiting confirmation');
   });
 });
 

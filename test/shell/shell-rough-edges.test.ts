@@ -1,8 +1,13 @@
 /**
  * Issue 20 item 9, the shell as a newcomer meets it: where its admin comes from, emoji drawn
- * as emoji, no log lines between answers, App Home titled Home, thread titles without code marks.
+ * as emoji, no log lines between answers, App Home titled Home, thread titles without code marks,
+ * and piped input echoed and drawn as the terminal draws it.
  */
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBotConfig, type ShellConfig } from '../../src/config.js';
+import { startShell } from '../../src/shell/start-shell.js';
+import { waitFor } from '../rig/wait-for.js';
 import { startShellHarness, type ShellHarness } from './harness.js';
 
 let h: ShellHarness;
@@ -44,5 +49,33 @@ describe('the shell’s rough edges', () => {
     const shown = h.since(from);
     expect(shown).toMatch(/^┌ Home — your App Home tab$/m);
     expect(shown).not.toContain('form: Home');
+  });
+
+  it('echoes each piped command line after its prompt, so the output reads as a transcript', async () => {
+    const from = h.mark();
+    h.type('  /cloud ssh-key list  ');
+    await h.waitFor(/SSH keys/, from);
+    expect(h.since(from)).toMatch(/^cloud> \/cloud ssh-key list\ncloudbot \(only you\):/);
+  });
+});
+
+describe('piped input, a terminal as output', () => {
+  it('draws values as the terminal does (in colour, no backticks) and echoes the commands', async () => {
+    const input = new PassThrough();
+    const output = Object.assign(new PassThrough(), { isTTY: true });
+    let out = '';
+    output.on('data', (d) => (out += String(d)));
+    // No `terminal` option: input is not a terminal, the output is.
+    const shell = await startShell({ config: loadBotConfig({}) as ShellConfig, input, output, sandbox: { buildMs: 1500, reinstallMs: 1000 } });
+    try {
+      input.write('/cloud server status 99999\n');
+      await waitFor(() => (/was not found/.test(out) ? true : undefined), { timeoutMs: 8000, intervalMs: 20, message: `never answered:\n${out}` });
+      expect(out).toContain('cloud> /cloud server status 99999');
+      expect(out).toContain('\x1b[36m99999\x1b[39m');
+      expect(out).not.toContain('`99999`');
+    } finally {
+      input.end();
+      await shell.closed;
+    }
   });
 });
