@@ -20,7 +20,7 @@ async function start() {
   if (builtHash(root) !== hash) {
     const tsc = findTsc(root);
     if (!tsc) {
-      say('dist/ is missing or older than src/ and typescript is not installed: running src/ through tsx (more memory; see README › Production).');
+      say('dist/ is missing or older than src/ and typescript is not installed: running src/ through tsx (more memory; see README › Connect to Slack).');
       const { register } = await import('tsx/esm/api');
       register();
       return import(pathToFileURL(join(root, 'src', 'main.ts')).href);

@@ -29,6 +29,8 @@ export interface AccessConfig {
   policyReloadMs?: number;
   /** 'destroy': destroy operations need a second admin's approval. */
   approval: 'destroy' | undefined;
+  /** Who set the role lists when not the environment (the local shell makes its one person an admin). */
+  rolesFrom?: string;
 }
 
 export interface MonitorConfig {

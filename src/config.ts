@@ -248,7 +248,8 @@ function loadShellConfig(env: Env): ShellConfig {
     // The sandbox forgets everything when the shell ends, so by default the bot's records do too.
     databasePath: isSet(env.DATABASE_URL) || !sandbox ? base.databasePath : ':memory:',
     database: isSet(env.DATABASE_URL) || !sandbox ? base.database : { kind: 'sqlite', path: ':memory:' },
-    logLevel: e.LOG_LEVEL ?? 'warn',
+    // Errors only: a warning would print between answers and restate them (LOG_LEVEL=warn shows them).
+    logLevel: e.LOG_LEVEL ?? 'error',
     watch: { ...base.watch, intervalMs: e.WATCH_INTERVAL_MS ?? (sandbox ? 3000 : base.watch.intervalMs) },
     monitor: { ...base.monitor, intervalMs: e.SUBSCRIPTION_INTERVAL_MS ?? (sandbox ? 10_000 : base.monitor.intervalMs) },
   };

@@ -102,7 +102,7 @@ export function createAccess(deps: AccessDeps): Access {
     const own = ch !== 'deny' ? await highestIn(userId, ch.roles) : undefined;
     const global = await highestIn(userId, policy.roles);
     // The higher of the two; a tie is credited to the environment.
-    if (global && (!own || ROLES.indexOf(global) >= ROLES.indexOf(own))) return { role: global, source: ENV_NAMES[global] };
+    if (global && (!own || ROLES.indexOf(global) >= ROLES.indexOf(own))) return { role: global, source: policy.rolesFrom ?? ENV_NAMES[global] };
     if (own && ch !== 'deny') return { role: own, source: `${ch.key}.${LIST_NAMES[own]}` };
     // On no list: a viewer, unless CLOUD_VIEWERS names the viewers.
     return policy.viewersListed ? { role: undefined, source: 'CLOUD_VIEWERS' } : { role: 'viewer', source: 'default (CLOUD_VIEWERS unset)' };

@@ -26,6 +26,15 @@ export interface RuleRef {
   source: string;
 }
 
+/** `source` of a rule the program sets itself (the local shell's admin): its key is words, not a setting. */
+export const BUILT_IN = 'built-in';
+
+/** Where a role's list lives: a dotted key in the policy file, the program itself, else the environment. */
+export function roleRule(policy: Pick<Policy, 'source' | 'rolesFrom'>, roleSource: string): RuleRef {
+  if (policy.rolesFrom !== undefined && roleSource === policy.rolesFrom) return { key: roleSource, source: BUILT_IN };
+  return { key: roleSource, source: roleSource.includes('.') ? policy.source : 'environment' };
+}
+
 export type Refusal =
   | { ok: false; reason: 'channel'; channels: string[]; rule: RuleRef }
   | { ok: false; reason: 'unlisted'; rule: RuleRef }
@@ -74,7 +83,7 @@ export function decide(policy: Policy, input: DecisionInput): Decision {
     }
   }
   if (!covers(input.role, input.tier)) {
-    return { ok: false, reason: 'role', role: input.role, needed: roleNeeded(input.tier), rule: { key: input.roleSource, source: input.roleSource.includes('.') ? policy.source : 'environment' } };
+    return { ok: false, reason: 'role', role: input.role, needed: roleNeeded(input.tier), rule: roleRule(policy, input.roleSource) };
   }
   return { ok: true, role: input.role!, account, approval: scope === 'cloud' ? approvalRule(policy, input.channelId, account, input.tier) : undefined };
 }

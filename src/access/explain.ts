@@ -3,7 +3,7 @@
  * comes to there and which rule decides it. Data only; views/policy-views.ts shows it.
  */
 import type { Tier } from '../operations/types.js';
-import { approvalRule, decide, type RuleRef } from './decide.js';
+import { approvalRule, BUILT_IN, decide, roleRule, type RuleRef } from './decide.js';
 import { channelRule, type Policy } from './policy.js';
 import { TIERS } from './policy-file.js';
 import { ROLES, type Role } from './roles.js';
@@ -43,7 +43,9 @@ export interface PolicyExplanation {
       };
   accounts: { name: string; host: string; ceiling: Tier[] | undefined; approval: Tier[]; isDefault: boolean }[];
   grants: RoleGrant[];
-  person?: { userId: string; role: Role | undefined; roleSource: string; tiers: TierVerdict[] };
+  /** Who set the role lists when not the environment (the local shell). */
+  rolesFrom?: string;
+  person?: { userId: string; role: Role | undefined; roleSource: string; roleRule?: RuleRef; tiers: TierVerdict[] };
 }
 
 export async function explainPolicy(
@@ -89,7 +91,8 @@ export async function explainPolicy(
       approval: a.approval,
       isDefault: a.name === policy.defaultAccount,
     })),
-    grants: grantsOf(policy.roles, (r) => env(`CLOUD_${r.toUpperCase()}S`)),
+    grants: grantsOf(policy.roles, (r) => (policy.rolesFrom ? { key: policy.rolesFrom, source: BUILT_IN } : env(`CLOUD_${r.toUpperCase()}S`))),
+    ...(policy.rolesFrom ? { rolesFrom: policy.rolesFrom } : {}),
   };
   if (!person) return out;
   const { role, source } = await person.role;
@@ -98,7 +101,7 @@ export async function explainPolicy(
     if (d.ok) return { tier, ok: true, rule: d.approval, ...(d.approval ? { reason: 'approval' } : {}) };
     return { tier, ok: false, rule: d.rule, reason: d.reason };
   });
-  return { ...out, person: { userId: person.userId, role, roleSource: source, tiers } };
+  return { ...out, person: { userId: person.userId, role, roleSource: source, roleRule: roleRule(policy, source), tiers } };
 }
 
 function hostOf(url: string): string {

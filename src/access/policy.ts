@@ -52,6 +52,8 @@ export interface Policy {
   defaultChannel: ChannelRule | 'deny';
   /** From the environment: CLOUD_ADMINS / CLOUD_OPERATORS / CLOUD_VIEWERS. */
   roles: RoleLists;
+  /** Who set `roles` when not the environment (AccessConfig.rolesFrom): named instead of CLOUD_ADMINS. */
+  rolesFrom?: string;
   /** CLOUD_VIEWERS set: someone on no list has no role at all. */
   viewersListed: boolean;
   /** CLOUD_CHANNELS: commands only in these channels. */
@@ -121,6 +123,7 @@ export function buildPolicy(input: PolicyInput): Policy {
     defaultChannel: file?.default_channel === 'deny' ? 'deny' : rule('default_channel', file?.default_channel ?? {}),
     roles: { admin: access.admins, operator: access.operators, viewer: access.viewers ?? [] },
     viewersListed: access.viewers !== undefined,
+    ...(access.rolesFrom ? { rolesFrom: access.rolesFrom } : {}),
     allowlist: access.channels,
     approval: access.approval === 'destroy' ? ['destroy'] : [],
   };

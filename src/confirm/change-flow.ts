@@ -18,6 +18,7 @@ import type { OperationRecord } from '../store/types.js';
 import { NOT_REACHABLE, SlackApiError } from '../chat/slack-api.js';
 import { buildCloudError } from '../views/error-views.js';
 import { buildDryRun } from '../views/status-views.js';
+import { fieldErrorText } from '../views/modal-views.js';
 import { buildNotInChannel, buildClickAnswer } from '../views/change-notices.js';
 import { buildCloudRefusal, onlyRequesterMay, OWN_REQUEST_NEEDS_APPROVAL, typedMismatch, UNKNOWN_REQUEST } from '../views/click-views.js';
 import { createStatusEditor, renderStatus, type EditFailure, type RenderOptions } from './status-message.js';
@@ -99,7 +100,8 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
                 detail: pre.refuse.replace(/[`*_]/g, '').slice(0, 300),
               }),
             );
-            return { kind: 'tell', reply: buildCloudRefusal(op.command, pre.refuse) };
+            const reply = buildCloudRefusal(op.command, pre.refuse);
+            return { kind: 'tell', reply, ...(pre.field ? { fieldErrors: { [pre.field]: fieldErrorText(pre.refuse) } } : {}) };
           }
           facts = pre.facts ?? {};
         } catch (e) {

@@ -60,8 +60,11 @@ export interface ChangeRequest {
 }
 
 export type StartOutcome =
-  /** Something for the requester only: a dry run, a refusal, an invitation hint. */
-  | { kind: 'tell'; reply: Reply }
+  /**
+   * Something for the requester only: a dry run, a refusal, an invitation hint. `fieldErrors`:
+   * the refusal is about these arguments (plain text), so a form asks for them again.
+   */
+  | { kind: 'tell'; reply: Reply; fieldErrors?: Record<string, string> }
   /** A retried delivery: the first one is handling it. */
   | { kind: 'duplicate' }
   /**

@@ -12,6 +12,18 @@ export interface ResourceInfo {
   aliases: string[];
   /** The verb meant when none is typed (`/cloud audit --limit 5` is `audit list`). */
   defaultVerb?: string;
+  /** What people ask of this resource that the provider's API does not offer: said so, never "has no". */
+  notOffered?: NotOffered[];
+}
+
+/** Something the Cloud API v2 cannot do, and where it is done instead (data; help and the parser word it). */
+export interface NotOffered {
+  /** The verbs people type for it (`create`, `add`). */
+  verbs: string[];
+  /** After "cannot": `create SSH keys`. */
+  what: string;
+  /** Where it is done instead, a sentence of our own (may quote a command in backticks). */
+  instead: string;
 }
 
 export interface Catalog {
@@ -24,6 +36,8 @@ export interface Catalog {
   resolveResource(word: string): string | undefined;
   /** Every word that names a resource (names and aliases), for "did you mean". */
   resourceWords(): string[];
+  /** What the provider's API does not offer for `resource` under `verb` (ResourceInfo.notOffered). */
+  notOffered(resource: string, verb: string): NotOffered | undefined;
   /** The usage line of an operation (views get it here, as they may not import this module). */
   usage(op: AnyOperation): string;
   /** What a watch of each kind polls, how long, and how it reads (operations/watch-kinds.ts). */
@@ -39,6 +53,16 @@ export function createCatalog(resources: ResourceInfo[], operations: AnyOperatio
     if (!resources.some((r) => r.name === op.resource)) throw new Error(`${op.id}: unknown resource ${op.resource}`);
     ids.set(op.id, op);
   }
+  const missing = new Map<string, NotOffered>();
+  for (const r of resources) {
+    for (const n of r.notOffered ?? []) {
+      for (const verb of n.verbs) {
+        // A verb the bot does offer can never be declared missing.
+        if (ids.has(`${r.name}.${verb}`)) throw new Error(`${r.name}.${verb} is an operation and declared not offered`);
+        missing.set(`${r.name}.${verb}`, n);
+      }
+    }
+  }
   const words = new Map<string, string>();
   for (const r of resources) for (const w of [r.name, ...r.aliases]) words.set(w.toLowerCase(), r.name);
 
@@ -50,6 +74,7 @@ export function createCatalog(resources: ResourceInfo[], operations: AnyOperatio
     forResource: (resource) => operations.filter((o) => o.resource === resource),
     resolveResource: (word) => words.get(word.toLowerCase()),
     resourceWords: () => [...words.keys()],
+    notOffered: (resource, verb) => missing.get(`${resource}.${verb.toLowerCase()}`),
     usage: (op) => usageLine(op, defaultVerbs.get(op.resource)),
     watchKinds,
   };

@@ -22,12 +22,27 @@ import type { AnyOperation } from './types.js';
 import { WATCH_KINDS } from './watch-kinds.js';
 
 export const RESOURCES: ResourceInfo[] = [
-  { name: 'server', title: 'Servers', aliases: ['servers', 'srv', 'vm'] },
+  {
+    name: 'server',
+    title: 'Servers',
+    aliases: ['servers', 'srv', 'vm'],
+    notOffered: [{ verbs: ['list', 'ls'], what: 'list servers', instead: 'The provider’s panel lists them; `/cloud server known` shows those the bot has seen on this account.' }],
+  },
   { name: 'backup', title: 'Backups', aliases: ['backups'] },
-  { name: 'ip', title: 'Reserved IPs', aliases: ['ips', 'reserved-ip', 'reserved-ips'] },
+  {
+    name: 'ip',
+    title: 'Reserved IPs',
+    aliases: ['ips', 'reserved-ip', 'reserved-ips'],
+    notOffered: [{ verbs: ['release', 'unreserve', 'delete'], what: 'release a reserved IP', instead: 'Release it in the provider’s panel.' }],
+  },
   { name: 'worker', title: 'Workers', aliases: ['workers', 'app', 'apps'] },
   { name: 'sg', title: 'Security groups and firewall rules', aliases: ['firewall', 'fw', 'security-group', 'security-groups'] },
-  { name: 'ssh-key', title: 'SSH keys', aliases: ['ssh-keys', 'keys', 'key', 'ssh'] },
+  {
+    name: 'ssh-key',
+    title: 'SSH keys',
+    aliases: ['ssh-keys', 'keys', 'key', 'ssh'],
+    notOffered: [{ verbs: ['create', 'add', 'new', 'import', 'upload'], what: 'create SSH keys', instead: 'Add the key in the provider’s panel; `/cloud ssh-key list` then shows it.' }],
+  },
   { name: 'plan', title: 'Plans', aliases: ['plans'] },
   { name: 'account', title: 'Account', aliases: ['acct', 'billing'] },
   { name: 'watch', title: 'Watches (builds and reinstalls followed in threads)', aliases: ['watches'] },

@@ -14,6 +14,7 @@ import { AccountNameSchema } from './args.js';
 import { join, md, val, type Mrkdwn } from '../views/mrkdwn.js';
 import { words } from '../views/words.js';
 import { inputMessage, plainIssue } from '../views/input-message.js';
+import { notOfferedText } from '../views/not-offered-text.js';
 
 export type ParsedCommand =
   | { kind: 'run'; op: AnyOperation; args: Record<string, unknown>; flagsGiven: boolean; dryRun: boolean; account?: string }
@@ -28,6 +29,8 @@ export interface CommandProblem {
   didYouMean?: string;
   /** The command was recognised but required arguments are missing (a modal may fill them). */
   missing?: { op: AnyOperation; given: Record<string, unknown>; names: string[]; account?: string };
+  /** The provider's API does not offer what was asked (not a mistake in the typing). */
+  notOffered?: boolean;
 }
 
 export function parseCommand(text: string, catalog: Catalog): ParsedCommand {
@@ -99,6 +102,9 @@ function parseTokens(tokens: Token[], catalog: Catalog): ParsedCommand {
   if (second === undefined || HELP.test(second)) return { kind: 'help', resource };
 
   const op = catalog.find(resource, second);
+  // `ssh-key create`: the provider's API cannot, which is not a typo (catalog notOffered).
+  const missing = op ? undefined : catalog.notOffered(resource, second);
+  if (missing) return { kind: 'problem', problem: { message: notOfferedText(missing), usage: ops, notOffered: true } };
   if (!op) {
     const guess = suggest(tokens, catalog, resource);
     return problem(md`${val(resource)} has no ${val(second)}.`, guess.usage.length ? guess.usage : ops, guess.line);

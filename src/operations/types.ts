@@ -221,6 +221,8 @@ export interface CloudRequest {
 /** What a precheck learned: facts for the confirmation text, or a reason to refuse at once. */
 export interface Precheck {
   refuse?: Mrkdwn;
+  /** The argument the refusal is about: a form asks for it again, the refusal under it. */
+  field?: string;
   facts?: Record<string, unknown>;
 }
 

@@ -7,7 +7,14 @@ import { createSandbox } from './index.js';
 
 const config = loadSandboxConfig();
 const sandbox = createSandbox(config.token === undefined ? {} : { token: config.token });
-const server = await sandbox.listen(config.port, '127.0.0.1');
+const server = await sandbox.listen(config.port, '127.0.0.1').catch((e: unknown) => {
+  // A busy port is a setup matter, not a crash: name the port and what changes it, no stack.
+  const code = (e as { code?: unknown }).code;
+  if (code !== 'EADDRINUSE' && code !== 'EACCES') throw e;
+  const why = code === 'EADDRINUSE' ? 'is already in use (another sandbox still running?)' : 'may not be opened by this user';
+  console.error(`Port ${config.port} on 127.0.0.1 ${why}. Set SANDBOX_PORT to another port, e.g. SANDBOX_PORT=${config.port < 65535 ? config.port + 1 : 8788} npm run sandbox.`);
+  process.exit(1);
+});
 
 console.log(`Cloud API v2 sandbox listening on ${server.baseUrl}`);
 console.log(`Bearer token: ${sandbox.token}`);

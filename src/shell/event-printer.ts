@@ -74,9 +74,10 @@ export function attachEventPrinter(deps: EventPrinterDeps): void {
           return;
         }
         // A Home tab has no title of its own; Slack shows the app's name and "Home".
-        const title = v.type === 'home' ? 'Home' : typeof v.title === 'object' && v.title ? String((v.title as { text?: unknown }).text ?? '') : '';
+        const home = v.type === 'home';
+        const title = home ? 'Home' : typeof v.title === 'object' && v.title ? String((v.title as { text?: unknown }).text ?? '') : '';
         const blocks = Array.isArray(v.blocks) ? v.blocks : [];
-        deps.print(render({ heading: { kind: 'view', title }, text: '', blocks }, { kind: 'ephemeral', ts: e.view.id }));
+        deps.print(render({ heading: { kind: 'view', title, ...(home ? { home } : {}) }, text: '', blocks }, { kind: 'ephemeral', ts: e.view.id }));
       }
     }
   }

@@ -11,8 +11,10 @@ export interface TextContext {
   userId: string;
   /** Channel names by id, for `<#C…>`. */
   channels: Record<string, string>;
-  /** Style with ANSI escapes (a real terminal) instead of plain text. */
+  /** Style with ANSI escapes (the output is a terminal) instead of plain text. */
   ansi?: boolean;
+  /** Without ANSI, inline code keeps its backticks (they delimit a value); false drops them (a thread's title). */
+  codeMarks?: boolean;
 }
 
 /** The emoji the bot uses, as a short symbol; any other `:code:` is left as typed. */
@@ -42,6 +44,10 @@ const EMOJI: Record<string, string> = {
   double_vertical_bar: '⏸',
   boom: '💥',
   ghost: '👻',
+  bell: '🔔',
+  no_bell: '🔕',
+  zzz: '💤',
+  wastebasket: '🗑',
 };
 
 const STYLE = {
@@ -119,7 +125,7 @@ export function mrkdwnToText(source: string, ctx: TextContext): string {
     return keep(`\n${lines.map((l) => `  ${style('code', l, ctx.ansi)}`).join('\n')}\n`);
   });
   text = text.replace(/`([^`\n]+)`/g, (_m, body: string) =>
-    keep(ctx.ansi ? style('code', unescapeEntities(body), true) : `\`${unescapeEntities(body)}\``),
+    keep(ctx.ansi || ctx.codeMarks === false ? style('code', unescapeEntities(body), ctx.ansi) : `\`${unescapeEntities(body)}\``),
   );
   text = text.replace(/<([^<>\n]+)>/g, (_m, inner: string) => keep(angle(inner, ctx)));
   const marker = (ch: string, kind: keyof typeof STYLE) => {

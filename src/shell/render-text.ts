@@ -23,7 +23,7 @@ export type Heading =
   | { kind: 'message'; channel: string; updated?: boolean }
   | { kind: 'reply'; parentLabel: string; broadcast?: boolean }
   | { kind: 'ephemeral'; updated?: boolean }
-  | { kind: 'view'; title: string };
+  | { kind: 'view'; title: string; home?: boolean };
 
 export interface Entry {
   heading: Heading;
@@ -124,7 +124,8 @@ export function renderBlocks(blocks: unknown[], ctx: TextContext, numberFor: Num
 
 /** One line naming a message (a thread's parent): its notification text, shortened. */
 export function messageLabel(text: string, ctx: TextContext): string {
-  const first = mrkdwnToText(text, { ...ctx, ansi: false }).split('\n')[0] ?? '';
+  // A title in quotes: values read as words, without code marks or colour.
+  const first = mrkdwnToText(text, { ...ctx, ansi: false, codeMarks: false }).split('\n')[0] ?? '';
   return first.length > 72 ? `${first.slice(0, 71)}…` : first;
 }
 
@@ -137,7 +138,8 @@ function headingLine(h: Heading, ctx: TextContext): string {
     case 'ephemeral':
       return `cloudbot (only you${h.updated ? ', updated' : ''}):`;
     case 'view':
-      return style('bold', `┌ form: ${plainToText(h.title)}`, ctx.ansi);
+      // App Home is a tab of the app, not a form.
+      return style('bold', h.home ? '┌ Home — your App Home tab' : `┌ form: ${plainToText(h.title)}`, ctx.ansi);
   }
 }
 

@@ -37,8 +37,10 @@ export const SHELL_HELP = [
 export interface ShellOptions {
   input: Readable;
   output: Writable;
-  /** A real terminal: prompts, redrawing, ANSI styles. */
+  /** A real terminal: prompts, redrawing. Without one each command line is echoed, so the output reads as a transcript. */
   terminal: boolean;
+  /** ANSI styles (the output is a terminal, even when input is piped). Default: `terminal`. */
+  ansi?: boolean;
   receiver: ShellReceiver;
   slack: LocalSlack;
   /** The channels to choose from, the first being where the shell starts (default: #shell only). */
@@ -62,7 +64,7 @@ export function createShell(opts: ShellOptions): Shell {
   const reader = new LineReader(opts.input, opts.output, opts.terminal);
   const channels = opts.channels?.length ? opts.channels : [HOME_CHANNEL];
   let current = channels[0]!;
-  const ctx: TextContext = { userId: SHELL_USER.id, channels: Object.fromEntries(channels.map((c) => [c.id, c.name])), ansi: opts.terminal };
+  const ctx: TextContext = { userId: SHELL_USER.id, channels: Object.fromEntries(channels.map((c) => [c.id, c.name])), ansi: opts.ansi ?? opts.terminal };
   // With one channel the prompt stays as it was; with several it says which one commands come from.
   const prompt = () => (channels.length > 1 ? `cloud #${current.name}> ` : PROMPT);
   const registry = new ButtonRegistry();
@@ -219,6 +221,8 @@ export function createShell(opts: ShellOptions): Shell {
       if (first === 'form') continue;
       const line = reader.take();
       if (line === undefined) break; // Ctrl-D or the end of piped input
+      // Piped input is not echoed by a terminal: show each command after its prompt, as typed.
+      if (!opts.terminal && line.trim()) print(`${prompt()}${line.trim()}`);
       try {
         if ((await handle(line)) === 'exit') break;
       } catch (e) {

@@ -30,6 +30,8 @@ export const SHELL_ACCESS: AccessConfig = {
   channels: undefined,
   policyFile: undefined,
   approval: undefined,
+  // `/cloud policy` names this, not CLOUD_ADMINS: the shell reads no role list from the environment.
+  rolesFrom: 'the local shell, which makes its one person an admin',
 };
 
 export interface StartShellOptions {
@@ -38,6 +40,8 @@ export interface StartShellOptions {
   output: Writable;
   /** Default: whether both streams are a terminal. */
   terminal?: boolean;
+  /** ANSI styles. Default: whether the output is a terminal (piped input still reads in colour). */
+  ansi?: boolean;
   /** Overrides for the built-in sandbox (tests shorten lifecycles further). */
   sandbox?: SandboxOptions;
   /** Overrides for watches (tests poll faster than WATCH_INTERVAL_MS allows). */
@@ -132,7 +136,7 @@ export async function startShell(opts: StartShellOptions): Promise<RunningShell>
     );
     receiver.waitAlsoFor(() => runtime.settled());
     const channels = shellChannels(runtime.policy.current());
-    const shell = createShell({ input: opts.input, output: opts.output, terminal, receiver, slack: local, channels, checkAnswer: answerChecker(catalog) });
+    const shell = createShell({ input: opts.input, output: opts.output, terminal, ansi: opts.ansi ?? isTty(opts.output), receiver, slack: local, channels, checkAnswer: answerChecker(catalog) });
     print = shell.print;
     log = shell.log;
     try {

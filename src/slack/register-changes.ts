@@ -184,6 +184,10 @@ function onFields(errors: Record<string, string>, fields: Set<string>, op: AnyOp
 
 function formAnswer(outcome: StartOutcome, fields: Set<string>, op: AnyOperation, title: string) {
   if (outcome.kind === 'invalid') return { response_action: 'errors' as const, errors: onFields(outcome.fieldErrors, fields, op) };
+  // A refusal about a field (a subnet in another location, or full): asked again on the form, as README says.
+  if (outcome.kind === 'tell' && outcome.fieldErrors && Object.keys(outcome.fieldErrors).length) {
+    return { response_action: 'errors' as const, errors: onFields(outcome.fieldErrors, fields, op) };
+  }
   if (outcome.kind === 'tell') return { response_action: 'update' as const, view: buildModalFromReply(title, outcome.reply.blocks) };
   return undefined;
 }

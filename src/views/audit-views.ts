@@ -29,7 +29,7 @@ export const AUDIT_LIST_LINES = 100;
 const LIST_SECTIONS = 46;
 
 interface ArgStyle {
-  /** Pairs shown before "+N more". */
+  /** Pairs shown before "+N more arguments". */
   maxPairs: number;
   /** Characters of one value (before escaping). */
   maxValue: number;
@@ -77,7 +77,9 @@ function argValue(v: unknown, max: number): Mrkdwn {
 export function formatArgs(args: Record<string, unknown>, style: ArgStyle = LINE_ARGS): Mrkdwn {
   const pairs = Object.entries(args ?? {}).filter(([, v]) => v !== undefined);
   const shown = pairs.slice(0, style.maxPairs).map(([k, v]) => md`${words(oneLine(k).slice(0, 30))}=${argValue(v, style.maxValue)}`);
-  if (pairs.length > style.maxPairs) shown.push(md`+${pairs.length - style.maxPairs} more`);
+  // "+3 more arguments": the bare "+3 more" ran into the tier word after it ("+3 more change").
+  const hidden = pairs.length - style.maxPairs;
+  if (hidden > 0) shown.push(md`+${hidden} more ${hidden === 1 ? md`argument` : md`arguments`}`);
   return join(shown, ' ');
 }
 

@@ -24,7 +24,7 @@ export function buildCloudError(what: string, e: ErrorText): Reply {
  */
 export function buildProblem(p: CommandProblem, usage: (op: AnyOperation) => string): Reply {
   const message = p.message;
-  const lines = [md`:grey_question: ${message}`];
+  const lines = [md`${p.notOffered ? md`:no_entry_sign:` : md`:grey_question:`} ${message}`];
   if (p.didYouMean) lines.push(md`Did you mean ${val(p.didYouMean)}?`);
   const blocks: Block[] = [section(join(lines, '\n'))];
   if (p.usage.length) {

@@ -9,6 +9,7 @@ import { accountValue } from './account-label.js';
 import { valueList } from './tier-words.js';
 import { aliasHelpBlocks } from './alias-views.js';
 import type { AliasRecord } from '../store/alias-types.js';
+import { notOfferedHelpLine } from './not-offered-text.js';
 
 function opLine(catalog: Catalog, op: AnyOperation): Mrkdwn {
   return md`${val(catalog.usage(op))}\n      ${words(op.summary)}`;
@@ -47,6 +48,8 @@ export function buildHelp(catalog: Catalog, ops: AnyOperation[], resource?: stri
       }
     }
     if (info.aliases.length) blocks.push(context(md`Also written: ${join(info.aliases.map((a) => val(a)), ', ')}`));
+    const missing = notOfferedHelpLine(info.notOffered ?? []);
+    if (missing) blocks.push(context(missing));
     return { text: md`Help for ${val(`/cloud ${info.name}`)}`, blocks: blocks.slice(0, 50) };
   }
   const lines = catalog.resources

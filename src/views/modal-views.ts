@@ -159,6 +159,11 @@ export function buildChoicesUnreadable(title: string, summary: Mrkdwn, nextStep:
   return buildModalMessage(title, md`:warning: Could not read the choices from the cloud. ${summary} ${nextStep}`);
 }
 
+/** A refusal of ours as a field's `response_action: errors` text: plain (Slack shows it as is), one line. */
+export function fieldErrorText(refusal: Mrkdwn): string {
+  return oneLine(refusal.replace(/`/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
+}
+
 /** The `response_action: errors` text when the typed hostname does not match (plain text: Slack shows it as is). */
 export function typedMismatchError(expected: string): string {
   return oneLine(`Type ${expected} exactly; nothing was done.`, 150);

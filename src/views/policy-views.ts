@@ -74,8 +74,8 @@ function verdictLine(v: TierVerdict): Mrkdwn {
 }
 
 function personLines(p: NonNullable<PolicyExplanation['person']>, source: string): Mrkdwn[] {
-  // Same reading as decide.ts: a dotted list name lives in the policy file.
-  const from = ruleName({ key: p.roleSource, source: p.roleSource.includes('.') ? source : 'environment' });
+  // Same reading as decide.ts roleRule: a dotted list name lives in the policy file.
+  const from = ruleName(p.roleRule ?? { key: p.roleSource, source: p.roleSource.includes('.') ? source : 'environment' });
   const role = p.role ? md`role *${words(p.role)}*, from ${from}` : md`no role (${from})`;
   return [md`*For ${mention(p.userId)}:* ${role}`, ...p.tiers.map(verdictLine)];
 }
@@ -85,7 +85,7 @@ export function buildPolicyView(e: PolicyExplanation): Reply {
   const lines: Mrkdwn[] = [
     ...channelLines(e),
     md``,
-    md`*Roles from the environment:*`,
+    e.rolesFrom ? md`*Roles:*` : md`*Roles from the environment:*`,
     ...grants,
     md``,
     md`*Accounts${e.namedAccounts ? md`` : md` (one, from the environment)`}:*`,

@@ -28,12 +28,14 @@ const word = (v: unknown): Mrkdwn => (typeof v === 'string' && WORDS.has(v) ? tr
 const num = (v: unknown): Mrkdwn | number => (typeof v === 'number' && Number.isFinite(v) ? v : v == null ? 0 : val(String(v)));
 const text = (v: unknown): Mrkdwn => val(String(v));
 
-/** One line, e.g. inbound ACCEPT tcp from `10.0.0.0/8` to anywhere port `443`, priority 0 (`web`). */
+/** One line, e.g. inbound ACCEPT tcp from `10.0.0.0/8` to anywhere port `443`, priority 0 (`web`); no priority given, none named. */
 export function ruleText(r: RuleLike): Mrkdwn {
   const from = md`from ${r.source ? text(r.source) : md`anywhere`}${r.source_port ? md` port ${text(r.source_port)}` : md``}`;
   const to = md`to ${r.destination ? text(r.destination) : md`anywhere`}${r.destination_port ? md` port ${text(r.destination_port)}` : md``}`;
   const comment = r.comment ? md` (${text(r.comment)})` : md``;
-  return md`${word(r.type)} ${word(r.action)} ${word(r.protocol ?? 'any')} ${from} ${to}, priority ${num(r.priority)}${comment}`;
+  // A request without a priority names none (the cloud applies its default): the line says what is sent.
+  const priority = r.priority == null ? md`` : md`, priority ${num(r.priority)}`;
+  return md`${word(r.type)} ${word(r.action)} ${word(r.protocol ?? 'any')} ${from} ${to}${priority}${comment}`;
 }
 
 export function ruleLine(r: FirewallRule): Mrkdwn {

@@ -44,5 +44,7 @@ export function valueList(items: readonly string[], none: Mrkdwn = md`none`): Mr
 
 /** `channels.C0PROD.ceiling` in `ACCESS_POLICY (policy.yml)`; a rule of the environment is its variable alone. */
 export function ruleName(rule: RuleRef): Mrkdwn {
+  // A rule the program sets itself is said in words (the local shell's admin), not as a setting.
+  if (rule.source === 'built-in') return words(rule.key); // decide.ts BUILT_IN (views import no values from access/)
   return rule.source === 'environment' ? val(rule.key, 120) : md`${val(rule.key, 120)} in ${val(rule.source, 200)}`;
 }

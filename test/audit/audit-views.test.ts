@@ -85,8 +85,16 @@ describe('buildAuditLine', () => {
     const line = textOf(r);
     expect(line.length).toBeLessThanOrEqual(3000);
     expect(line).not.toContain('\n');
-    expect(line).toContain('+32 more');
+    expect(line).toContain('+32 more arguments');
     expect(r.text.length).toBeLessThan(400);
+  });
+
+  it('says what the "+N more" counts, in the singular for one, so it never reads as "+3 more change"', () => {
+    const args = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`a${i}`, i]));
+    const three = textOf(buildAuditLine(fullEntry({ tier: 'change', args: args(11) })));
+    expect(three).toContain('+3 more arguments _change_');
+    const one = textOf(buildAuditLine(fullEntry({ tier: 'change', args: args(9) })));
+    expect(one).toContain('+1 more argument _change_');
   });
 
   it('has an emoji for every outcome, and a plain line for a read without args', () => {

@@ -122,7 +122,9 @@ describe('ip reserve through the form', () => {
     expect(rig.slack.callsTo('views.update').length).toBeGreaterThan(updated);
     const shown = visibleText({ blocks: form.view.blocks as unknown[] });
     expect(shown).toContain('sub-ams-1 · 185.10.20.0/24 · 148 free · AMS');
-    expect(shown).toContain('sub-fra-2 · 45.80.13.0/29 · 0 free · FRA');
+    // A subnet the cloud reports full (0 free) is not offered: picking it could only be refused.
+    expect(shown).toContain('sub-fra-1 · ');
+    expect(shown).not.toContain('sub-fra-2');
     expect(shown).toContain('AMS — Amsterdam, Netherlands (location 1)');
     expect(rig.mutations(from)).toEqual([]);
 
@@ -157,15 +159,32 @@ describe('ip reserve through the form', () => {
     expect(rig.sandbox.requests.length).toBe(from);
   });
 
-  it('a subnet of another location is refused inside the form, before asking', async () => {
+  it('a subnet of another location is asked again on the form, before asking', async () => {
     const form = await openForm('ip reserve', 'subnet');
     const from = rig.sandbox.requests.length;
     const res = await rig.send.interaction(
       viewSubmissionPayload({ view: { ...form.view, id: form.id }, values: { location: '1', subnet: 'sub-fra-1' }, userId: ALICE.id }),
     );
-    const answer = res.json as { response_action: string; view: { blocks: unknown[] } };
-    expect(answer.response_action).toBe('update');
-    expect(visibleText({ blocks: answer.view.blocks })).toContain('Subnet `sub-fra-1` is in `FRA` (location 2), not in location 1');
+    // The form stays open with the refusal on its field (plain text: Slack shows it as is).
+    const answer = res.json as { response_action: string; errors: Record<string, string> };
+    expect(answer.response_action).toBe('errors');
+    expect(Object.keys(answer.errors)).toEqual(['subnet']);
+    expect(answer.errors.subnet).toContain('Subnet sub-fra-1 is in FRA (location 2), not in location 1');
+    expect(rig.mutations(from)).toEqual([]);
+  });
+
+  it('a subnet that filled up since the form opened is asked again on its field, and nothing is sent', async () => {
+    const form = await openForm('ip reserve', 'subnet');
+    const s = rig.sandbox.state.subnets.find((x) => x.id === 'sub-ams-1')!;
+    s.size = s.taken.length; // full now, as the cloud will say
+    const from = rig.sandbox.requests.length;
+    const res = await rig.send.interaction(
+      viewSubmissionPayload({ view: { ...form.view, id: form.id }, values: { location: '1', subnet: 'sub-ams-1' }, userId: ALICE.id }),
+    );
+    const answer = res.json as { response_action: string; errors: Record<string, string> };
+    expect(answer.response_action).toBe('errors');
+    expect(answer.errors.subnet).toMatch(/^Subnet sub-ams-1 \(185\.10\.20\.0\/24\) has no free addresses left/);
+    expect(answer.errors.subnet).not.toContain('`');
     expect(rig.mutations(from)).toEqual([]);
   });
 });

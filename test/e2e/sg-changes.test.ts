@@ -156,6 +156,10 @@ describe('sg add-rule', () => {
     const r = await rig.command('sg add-rule 7 --type out --action deny --protocol all --destination 192.0.2.0/24 --dry-run');
     expect(visibleText(r.final)).toContain('`POST /security-groups/7/rules`');
     expect(visibleText(r.final)).toContain('"action": "DROP"');
+    // No --priority: the body has none, so the summary names none (the cloud applies its default).
+    expect(visibleText(r.final)).not.toContain('"priority"');
+    expect(visibleText(r.final)).toContain('Add rule to security group 7: outbound DROP all from anywhere to `192.0.2.0/24`');
+    expect(visibleText(r.final)).not.toMatch(/priority/i);
     expect(r.cloudRequests).toEqual([]);
   });
 });

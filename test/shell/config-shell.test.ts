@@ -17,7 +17,7 @@ describe('mode selection', () => {
   it('an empty environment is the local shell on the built-in sandbox, in memory', () => {
     const c = loadBotConfig({});
     expect(isShellConfig(c)).toBe(true);
-    expect(c).toMatchObject({ slack: { mode: 'shell' }, cloud: undefined, databasePath: ':memory:', logLevel: 'warn', watch: { intervalMs: 3000 } });
+    expect(c).toMatchObject({ slack: { mode: 'shell' }, cloud: undefined, databasePath: ':memory:', logLevel: 'error', watch: { intervalMs: 3000 } });
   });
 
   it('SLACK_MODE=shell forces the shell even with Slack tokens', () => {

@@ -68,3 +68,34 @@ describe('the subnet list follows the chosen location', () => {
     await h.waitFor(/Form closed; nothing was sent/, subnets);
   });
 });
+
+describe('a field the bot refuses is asked again, the form stays open', () => {
+  it('a subnet that filled up after the form opened: asked again with the reason, nothing sent', async () => {
+    const from = h.mark();
+    h.type('/cloud ip reserve');
+    await h.waitFor(/│ Location\n/, from);
+    const ams = /│ {3}(\d+)\) AMS[^\n]*\(location 1\)/.exec(h.since(from));
+    expect(ams).not.toBeNull();
+    const subnets = h.mark();
+    h.type(ams![1]!);
+    await h.waitFor(/│ Subnet\n(?:│ [^\n]*\n)*?│ {3}1\) /, subnets);
+    const first = /│ {3}(\d+)\) sub-ams-1 /.exec(h.since(subnets));
+    expect(first).not.toBeNull();
+    const s = h.shell.sandbox!.state.subnets.find((x) => x.id === 'sub-ams-1')!;
+    const size = s.size;
+    s.size = s.taken.length; // full now, as the cloud will say on submission
+    try {
+      h.type(first![1]!);
+      await h.waitFor(/│ How many addresses/, subnets);
+      const submitted = h.mark();
+      h.type('');
+      await h.waitFor(/the bot asks again for Subnet/, submitted);
+      await h.waitFor(/has no free addresses left[\s\S]*│ Subnet/, submitted);
+      expect(h.since(submitted)).not.toContain('Form closed');
+      h.type('/cancel');
+      await h.waitFor(/Form closed; nothing was sent/, submitted);
+    } finally {
+      s.size = size;
+    }
+  });
+});

@@ -52,4 +52,25 @@ describe('help and typos in the shell', () => {
     await h.waitFor(/Server `999` was not found in this account/, from);
     expect(h.since(from)).toContain('/cloud server known');
   });
+
+  it('what the provider’s API does not offer is said so, with where it is done, and nothing is sent', async () => {
+    const before = cloudCalls().length;
+    const cases: [string, RegExp][] = [
+      ['/cloud ssh-key create', /provider’s API cannot create SSH keys[\s\S]*provider’s panel/],
+      ['/cloud keys add', /provider’s API cannot create SSH keys/],
+      ['/cloud server list', /provider’s API cannot list servers[\s\S]*provider’s panel[\s\S]*\/cloud server known/],
+      ['/cloud ip release 192.0.2.10', /provider’s API cannot release a reserved IP[\s\S]*provider’s panel/],
+    ];
+    for (const [line, said] of cases) {
+      const from = h.mark();
+      h.type(line);
+      await h.waitFor(said, from);
+      expect(h.since(from)).not.toMatch(/has no/);
+    }
+    // Help for the resource says it too, from the same declaration.
+    const from = h.mark();
+    h.type('/cloud help ssh-key');
+    await h.waitFor(/Not offered by the provider’s API: `create`/, from);
+    expect(cloudCalls().length).toBe(before);
+  });
 });

@@ -1,4 +1,5 @@
 /** Block Kit and mrkdwn as terminal text: pure functions, no shell around them. */
+import { readdirSync, readFileSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { LineReader } from '../../src/shell/line-reader.js';
@@ -30,6 +31,18 @@ describe('mrkdwnToText', () => {
 
   it('turns known emoji into symbols and leaves others (and IPv6) alone', () => {
     expect(mrkdwnToText(':white_check_mark: ok :x: no :warning: :party_parrot: ::ffff:10.0.0.1', ctx)).toBe('✔ ok ✘ no ⚠ :party_parrot: ::ffff:10.0.0.1');
+  });
+
+  it('draws every emoji code the bot writes (src/) as a symbol, never as :code: text', () => {
+    const root = new URL('../../src/', import.meta.url);
+    const codes = new Set<string>();
+    for (const f of readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.ts'))) {
+      // A code the bot writes starts a word (not IPv6's `::ffff:`) and is no doc comment's `:code:`.
+      for (const m of readFileSync(new URL(f, root), 'utf8').matchAll(/(?<![:\w]):([a-z][a-z0-9_+-]*):(?![\w`])/g)) codes.add(m[1]!);
+    }
+    expect(codes.size).toBeGreaterThan(15);
+    expect([...codes].filter((c) => mrkdwnToText(`:${c}:`, ctx) === `:${c}:`)).toEqual([]);
+    expect(mrkdwnToText(':bell: :zzz: :no_bell:', ctx)).toBe('🔔 💤 🔕');
   });
 
   it('undoes Slack’s three escapes, in code too', () => {
@@ -94,6 +107,8 @@ describe('renderEntry', () => {
   it('labels a parent by its first line, shortened', () => {
     expect(messageLabel('*Reinstall server 104*: running\nmore', ctx)).toBe('Reinstall server 104: running');
     expect(messageLabel('x'.repeat(100), ctx)).toHaveLength(72);
+    // A thread's title reads as words: no literal code marks around its values.
+    expect(messageLabel('⚠ Deploy worker `demo` in location 1 (`AMS`) — awaiting confirmation', ctx)).toBe('⚠ Deploy worker demo in location 1 (AMS) — awaiting confirmation');
   });
 });
 

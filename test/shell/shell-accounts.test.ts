@@ -134,7 +134,7 @@ describe('two sandbox accounts from examples/policy.sandbox.yaml', () => {
     const from = h.mark();
     h.type(`/cloud worker deploy --name demo --location 1 --repo ${REPO}`);
     const confirm = await h.waitFor(/\[(\d+)\] Confirm {2}\[(\d+)\] Cancel/, from);
-    expect(h.since(from)).toMatch(/^cloudbot in #staging:/);
+    expect(h.since(from)).toMatch(/^cloud #staging> \/cloud worker deploy [^\n]*\ncloudbot in #staging:/);
     await run('channel prod-ops', /Now in #prod-ops/);
     h.type(confirm[1]!);
     await h.waitFor(/cloudbot in #staging \(updated\):\n[^\n]*Deploy worker `demo`[^\n]*— done/, from);

@@ -21,7 +21,8 @@ describe('the shell', () => {
     const at = h.mark();
     h.type(confirm[2]!);
     await h.waitFor(/cancelled/, at);
-    expect(h.since(at)).toMatch(new RegExp(`^→ pressed \\[${confirm[2]}\\] Cancel\\n`));
+    // Piped input: the number is echoed after the prompt, then what it pressed.
+    expect(h.since(at)).toMatch(new RegExp(`^cloud> ${confirm[2]}\\n→ pressed \\[${confirm[2]}\\] Cancel\\n`));
   });
 
   it('says so when input ends while a watch still runs', async () => {

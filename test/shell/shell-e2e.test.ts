@@ -35,7 +35,7 @@ describe('the local shell', () => {
     const from = h.mark();
     h.type('/cloud help');
     await h.waitFor(/\/cloud worker deploy --name NAME --location ID/, from);
-    expect(h.since(from)).toMatch(/^cloudbot \(only you\):/);
+    expect(h.since(from)).toMatch(/^cloud> \/cloud help\ncloudbot \(only you\):/);
     // The local person is an admin: destroy-tier commands are listed too.
     expect(h.since(from)).toContain('/cloud server reinstall <server>');
   });
@@ -45,7 +45,7 @@ describe('the local shell', () => {
     h.type(`/cloud worker deploy --name demo --location 1 --repo ${REPO}`);
     const confirm = await h.waitFor(/\[(\d+)\] Confirm {2}\[(\d+)\] Cancel/, from);
     const asked = h.since(from);
-    expect(asked).toMatch(/^cloudbot in #shell:\n {2}⚠ Deploy worker `demo` in location 1 \(`AMS — Amsterdam`\) — awaiting confirmation/);
+    expect(asked).toMatch(/^cloud> \/cloud worker deploy [^\n]*\ncloudbot in #shell:\n {2}⚠ Deploy worker `demo` in location 1 \(`AMS — Amsterdam`\) — awaiting confirmation/);
     expect(asked).toContain(`From the public repository \`${REPO}\`.`);
     expect(asked).toContain('Requested by @you');
     expect(posts('/workers')).toHaveLength(0);
@@ -53,8 +53,8 @@ describe('the local shell', () => {
     h.type(confirm[1]!);
     // Not "done" while the worker builds (issue 14): the watch's end says done.
     await h.waitFor(/cloudbot in #shell \(updated\):\n {2}⏳ Deploy worker `demo` in location 1 \(`AMS — Amsterdam`\) — building/, from);
-    await h.waitFor(/↳ in the thread of “Deploy worker `demo`[^\n]*:\n {6}↻ status pending · deployment in progress/, from);
-    await h.waitFor(/↳ in the thread of “Deploy worker `demo`[^\n]*\(also sent to the channel\):\n {6}✔ Worker `demo` is active at https:\/\/demo-[0-9a-f]+\.workers\.example\.net/, from);
+    await h.waitFor(/↳ in the thread of “Deploy worker demo [^`\n]*:\n {6}↻ status pending · deployment in progress/, from);
+    await h.waitFor(/↳ in the thread of “Deploy worker demo [^`\n]*\(also sent to the channel\):\n {6}✔ Worker `demo` is active at https:\/\/demo-[0-9a-f]+\.workers\.example\.net/, from);
     await h.waitFor(/\(updated\):\n[^\n]*— done\n {2}👀 status active · deployment finished · runtime running/, from);
     expect(posts('/workers')).toHaveLength(1);
 

@@ -67,17 +67,20 @@ function locationText(s: Subnet, id: number): string {
   return `${name || 'Location'} (location ${id})`;
 }
 
+/** A subnet the cloud reports full (0 free): reserving from it can only be refused, so no form offers it. */
+const usable = (s: Subnet) => s.available !== 0;
+
 /** Subnets grouped under their location's option text, so the list can follow the chosen location. */
 const subnetOptions = async ({ cloud }: { cloud: CloudClient }): Promise<ModalOption[]> =>
-  (await cloud.reservedIps.subnets()).map((s) => {
+  (await cloud.reservedIps.subnets()).filter(usable).map((s) => {
     const at = subnetLocation(s);
     return { value: s.id, text: subnetOptionText(s), ...(at !== undefined ? { group: locationText(s, at) } : {}) };
   });
 
-/** Locations that have subnets, once each. */
+/** Locations that have a subnet with free addresses, once each. */
 const locationOptions = async ({ cloud }: { cloud: CloudClient }): Promise<ModalOption[]> => {
   const seen = new Map<number, ModalOption>();
-  for (const s of await cloud.reservedIps.subnets()) {
+  for (const s of (await cloud.reservedIps.subnets()).filter(usable)) {
     const id = subnetLocation(s);
     if (id === undefined || seen.has(id)) continue;
     seen.set(id, { value: String(id), text: locationText(s, id) });
@@ -107,7 +110,7 @@ export const ipReserve = defineOperation({
       // Both reads at once: a form submission waits for this precheck (2 s before the form closes).
       const [subnets, usage] = await Promise.all([cloud.reservedIps.subnets({ signal }), cloud.account.usage({ signal })]);
       const s = subnets.find((x) => x.id === subnet);
-      if (!s) return { refuse: md`The cloud offers no subnet ${val(subnet)}. \`/cloud ip subnets\` lists the subnets and their locations.` };
+      if (!s) return { field: 'subnet', refuse: md`The cloud offers no subnet ${val(subnet)}. \`/cloud ip subnets\` lists the subnets and their locations.` };
       const at = subnetLocation(s);
       if (at !== undefined && at !== location) {
         const here = subnets.filter((x) => subnetLocation(x) === location).map((x) => val(x.id));
@@ -115,10 +118,11 @@ export const ipReserve = defineOperation({
         const next = here.length
           ? md`Location ${location} has ${join(here, ', ')}; or use ${atFlag}.`
           : md`Use ${atFlag}, or pick a subnet of location ${location} from \`/cloud ip subnets\`.`;
-        return { refuse: md`Subnet ${val(s.id)} is in ${placeOf(s) ? md`${val(placeOf(s))} (location ${at})` : md`location ${at}`}, not in location ${location}. ${next}` };
+        return { field: 'subnet', refuse: md`Subnet ${val(s.id)} is in ${placeOf(s) ? md`${val(placeOf(s))} (location ${at})` : md`location ${at}`}, not in location ${location}. ${next}` };
       }
       if (s.available != null && s.available < n) {
         return {
+          field: s.available === 0 ? 'subnet' : 'quantity',
           refuse:
             s.available === 0
               ? md`Subnet ${val(s.id)}${s.subnet ? md` (${val(s.subnet)})` : md``} has no free addresses left (the cloud would answer SUBNET_EXHAUSTED). Pick another subnet: \`/cloud ip subnets\`.`
@@ -130,6 +134,7 @@ export const ipReserve = defineOperation({
       if (used !== null && limit !== null && limit - used < n) {
         const left = Math.max(0, limit - used);
         return {
+          field: 'quantity',
           refuse:
             md`The account IP limit does not allow ${plural(n, md`more address`, md`more addresses`)}: ${used} of ${limit} addresses are used (extra server addresses plus unused reserved IPs), so ${left} more can be reserved. Reserve fewer, release an unused reserved IP, or raise the account level.`,
         };
@@ -196,7 +201,7 @@ export const ipReserve = defineOperation({
           kind: 'select',
           options: subnetOptions,
           placeholder: 'Subnet of that location',
-          hint: 'Pick a subnet of the chosen location with enough free addresses.',
+          hint: 'Pick a subnet of the chosen location with enough free addresses. Full subnets are not listed.',
         },
         { name: 'quantity', label: 'How many addresses', kind: 'text', optional: true, maxLength: 6, placeholder: '1', hint: 'Each is billed hourly while no server uses it. Default 1.' },
       ],

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCatalog } from '../../../src/operations/catalog.js';
 import { catalog, OPERATIONS, RESOURCES } from '../../../src/operations/index.js';
+import { WATCH_KINDS } from '../../../src/operations/watch-kinds.js';
 
 describe('catalog', () => {
   it('has one entry per operation id, each with a tier, summary and renderer', () => {
@@ -58,6 +59,13 @@ describe('catalog', () => {
     expect(creds).toMatchObject({ tier: 'secret', secret: true, ephemeral: true, mutates: false });
     for (const op of OPERATIONS.filter((o) => o.tier === 'read')) expect(op).toMatchObject({ ephemeral: true, mutates: false });
     expect(catalog.byId('account.invoices')).toMatchObject({ tier: 'billing', mutates: false, ephemeral: true });
+  });
+
+  it('declares what the provider’s API does not offer, never over an operation it does', () => {
+    expect(catalog.notOffered('ssh-key', 'CREATE')?.what).toBe('create SSH keys');
+    expect(catalog.notOffered('ssh-key', 'list')).toBeUndefined();
+    const clash = RESOURCES.map((r) => (r.name === 'ssh-key' ? { ...r, notOffered: [{ verbs: ['delete'], what: 'x', instead: 'y' }] } : r));
+    expect(() => createCatalog(clash, OPERATIONS, WATCH_KINDS)).toThrow(/ssh-key.delete is an operation/);
   });
 
   it('resolves aliases to resources', () => {
