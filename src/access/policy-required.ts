@@ -4,8 +4,8 @@
  * read as "allow": `default_channel` (absent: unlisted channels allowed), `channels` (absent:
  * every channel's rule gone), and in every channel rule and a default_channel rule its
  * `ceiling` (absent: all tiers) and `approval` (absent: no second admin), plus its `account`
- * when the file declares accounts (absent: the default account). README › Accounts and
- * channel guardrails lists them.
+ * when the file declares accounts (absent: the default account).
+ * README › Accounts and channel guardrails lists them.
  */
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
