@@ -5,7 +5,7 @@
  * every channel's rule gone), and in every channel rule and a default_channel rule its
  * `ceiling` (absent: all tiers) and `approval` (absent: no second admin), plus its `account`
  * when the file declares accounts (absent: the default account).
- * README › Accounts and channel guardrails lists them.
+ * They are listed in README › Accounts and channel guardrails
  */
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
