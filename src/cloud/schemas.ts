@@ -211,6 +211,8 @@ export const ServerStatus = z.object({
   name: str.nullish(),
   hostname: str.nullish(),
 });
+/** The keys of ServerStatus that the spec's status answer does not have (the sandbox sends none). */
+export const SERVER_STATUS_BEYOND_SPEC = ['name', 'hostname'] as const;
 export type ServerStatus = z.infer<typeof ServerStatus>;
 
 export const ServerCredentials = z.object({
