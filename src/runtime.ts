@@ -26,6 +26,7 @@ import { createMonitor } from './monitor/monitor.js';
 import { createSubscriptionControl } from './monitor/control.js';
 import { skipRecentlyRemembered } from './store/known-recent.js';
 import { createAliasControl } from './slack/alias-control.js';
+import { createWatchControl } from './slack/watch-control.js';
 import { createAfterAck, type AfterAck } from './slack/after-ack.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
@@ -200,7 +201,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     slack: slackApi,
     store: store.operations,
     watcher,
-    watches: { list: () => store.watches.listRecent(200), cancel: (id, userId) => watcher.cancel(id, userId) },
+    watches: createWatchControl({ store: store.watches, watcher, access, auditor, catalog }),
     home: { watches: () => store.watches.listOpen(), subscriptions: () => store.subscriptions.listActive() },
     alertStores: store,
     access,
