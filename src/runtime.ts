@@ -184,7 +184,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(overrides.confirmTtlMs ? { confirmTtlMs: overrides.confirmTtlMs } : {}),
   });
   // What listeners do after their ack runs detached from Bolt (after-ack.ts); stop drains it.
-  const afterAck = createAfterAck(logger);
+  const afterAck = createAfterAck(logger, overrides.afterAck);
   registerListeners(app, {
     afterAck,
     catalog,
