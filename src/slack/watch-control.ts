@@ -41,9 +41,11 @@ export function createWatchControl(deps: WatchControlDeps): WatchControl {
     },
     async cancel(id, userId) {
       const w = await deps.watcher.get(id);
-      const read = w && readOf(w);
+      if (!w) return undefined;
+      const read = readOf(w);
       const cancelOp = deps.catalog.byId('watch.cancel');
-      if (!w || !read || !cancelOp) return deps.watcher.cancel(id, userId);
+      // Never unchecked: a catalog without these is a bug, answered as one.
+      if (!read || !cancelOp) throw new Error(`no read or watch.cancel in the catalog for a ${w.kind} watch`);
       const at = placeOf(deps.access, w);
       const guarded = { access: deps.access, ...(deps.auditor ? { auditor: deps.auditor } : {}) };
       // The read it polls, there and on its account (as starting it took); then the role to stop it there.
