@@ -21,6 +21,7 @@ import type { DatabaseTarget, Sealer, Store } from './store/index.js';
 import type { BroadcastPolicy, Watcher } from './watch/watcher.js';
 import type { RequestBudget } from './cloud/request-budget.js';
 import type { Monitor } from './monitor/monitor.js';
+import type { AfterAckLimits } from './slack/after-ack.js';
 
 export interface RuntimeSettings {
   slack: SlackConfig;
@@ -76,6 +77,8 @@ export interface RuntimeOverrides {
   monitorLoop?: boolean;
   /** Least time between two posts to one channel (default 1 s, Slack's pace). */
   postSpacingMs?: number;
+  /** Bounds on work in flight after acks and when commands are shed (after-ack.ts defaults). */
+  afterAck?: AfterAckLimits;
 }
 
 export interface Runtime {

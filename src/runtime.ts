@@ -28,6 +28,7 @@ import type { MayRead } from './monitor/reads.js';
 import { skipRecentlyRemembered } from './store/known-recent.js';
 import { withInventory } from './access/known-inventory.js';
 import { createAliasControl } from './slack/alias-control.js';
+import { createWatchControl } from './slack/watch-control.js';
 import { createAfterAck, type AfterAck } from './slack/after-ack.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
@@ -199,7 +200,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(overrides.confirmTtlMs ? { confirmTtlMs: overrides.confirmTtlMs } : {}),
   });
   // What listeners do after their ack runs detached from Bolt (after-ack.ts); stop drains it.
-  const afterAck = createAfterAck(logger);
+  const afterAck = createAfterAck(logger, overrides.afterAck);
   registerListeners(app, {
     afterAck,
     catalog,
@@ -216,7 +217,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     slack: slackApi,
     store: store.operations,
     watcher,
-    watches: { list: () => store.watches.listRecent(200), cancel: (id, userId) => watcher.cancel(id, userId) },
+    watches: createWatchControl({ store: store.watches, watcher, access, auditor, catalog }),
     home: { watches: () => store.watches.listOpen(), subscriptions: () => store.subscriptions.listActive() },
     alertStores: store,
     access,

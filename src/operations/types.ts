@@ -74,9 +74,14 @@ export interface WatchTarget {
   resource: string;
 }
 
-/** The bot's watches, for the `watch` commands. */
+/**
+ * The bot's watches, for the `watch` commands, as this person may see and stop them (each
+ * decided in the watch's channel, on its account: slack/watch-control.ts).
+ */
 export interface WatchControl {
-  list(): Promise<WatchRecord[]>;
+  /** Recent watches this person may read: those of `channelId`, or every channel's (undefined). */
+  list(userId: string, channelId: string | undefined): Promise<WatchRecord[]>;
+  /** The watch stopped, or undefined when none runs by that id; a refusal is thrown (and answered) by the control. */
   cancel(id: string, userId: string): Promise<WatchRecord | undefined>;
 }
 

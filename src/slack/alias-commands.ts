@@ -12,6 +12,7 @@ import type { AliasRecord } from '../store/alias-types.js';
 import { runnableAliases } from './alias-control.js';
 import { aliasNote, buildAliasNote, buildAliasProblem } from '../views/alias-views.js';
 import { buildCommandTooLong } from '../views/error-views.js';
+import { admit, type GuardDeps } from './guard.js';
 
 export type TypedCommand =
   /** Text to parse: as typed, or an alias's expansion (`alias` names it). */
@@ -21,6 +22,17 @@ export type TypedCommand =
 
 /** May this person run `op` here at all? A refusal to show, or undefined (guard.ts decides). */
 export type MayRun = (op: AnyOperation) => Promise<Reply | undefined>;
+
+/**
+ * The check before expanding, as the slash command asks it: the role and where commands are
+ * taken (scope `everywhere`), not yet the account, which the expansion may name. Audited.
+ */
+export function mayRunHere(deps: GuardDeps, userId: string, channelId: string): MayRun {
+  return async (op) => {
+    const admitted = await admit(deps, { ...op, scope: 'everywhere' }, userId, channelId);
+    return admitted.ok ? undefined : admitted.reply;
+  };
+}
 
 /**
  * The command to parse: the typed text, unless its first word is one of this channel's aliases.

@@ -89,3 +89,15 @@ export async function guard(
   const admitted = await admit(deps, op, userId, channelId, args, account);
   return admitted.ok ? undefined : admitted.reply;
 }
+
+/**
+ * Thrown from inside an operation when the record it acts on refuses the person (a watch's
+ * channel or account, checked — and audited — by the control that found it): run-operation
+ * answers with `reply` and records no success.
+ */
+export class RefusedByRecord extends Error {
+  constructor(readonly reply: Reply) {
+    super('refused by the record it acts on');
+    this.name = 'RefusedByRecord';
+  }
+}

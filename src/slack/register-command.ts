@@ -1,7 +1,6 @@
 /** `/cloud …`: ack at once, then parse, run and answer (DESIGN "Interaction rules"). */
 import type { App, RespondFn, SlashCommand } from '@slack/bolt';
 import type { Catalog } from '../operations/catalog.js';
-import type { AnyOperation } from '../operations/types.js';
 import { parseCommand } from '../operations/parse-command.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
 import { formCovers, openChangeForm, runChangeCommand, type ChangeCommandDeps } from './change-commands.js';
@@ -13,7 +12,7 @@ import { startWatchByHand, type WatchCommandDeps } from './watch-commands.js';
 import { admit, type GuardDeps } from './guard.js';
 import { maskedArgs } from '../access/secrets.js';
 import { tellFailure } from './answer-failure.js';
-import { expandTyped, helpAliases, notingAlias } from './alias-commands.js';
+import { expandTyped, helpAliases, mayRunHere, notingAlias } from './alias-commands.js';
 import type { AfterAck } from './after-ack.js';
 
 export interface CommandDeps extends RunDeps, AnswerDeps, ChangeCommandDeps, GuardDeps {
@@ -55,13 +54,8 @@ export function registerCommand(app: App, deps: CommandDeps): void {
 
 async function answerCommand(deps: CommandDeps, command: SlashCommand, respond: RespondFn, naming: (what: string) => void): Promise<void> {
   // An alias of this channel is expanded first; what it expands to is answered as if typed.
-  // Whether the person may run what it runs here at all is asked before expanding: the role and
-  // where commands are taken (scope `everywhere`), not yet the account, which the expansion may name.
-  const mayRun = async (op: AnyOperation) => {
-    const admitted = await admit(deps, { ...op, scope: 'everywhere' }, command.user_id, command.channel_id);
-    return admitted.ok ? undefined : admitted.reply;
-  };
-  const typed = await expandTyped(deps.aliases, deps.catalog, command.text ?? '', command.channel_id, mayRun);
+  // Whether the person may run what it runs here at all is asked before expanding (mayRunHere).
+  const typed = await expandTyped(deps.aliases, deps.catalog, command.text ?? '', command.channel_id, mayRunHere(deps, command.user_id, command.channel_id));
   if (typed.kind === 'reply') return answerEphemeral(deps, respond, SLASH_COMMAND, Promise.resolve(typed.reply));
   if (!typed.alias) return answerTyped(deps, command, typed.text, respond, naming);
   const noted = notingAlias(respond, typed.alias);

@@ -22,6 +22,7 @@ import type { KnownResourceStore } from '../store/known-types.js';
 import { resolveNames } from '../operations/resolve-names.js';
 import { rememberAnswer } from '../operations/remember.js';
 import { buildCloudRefusal } from '../views/click-views.js';
+import { RefusedByRecord } from './guard.js';
 
 export interface RunDeps {
   /** The clients of the configured accounts: the operation runs on the one access control chose. */
@@ -113,6 +114,11 @@ export async function runOperation(
     return { reply, ok: true, args };
   } catch (e) {
     const ms = deps.clock.now() - started;
+    // Already audited as refused where the record was checked; said as it was decided.
+    if (e instanceof RefusedByRecord) {
+      log.info('operation refused by the record it acts on', { ms });
+      return { reply: e.reply, ok: false };
+    }
     if (isCloudApiError(e)) {
       log.warn(`operation ${cloudFailureLogWords(e)}`, { ms, code: e.code, status: e.status });
       await audit('failed', e.code);

@@ -7,7 +7,7 @@
 import type { WatchRecord } from '../store/watch-store.js';
 import type { Block, Reply } from './types.js';
 import { actions, button, context, header, lineSections, section } from './blocks.js';
-import { md, mention, val, type Mrkdwn } from './mrkdwn.js';
+import { channelRef, md, mention, val, type Mrkdwn } from './mrkdwn.js';
 import { elapsed, plural } from './format.js';
 import { accountValue } from './account-label.js';
 import { words } from './words.js';
@@ -89,22 +89,31 @@ export interface WatchListOptions {
   /** Name each watch's account (several declared); a record without one is on `defaultAccount`. */
   showAccounts?: boolean;
   defaultAccount?: string;
+  /** What the list covers, said with it: this channel's watches (the default), or every channel's, each line naming its own. */
+  scope?: { channelId: string } | 'every channel';
 }
 
 export function buildWatchList(watches: WatchRecord[], now: number, opts: WatchListOptions = {}): Reply {
-  if (watches.length === 0) return { text: md`No active watches.`, blocks: [section(md`No active watches.`)] };
+  const every = opts.scope === 'every channel';
+  const here = typeof opts.scope === 'object' ? opts.scope.channelId : undefined;
+  const scope = here !== undefined ? md` in ${channelRef(here)}` : every ? md` you may read` : md``;
+  // Says what the list covers, and how to see the rest.
+  const more =
+    here !== undefined ? md`Only this channel's watches you may read; \`/cloud watch list --all\` lists every channel's. ` : every ? md`Every channel's watches you may read. ` : md``;
+  if (watches.length === 0) return { text: md`No active watches${scope}.`, blocks: [section(md`No active watches${scope}.`), ...(opts.scope ? [context(more)] : [])] };
   const accountOf = (w: WatchRecord): Mrkdwn => {
     if (!opts.showAccounts) return md``;
     const name = w.account ?? opts.defaultAccount;
     return name != null ? md` on ${accountValue(name)}` : md` on the default account`;
   };
+  const where = (w: WatchRecord): Mrkdwn => (every ? md` in ${channelRef(w.channelId)}` : md``);
   const lines = watches.map(
     (w) =>
-      md`• ${val(w.id)} ${words(w.kind)} ${val(w.resource)}${accountOf(w)} · ${words(w.status)} for ${since(w.startedAt, now)} · ${plural(w.polls, md`poll`, md`polls`)} · by ${mention(w.requestedBy)}`,
+      md`• ${val(w.id)} ${words(w.kind)} ${val(w.resource)}${where(w)}${accountOf(w)} · ${words(w.status)} for ${since(w.startedAt, now)} · ${plural(w.polls, md`poll`, md`polls`)} · by ${mention(w.requestedBy)}`,
   );
   return {
-    text: md`${plural(watches.length, md`active watch`, md`active watches`)}`,
-    blocks: [header('Active watches'), ...lineSections(lines, 45), context(md`Stop one with \`/cloud watch cancel &lt;id&gt;\`.`)],
+    text: md`${plural(watches.length, md`active watch`, md`active watches`)}${scope}`,
+    blocks: [header('Active watches'), ...lineSections(lines, 45), context(md`${more}Stop one with \`/cloud watch cancel &lt;id&gt;\`.`)],
   };
 }
 
@@ -136,6 +145,15 @@ export function buildWatchingAgain(userId: string): Reply {
 
 export function buildNotStopped(): Reply {
   return { text: md`This watch is not stopped any more.`, blocks: [section(md`This watch is not stopped any more.`)] };
+}
+
+/**
+ * `/cloud watch cancel` refused by the watch's own channel or account: the refusal, and where it
+ * was decided (its words about "this channel" are about the watch's).
+ */
+export function buildWatchCancelRefused(id: string, channelId: string, refusal: Reply): Reply {
+  const note = md`Watch ${val(id)} belongs to ${channelRef(channelId)}: stopping it is decided there, on its account.`;
+  return { text: md`${note} ${refusal.text}`, blocks: [context(note), ...refusal.blocks] };
 }
 
 /** `/cloud watch cancel`: whether a watch was stopped. */

@@ -14,6 +14,7 @@ import { createRuntime, WATCHER_USER_AGENT, type Runtime } from '../../src/runti
 import { createSandbox } from '../../src/sandbox/index.js';
 import { SLACK_RETRY } from '../../src/slack/app.js';
 import type { Store } from '../../src/store/index.js';
+import type { AfterAckLimits } from '../../src/slack/after-ack.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { createFakeSlack, type FakeMessage, type FakeSlack } from '../rig/fake-slack.js';
 import { blockActionsPayload, viewSubmissionPayload, type BlockActionsInput, type SlashCommandInput } from '../rig/payloads.js';
@@ -83,6 +84,8 @@ export interface BotRigOptions {
   slackCallTimeoutMs?: number;
   /** Subscriptions (issue 13): settings, and `monitorLoop: false` to tick it by hand. */
   monitor?: RigMonitorOptions;
+  /** Bounds on work in flight after acks (after-ack.ts): small ones make shedding reachable. */
+  afterAck?: AfterAckLimits;
 }
 
 /** The bot's Slack retry policy with the waits taken out: as many tries, at once. */
@@ -183,6 +186,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
         ...(options.confirmTtlMs ? { confirmTtlMs: options.confirmTtlMs } : {}),
         ...(options.groupCacheMs !== undefined ? { groupCacheMs: options.groupCacheMs } : {}),
         ...(options.watch?.concurrency ? { watchConcurrency: options.watch.concurrency } : {}),
+        ...(options.afterAck ? { afterAck: options.afterAck } : {}),
         ...monitor.overrides,
       },
     );

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { WATCH_ID_PATTERN } from '../../store/ids.js';
 import { buildWatchCancelAnswer, buildWatchList } from '../../views/watch-views.js';
-import { defineOperation, positional } from '../define.js';
+import { defineOperation, positional, switchFlag } from '../define.js';
 import { quote } from '../firewall-syntax.js';
 
 const watchId = z
@@ -13,15 +13,19 @@ const watchId = z
 
 export const watchList = defineOperation({
   id: 'watch.list',
-  summary: 'Builds and reinstalls the bot is following now',
+  summary: 'Builds and reinstalls the bot is following in this channel (`--all`: every channel you may read)',
   tier: 'read',
   scope: 'bot',
-  args: {},
-  async run({ watches }) {
-    if (!watches) throw new Error('watches are not available here');
-    return (await watches.list()).filter((w) => w.status === 'active' || w.status === 'finalizing' || w.status === 'expired');
+  args: { all: switchFlag('the watches of every channel you may read, not only this one') },
+  async run({ watches, actor }, { all }) {
+    if (!watches || !actor) throw new Error('watches are not available here');
+    // A channel's own watches by default, as its other lists are; only those the person may read either way.
+    const channelId = all ? undefined : actor.channelId;
+    const open = (await watches.list(actor.userId, channelId)).filter((w) => w.status === 'active' || w.status === 'finalizing' || w.status === 'expired');
+    return { watches: open, channelId };
   },
-  render: (list, _args, view) => buildWatchList(list, view.now, view.namedDefaultAccount ? { showAccounts: true, defaultAccount: view.namedDefaultAccount } : {}),
+  render: ({ watches, channelId }, _args, view) =>
+    buildWatchList(watches, view.now, { ...(view.namedDefaultAccount ? { showAccounts: true, defaultAccount: view.namedDefaultAccount } : {}), scope: channelId ? { channelId } : 'every channel' }),
 });
 
 export const watchCancel = defineOperation({

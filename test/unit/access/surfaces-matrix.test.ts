@@ -3,20 +3,26 @@
  * something for a person: each must answer as a typed command would, narrowed only where it
  * can never act. Each surface goes through the functions its handler uses.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createAccess, type Access } from '../../../src/access/access.js';
 import { checkOnRecord, drawnRead, mayReadRecord } from '../../../src/access/record-access.js';
 import { systemClock } from '../../../src/clock.js';
 import { createLogger } from '../../../src/log.js';
-import type { Tier } from '../../../src/operations/types.js';
-import { KINDS, PEOPLE, TIERS, WHO } from './matrix-table.js';
+import { catalog } from '../../../src/operations/index.js';
+import { parseCommand } from '../../../src/operations/parse-command.js';
+import type { AliasControl, Tier } from '../../../src/operations/types.js';
+import { createAliasControl } from '../../../src/slack/alias-control.js';
+import { expandTyped, mayRunHere } from '../../../src/slack/alias-commands.js';
+import { admit } from '../../../src/slack/guard.js';
+import { createSqliteStore } from '../../../src/store/index.js';
+import { KINDS, PEOPLE, TIERS, UNLISTED, WHO } from './matrix-table.js';
 
 /**
  * Each way the bot shows or does something for a person, as the production code decides it,
  * with a record (a watch, a subscription, an alert) in the kind's channel on its account.
  * Expected: the table's letter — allowed exactly where a typed command would be — except
  * where a surface narrows it (`never`: tiers it can never act on, whoever asks).
- * More surfaces join here (subscriptions, digests, alias expansion): one entry each.
+ * More surfaces join here (subscriptions, digests): one entry each.
  */
 interface Surface {
   /** Tiers this surface can reach at all; others are not part of its matrix. */
@@ -28,6 +34,34 @@ interface Surface {
 }
 
 const opOf = (tier: Tier) => ({ id: `probe.${tier}`, tier, scope: 'cloud' as const, mutates: tier === 'change' || tier === 'destroy' });
+
+/** Aliases saved in every channel of the table, one per tier: `probe-<tier>` runs a command of that tier. */
+const store = createSqliteStore({ path: ':memory:' });
+afterAll(() => store.close());
+const ALIASED: Record<Tier, string> = {
+  read: 'server status 101',
+  change: 'server rename 101 web',
+  billing: 'account invoices',
+  destroy: 'ssh-key delete 11',
+  secret: 'server credentials 101',
+};
+const saved = (async () => {
+  const aliases = createAliasControl({ store: store.aliases, catalog, access: { roleOf: async () => 'admin' }, clock: systemClock });
+  for (const channelId of new Set([UNLISTED, ...Object.values(KINDS).map((k) => k.channel)])) {
+    for (const [tier, command] of Object.entries(ALIASED)) await aliases.create({ channelId, userId: PEOPLE.admin, name: `probe-${tier}`, command });
+    await aliases.create({ channelId, userId: PEOPLE.admin, name: 'probe-one', command: 'server status $1' });
+  }
+  return aliases;
+})();
+
+/** `/cloud <text>` in `channel` as register-command.ts answers it: expanded after its pre-check, then admitted as typed. */
+async function aliasRuns(access: Access, aliases: AliasControl, userId: string, channel: string, text: string) {
+  const typed = await expandTyped(aliases, catalog, text, channel, mayRunHere({ access }, userId, channel));
+  if (typed.kind === 'reply') return { ran: false, said: typed.reply.text };
+  const parsed = parseCommand(typed.text, catalog);
+  if (parsed.kind !== 'run') throw new Error(`the alias expanded to ${typed.text}, which does not parse`);
+  return { ran: (await admit({ access }, parsed.op, userId, channel, {}, parsed.account)).ok, said: typed.text };
+}
 
 const SURFACES: Record<string, Surface> = {
   'a typed command': { tiers: TIERS, allowed: async (a, u, ch, tier) => (await a.check(u, ch, opOf(tier))).ok },
@@ -45,6 +79,8 @@ const SURFACES: Record<string, Surface> = {
   },
   // watch-commands.ts: the read the watch polls, in the watch's channel on its account.
   'Keep watching': { tiers: ['read'], allowed: async (a, u, ch) => (await checkOnRecord(a, u, { channelId: ch, account: 'prod' }, opOf('read'))).ok },
+  // register-command.ts / alias-commands.ts: the right to run anything here before expanding, then the expansion as typed.
+  'alias expansion': { tiers: TIERS, allowed: async (a, u, ch, tier) => (await aliasRuns(a, await saved, u, ch, `probe-${tier}`)).ran },
 };
 
 describe('role × tier × channel, at every surface', () => {
@@ -71,4 +107,20 @@ describe('role × tier × channel, at every surface', () => {
       }
     });
   }
+});
+
+describe('alias expansion: refused before expanding', () => {
+  const logger = createLogger({ level: 'error', sink: () => {} });
+  const kind = KINDS['listed, no ceiling']!;
+  const access = createAccess({ policy: () => kind.policy, groupMembers: async () => [], clock: systemClock, logger });
+
+  it('someone who may run nothing here hears the refusal, not what the alias would expand to', async () => {
+    // Typed without its argument: an expansion would fail ("needs 1"); a refusal comes first.
+    const none = await aliasRuns(access, await saved, PEOPLE.none, kind.channel, 'probe-one');
+    expect(none).toEqual({ ran: false, said: expect.stringMatching(/needs the \*viewer\* role/) });
+    const viewer = await aliasRuns(access, await saved, PEOPLE.viewer, kind.channel, 'probe-one');
+    expect(viewer.ran).toBe(false);
+    expect(viewer.said).not.toMatch(/role/);
+    expect((await aliasRuns(access, await saved, PEOPLE.viewer, kind.channel, 'probe-one 101')).ran).toBe(true);
+  });
 });
