@@ -24,7 +24,7 @@ import { createRequestBudget } from './cloud/request-budget.js';
 import { createPostQueue } from './chat/post-queue.js';
 import { createMonitor } from './monitor/monitor.js';
 import { createSubscriptionControl } from './monitor/control.js';
-import type { MayRead } from './monitor/reads.js';
+import { subscriptionReadChecks } from './monitor/reads.js';
 import { skipRecentlyRemembered } from './store/known-recent.js';
 import { withInventory } from './access/known-inventory.js';
 import { createAliasControl } from './slack/alias-control.js';
@@ -137,16 +137,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   const known = withInventory(skipRecentlyRemembered(store.known), (account) => policySource!.current().accounts[account ?? '']?.inventory ?? []);
   // What a subscription or digest posts needs its equivalent read's tier in its channel, on its
   // account, under the policy in force at each post (monitor/reads.ts).
-  const channelMay: MayRead = (sub, opId) => {
-    const op = catalog.byId(opId);
-    return !!op && access.channelAllows(sub.channelId, op, accountOf(sub.account)).ok;
-  };
-  const mayRead = async (who: { userId: string; channelId: string; account: string }, opId: string) => {
-    const op = catalog.byId(opId);
-    if (!op) throw new Error(`no operation ${opId} in the catalog`);
-    const d = await access.check(who.userId, who.channelId, op, who.account);
-    return d.ok ? undefined : { refusal: d, command: op.command, tier: op.tier };
-  };
+  const { channelMay, mayRead } = subscriptionReadChecks({ access, catalog, accountOf });
   // One budget for everything that polls the cloud: watches and subscriptions share it.
   const budget = createRequestBudget({ perMinute: settings.monitor?.requestsPerMinute ?? 1200, clock });
   const watcher = createWatcher({

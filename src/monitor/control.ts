@@ -8,10 +8,10 @@ import type { Clock } from '../clock.js';
 import type { ReadRefusal, SubscriptionControl } from '../operations/types.js';
 import type { MonitorStores, SubscriptionRecord } from '../store/monitor-types.js';
 import { conditionsOf } from './conditions.js';
-import { digestDue } from './digest.js';
+import { digestDue, digestReach } from './digest.js';
 import type { Monitor } from './monitor.js';
 import { observe } from './observe.js';
-import { DIGEST_INVOICES_READ, READ_OF, type MayRead } from './reads.js';
+import { READ_OF, type MayRead } from './reads.js';
 
 export interface SubscriptionControlDeps {
   stores: MonitorStores;
@@ -44,7 +44,7 @@ export function createSubscriptionControl(deps: SubscriptionControlDeps): Subscr
         if (day && (await subscriptions.claimRun(added.record.id, day))) added.record.lastRun = day;
       }
       deps.monitor.refresh();
-      const hidden = input.kind === 'digest' && deps.channelMay ? !deps.channelMay(added.record, DIGEST_INVOICES_READ) : false;
+      const hidden = input.kind === 'digest' && deps.channelMay ? !digestReach(added.record, deps.channelMay).invoices : false;
       return { ...added, ...(holds ? { holds } : {}), ...(hidden ? { invoicesHidden: true } : {}) };
     },
     async list(channelId) {

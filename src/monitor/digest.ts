@@ -45,6 +45,15 @@ export function digestDue(sub: SubscriptionRecord, now: number): string | undefi
   return local.minutes >= at && sub.lastRun !== local.day ? local.day : undefined;
 }
 
+/**
+ * What a digest may hold in its channel, on its account, now (reads.ts): nothing without the
+ * usage read; the unpaid invoices only where `/cloud account invoices` may run.
+ */
+export function digestReach(sub: Pick<SubscriptionRecord, 'channelId' | 'account'>, may: MayRead): { usage: boolean; invoices: boolean } {
+  const usage = may(sub, READ_OF.digest);
+  return { usage, invoices: usage && may(sub, DIGEST_INVOICES_READ) };
+}
+
 export function createDigests(deps: DigestSources) {
   const may: MayRead = (sub, opId) => !deps.mayRead || deps.mayRead(sub, opId);
   const error = (e: unknown) => ({ error: isCloudApiError(e) ? describeCloudError(e).summary : 'the bot could not read it' });
@@ -59,12 +68,12 @@ export function createDigests(deps: DigestSources) {
     }
   }
 
-  async function send(sub: SubscriptionRecord, day: string, all: SubscriptionRecord[], now: number): Promise<void> {
+  async function send(sub: SubscriptionRecord, day: string, all: SubscriptionRecord[], now: number, reach: { invoices: boolean }): Promise<void> {
     const cloud = deps.cloudFor(sub.account);
     const usage = await read<AccountUsage>(() => cloud.account.usage());
-    // Invoices only where `/cloud account invoices` may run, checked now (after any reload).
+    // Invoices only where `/cloud account invoices` may run, checked at this post (after any reload).
     let invoices: DigestInput['invoices'] = 'not-allowed';
-    if (may(sub, DIGEST_INVOICES_READ)) {
+    if (reach.invoices) {
       const page = await read(() => cloud.account.invoices({ page: 1 }));
       invoices = 'error' in page ? page : page.data.filter((i) => (i.amount_due ?? 0) > 0 || /unpaid|overdue|due|open/i.test(i.status ?? ''));
     }
@@ -98,9 +107,10 @@ export function createDigests(deps: DigestSources) {
         sub.lastRun = day; // this pass's copy: not claimed again each second
         if (sub.mutedUntil !== null && sub.mutedUntil > now) continue;
         // A channel that may no longer read usage gets no digest (the day is not claimed).
-        if (!may(sub, READ_OF.digest)) continue;
+        const reach = digestReach(sub, may);
+        if (!reach.usage) continue;
         if (!(await deps.stores.subscriptions.claimRun(sub.id, day))) continue;
-        await send(sub, day, subs, now).catch((error: unknown) => deps.logger.warn('could not send a digest', { subscription: sub.id, error }));
+        await send(sub, day, subs, now, reach).catch((error: unknown) => deps.logger.warn('could not send a digest', { subscription: sub.id, error }));
       }
     },
   };

@@ -105,3 +105,36 @@ describe('after a policy reload lowers the ceiling', () => {
     expect(invoiceReads()).toHaveLength(reads); // not polled for a channel that may not read it
   });
 });
+
+describe('after a reload narrows the channel and a later one allows it again', () => {
+  it('the subscription resumes: it polls again, and posts what holds and what comes', async () => {
+    await start();
+    expect(await say('subscribe invoices', PROD.id)).toMatch(/Subscribed this channel/);
+    await tick();
+    unpaid(0);
+    await tick(60_000);
+    const first = postedIn(rig, PROD.id, /Invoice `#9035` is unpaid/)[0]!;
+    expect(first).toBeDefined();
+
+    prodCeiling = ['read', 'change'];
+    expect((await rig.bot.reloadPolicy('signal')).kind).toBe('changed');
+    await tick(60_000);
+    expect(text(latest(first))).toMatch(/No longer watched.*this channel's access policy no longer lets it read this/s);
+    const narrowed = invoiceReads().length;
+    await tick(60_000);
+    expect(invoiceReads()).toHaveLength(narrowed);
+
+    prodCeiling = undefined;
+    expect((await rig.bot.reloadPolicy('signal')).kind).toBe('changed');
+    await tick(60_000);
+    expect(invoiceReads().length).toBeGreaterThan(narrowed); // polled again
+    // What still holds is posted anew (the old message stays "no longer watched").
+    const again = postedIn(rig, PROD.id, /Invoice `#9035` is unpaid/);
+    expect(again).toHaveLength(2);
+    expect(text(latest(first))).toMatch(/No longer watched/);
+    unpaid(1);
+    await tick(60_000);
+    expect(postedIn(rig, PROD.id, /Invoice `#9034` is unpaid/)).toHaveLength(1);
+    expect(await say('subscriptions', PROD.id)).toMatch(/invoices/);
+  });
+});

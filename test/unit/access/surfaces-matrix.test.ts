@@ -16,6 +16,8 @@ import { expandTyped, mayRunHere } from '../../../src/slack/alias-commands.js';
 import { admit } from '../../../src/slack/guard.js';
 import { createSqliteStore } from '../../../src/store/index.js';
 import { KINDS, PEOPLE, TIERS, UNLISTED, WHO } from './matrix-table.js';
+import { digestReach } from '../../../src/monitor/digest.js';
+import { READ_OF, subscriptionReadChecks } from '../../../src/monitor/reads.js';
 
 /**
  * Each way the bot shows or does something for a person, as the production code decides it,
@@ -29,6 +31,8 @@ interface Surface {
   tiers: Tier[];
   /** Tiers it refuses whoever asks (a button never starts a change). */
   never?: Tier[];
+  /** Decided by the channel and its account alone, whoever asks (what the bot posts on its own): the strongest role's row. */
+  channelOnly?: boolean;
   /** True when allowed. */
   allowed(access: Access, userId: string, channel: string, tier: Tier): Promise<boolean>;
 }
@@ -63,6 +67,18 @@ async function aliasRuns(access: Access, aliases: AliasControl, userId: string, 
   return { ran: (await admit({ access }, parsed.op, userId, channel, {}, parsed.account)).ok, said: typed.text };
 }
 
+/** The checks runtime.ts wires into the subscription commands and the monitor (monitor/reads.ts). */
+const checksOf = (a: Access) => subscriptionReadChecks({ access: a, catalog, accountOf: (account) => account ?? a.policy().defaultAccount });
+/** Per tier, the subscription kinds whose equivalent read has it (written out by hand: reads.ts must agree). */
+const KINDS_OF: Partial<Record<Tier, (keyof typeof READ_OF)[]>> = { read: ['server', 'worker', 'usage', 'digest'], billing: ['invoices'] };
+/** One answer for every kind of the tier, or the test fails saying which disagree. */
+async function same(tier: Tier, answer: (kind: keyof typeof READ_OF) => Promise<boolean> | boolean): Promise<boolean> {
+  const kinds = KINDS_OF[tier]!;
+  const got = await Promise.all(kinds.map(answer));
+  if (got.some((g) => g !== got[0])) throw new Error(`subscription kinds of tier ${tier} disagree: ${kinds.map((k, i) => `${k}=${got[i]}`).join(', ')}`);
+  return got[0]!;
+}
+
 const SURFACES: Record<string, Surface> = {
   'a typed command': { tiers: TIERS, allowed: async (a, u, ch, tier) => (await a.check(u, ch, opOf(tier))).ok },
   // register-home.ts: a watch or subscription is listed when its reads pass in its channel, on its account.
@@ -81,6 +97,26 @@ const SURFACES: Record<string, Surface> = {
   'Keep watching': { tiers: ['read'], allowed: async (a, u, ch) => (await checkOnRecord(a, u, { channelId: ch, account: 'prod' }, opOf('read'))).ok },
   // register-command.ts / alias-commands.ts: the right to run anything here before expanding, then the expansion as typed.
   'alias expansion': { tiers: TIERS, allowed: async (a, u, ch, tier) => (await aliasRuns(a, await saved, u, ch, `probe-${tier}`)).ran },
+  // control.ts: `subscribe …` needs the person's right to run the kind's equivalent read here, on the account.
+  'subscribe (made by the person)': {
+    tiers: ['read', 'billing'],
+    allowed: (a, u, ch, tier) => same(tier, async (kind) => (await checksOf(a).mayRead({ userId: u, channelId: ch, account: 'prod' }, READ_OF[kind])) === undefined),
+  },
+  // monitor.ts, alerting.ts: each poll and post needs the read in the subscription's channel, on its account, whoever made it.
+  "a subscription's post": {
+    tiers: ['read', 'billing'],
+    channelOnly: true,
+    allowed: (a, _u, ch, tier) => same(tier, (kind) => checksOf(a).channelMay({ channelId: ch, account: 'prod' }, READ_OF[kind])),
+  },
+  // digest.ts: a digest needs the usage read; its invoice section, the invoices read.
+  'a digest (usage; its invoice section)': {
+    tiers: ['read', 'billing'],
+    channelOnly: true,
+    allowed: async (a, _u, ch, tier) => {
+      const reach = digestReach({ channelId: ch, account: 'prod' }, checksOf(a).channelMay);
+      return tier === 'read' ? reach.usage : reach.invoices;
+    },
+  },
 };
 
 describe('role × tier × channel, at every surface', () => {
@@ -97,7 +133,7 @@ describe('role × tier × channel, at every surface', () => {
             want[who] = '';
             for (const [i, tier] of TIERS.entries()) {
               if (!surface.tiers.includes(tier)) continue;
-              const letter = kind.grid[who][i]!;
+              const letter = kind.grid[surface.channelOnly ? 'admin' : who][i]!;
               want[who] += letter === 'Y' && !surface.never?.includes(tier) ? 'Y' : '-';
               got[who] += (await surface.allowed(access, PEOPLE[who], kind.channel, tier)) ? 'Y' : '-';
             }
