@@ -24,7 +24,7 @@ import { READ_OF, subscriptionReadChecks } from '../../../src/monitor/reads.js';
  * with a record (a watch, a subscription, an alert) in the kind's channel on its account.
  * Expected: the table's letter — allowed exactly where a typed command would be — except
  * where a surface narrows it (`never`: tiers it can never act on, whoever asks).
- * More surfaces join here (subscriptions, digests): one entry each.
+ * A new surface joins with one entry here.
  */
 interface Surface {
   /** Tiers this surface can reach at all; others are not part of its matrix. */
