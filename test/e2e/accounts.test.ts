@@ -6,12 +6,12 @@
  * explains. (A reloaded policy: policy-reload.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyFile } from '../../src/access/policy-file.js';
 import type { AuditEntry } from '../../src/audit/types.js';
 import type { Tier } from '../../src/operations/types.js';
 import type { RecordedRequest } from '../../src/sandbox/index.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, OPS_CHANNEL, type FakeChannel } from '../rig/workspace.js';
+import { NO_ROLES, twoAccountPolicy } from './two-accounts.js';
 import { rigHelpers, startBotRig, visibleText, WATCHER_AGENT, type BotRig } from './bot-rig.js';
 
 const PROD_TOKEN = 'prod-token-e2e-aaaaaaaaaaaa';
@@ -21,24 +21,15 @@ const STAGE: FakeChannel = { id: 'CSTAGE0001', name: 'staging-ops', botIsMember:
 const READONLY: FakeChannel = { id: 'CREAD00001', name: 'prod-readonly', botIsMember: true };
 const CHANNELS = [PROD, STAGE, READONLY];
 
-const NO_ROLES = { admins: [], operators: [], viewers: [] };
 const channel = (account: string, more: { accounts?: string[]; ceiling?: Tier[] } = {}) => ({ account, ...more, ...NO_ROLES });
 
 /** prod and staging; staging is the default; unlisted channels (OPS_CHANNEL) are refused. */
-const POLICY = (urls: Record<string, string>): PolicyFile => ({
-  version: 1,
-  default_account: 'staging',
-  accounts: {
-    prod: { base_url: urls.prod!, token_env: 'CLOUD_PROD_TOKEN' },
-    staging: { base_url: urls.staging!, token_env: 'CLOUD_STAGING_TOKEN' },
-  },
-  default_channel: 'deny',
-  channels: {
+const POLICY = (urls: Record<string, string>) =>
+  twoAccountPolicy(urls, {
     [PROD.id]: channel('prod'),
     [STAGE.id]: channel('staging', { accounts: ['prod'] }),
     [READONLY.id]: channel('prod', { ceiling: ['read'] }),
-  },
-});
+  });
 
 const ACCOUNTS = { prod: { token: PROD_TOKEN }, staging: { token: STAGING_TOKEN } };
 

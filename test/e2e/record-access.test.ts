@@ -7,7 +7,6 @@
  * use prod, and a viewer whose only role is in that channel.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyFile } from '../../src/access/policy-file.js';
 import type { WatchRecord } from '../../src/store/watch-store.js';
 import { alertActions } from '../../src/monitor/alerting.js';
 import { buildAlertMessage } from '../../src/views/alert-views.js';
@@ -19,6 +18,7 @@ import type { MessageLike } from '../rig/payloads.js';
 import type { JsonObject } from '../rig/json.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, CAROL, type FakeChannel } from '../rig/workspace.js';
+import { NO_ROLES, twoAccountPolicy } from './two-accounts.js';
 import { startBotRig, visibleText, WATCHER_AGENT, type BotRig } from './bot-rig.js';
 
 const DAVE = 'UDAVE00004'; // on no list (CLOUD_VIEWERS is set)
@@ -27,22 +27,13 @@ const PEOPLE = [DAVE, ERIN].map((id) => ({ id, name: id.toLowerCase(), realName:
 const STAGE: FakeChannel = { id: 'C0STAGING1', name: 'staging', botIsMember: true };
 const READONLY: FakeChannel = { id: 'C0READONL1', name: 'readonly', botIsMember: true };
 const PROD: FakeChannel = { id: 'C0PRODOPS1', name: 'prod-ops', botIsMember: true };
-const NO_ROLES = { admins: [], operators: [], viewers: [] };
 
-const POLICY = (urls: Record<string, string>): PolicyFile => ({
-  version: 1,
-  default_account: 'staging',
-  accounts: {
-    prod: { base_url: urls.prod!, token_env: 'CLOUD_PROD_TOKEN' },
-    staging: { base_url: urls.staging!, token_env: 'CLOUD_STAGING_TOKEN' },
-  },
-  default_channel: 'deny',
-  channels: {
+const POLICY = (urls: Record<string, string>) =>
+  twoAccountPolicy(urls, {
     [STAGE.id]: { account: 'staging', accounts: ['prod'], ...NO_ROLES },
     [READONLY.id]: { account: 'staging', ceiling: ['read'], ...NO_ROLES, viewers: [ERIN] },
     [PROD.id]: { account: 'prod', ceiling: ['read', 'change', 'billing'], ...NO_ROLES },
-  },
-});
+  });
 
 let rig: BotRig;
 beforeAll(async () => {

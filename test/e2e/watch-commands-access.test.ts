@@ -6,8 +6,8 @@
  * read-only channel that may not use prod, and people whose only role is in that channel.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyFile } from '../../src/access/policy-file.js';
 import { ALICE, BOB, CAROL, type FakeChannel } from '../rig/workspace.js';
+import { NO_ROLES, twoAccountPolicy } from './two-accounts.js';
 import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
 const DAVE = 'UDAVE00004'; // on no list (CLOUD_VIEWERS is set)
@@ -16,21 +16,12 @@ const FRANK = 'UFRANK0006'; // an operator only in READONLY
 const PEOPLE = [DAVE, ERIN, FRANK].map((id) => ({ id, name: id.toLowerCase(), realName: id }));
 const STAGE: FakeChannel = { id: 'C0STAGING1', name: 'staging', botIsMember: true };
 const READONLY: FakeChannel = { id: 'C0READONL1', name: 'readonly', botIsMember: true };
-const NO_ROLES = { admins: [], operators: [], viewers: [] };
 
-const POLICY = (urls: Record<string, string>): PolicyFile => ({
-  version: 1,
-  default_account: 'staging',
-  accounts: {
-    prod: { base_url: urls.prod!, token_env: 'CLOUD_PROD_TOKEN' },
-    staging: { base_url: urls.staging!, token_env: 'CLOUD_STAGING_TOKEN' },
-  },
-  default_channel: 'deny',
-  channels: {
+const POLICY = (urls: Record<string, string>) =>
+  twoAccountPolicy(urls, {
     [STAGE.id]: { account: 'staging', accounts: ['prod'], ...NO_ROLES },
     [READONLY.id]: { account: 'staging', ceiling: ['read'], ...NO_ROLES, viewers: [ERIN], operators: [FRANK] },
-  },
-});
+  });
 
 let rig: BotRig;
 let prodInStage: string;
