@@ -71,7 +71,7 @@ export function memoryWhy(r: MemoryInput & Pick<BenchResults, 'watch'>, v: Memor
   for (const [store, c, ok] of runs) {
     if (!c || ok !== false) continue;
     why.push(
-      `- **RSS peak ${fmt(c.rss.peakMb)} MB with 1,000 watches on ${store} as \`npm start\` runs the bot (target ≤ ${RSS_TARGET_MB} MB).** Not the watches' own memory: ${c.heapAfterGcMb === null ? 'n/a' : fmt(c.heapAfterGcMb)} MB of heap is live after a full GC at the end. The floor is the runtime and the bot's modules (${fmt(c.rss.startMb)} MB before the first watch); the rest is V8 letting the heap grow to ${fmt(c.heapPeakMb)} MB of mostly garbage before a full collection (allocation from ~${fmt(r.watch.requestsPerWatch.total / 1000, 1)}k polls, their store rows and JSON). A lower heap cap in the start script would trade it for more frequent collections; not changed here.`,
+      `- **RSS peak ${fmt(c.rss.peakMb)} MB with 1,000 watches on ${store} as \`npm start\` runs the bot (target ≤ ${RSS_TARGET_MB} MB).** Not the watches' own memory: ${c.heapAfterGcMb === null ? 'n/a' : fmt(c.heapAfterGcMb)} MB of heap is live after a full GC at the end. The floor is the runtime and the bot's modules (${fmt(c.rss.startMb)} MB before the first watch); the rest is V8 letting the heap grow to ${fmt(c.heapPeakMb)} MB of mostly garbage before a full collection (allocation from ~${fmt(r.watch.requestsPerWatch.total / 1000, 1)}k polls, their store rows and JSON). V8 lets the heap grow 1.3–2× between full collections under a heap limit below 2 GB and 4× at 2 GB or more (also without a limit on a machine with much memory): check the start script's \`--max-old-space-size\`.`,
     );
   }
   return why;
