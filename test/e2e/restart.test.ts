@@ -81,23 +81,23 @@ it('a bot killed mid-build resumes the watch and posts the final state exactly o
   const polls = () => sandbox.requests.filter((r) => r.path === `/workers/${worker.uuid}/status`).length;
 
   const first = startBot();
-  const port = await waitFor(() => /listening for Slack on :(\d+)/.exec(first.output())?.[1], { timeoutMs: 15_000 }).catch((e: unknown) => {
+  const port = await waitFor(() => /listening for Slack on :(\d+)/.exec(first.output())?.[1], { timeoutMs: 60_000 }).catch((e: unknown) => {
     throw new Error(`bot did not start: ${first.output()}`, { cause: e });
   });
   const responseUrl = responses.next();
   await createSlackSender(`http://127.0.0.1:${port}/slack/events`).command({ text: `worker status ${worker.uuid} --watch`, responseUrl });
-  await waitFor(() => responses.postsTo(responseUrl)[0], { timeoutMs: 10_000 });
-  const own = await waitFor(() => slack.messages.inChannel(OPS_CHANNEL.id).find((m) => m.text.includes(worker.uuid)), { timeoutMs: 10_000 });
+  await waitFor(() => responses.postsTo(responseUrl)[0], { timeoutMs: 30_000 });
+  const own = await waitFor(() => slack.messages.inChannel(OPS_CHANNEL.id).find((m) => m.text.includes(worker.uuid)), { timeoutMs: 30_000 });
   // Wait for the watcher's own first look, then kill the process without warning.
   const before = polls();
-  await waitFor(() => polls() > before, { timeoutMs: 10_000 });
+  await waitFor(() => polls() > before, { timeoutMs: 30_000 });
   first.child.kill('SIGKILL');
   expect(await first.exited).toBe('SIGKILL');
   expect(finals(own.ts)).toEqual([]); // the build is still going
 
   const second = startBot();
-  await waitFor(() => /listening for Slack/.test(second.output()), { timeoutMs: 15_000 });
-  await waitFor(() => finals(own.ts)[0], { timeoutMs: LEASE_MS + 15_000 }); // taken over once the lease lapses
+  await waitFor(() => /listening for Slack/.test(second.output()), { timeoutMs: 60_000 });
+  await waitFor(() => finals(own.ts)[0], { timeoutMs: LEASE_MS + 60_000 }); // taken over once the lease lapses
   await new Promise((r) => setTimeout(r, 2500)); // any duplicate would arrive within a poll or two
   expect(finals(own.ts)).toHaveLength(1);
   const thread = slack.messages.thread(OPS_CHANNEL.id, own.ts);
@@ -107,4 +107,4 @@ it('a bot killed mid-build resumes the watch and posts the final state exactly o
   second.child.kill('SIGTERM');
   expect(await second.exited).toBe(0);
   expect(second.output()).toContain('"msg":"shutting down"');
-}, 90_000);
+}, 240_000);
