@@ -15,6 +15,7 @@ import { createAuditStore } from './audit-store.js';
 import { createMonitorStores } from './monitor-store.js';
 import { createKnownStore } from './known-store.js';
 import { createAliasStore } from './alias-store.js';
+import { sqliteSql } from './dialect.js';
 import { createLockRetry, retryingMethods, type LockRetryOptions } from './sqlite-retry.js';
 import { PATCH_COLUMN_NAMES, assertInteger, assertText, insertParams, patchParams, rowToRecord } from './operation-rows.js';
 import type { OperationRow } from './operation-rows.js';
@@ -66,6 +67,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     // From here on requests run: a lock is waited for asynchronously (sqlite-retry.ts).
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeout))}`);
     const run = createLockRetry(options.lockRetry);
+    const sql = sqliteSql(db);
     const operations = retryingMethods(createOperationStore(db, clock), run);
     const watches = retryingMethods(createWatchStore(db, clock), run);
     const audit = retryingMethods(createAuditStore(db, clock), run);
@@ -79,7 +81,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       monitorState: retryingMethods(monitor.monitorState, run),
       leases: retryingMethods(monitor.leases, run),
       known: retryingMethods(createKnownStore(db), run),
-      aliases: retryingMethods(createAliasStore(db), run),
+      aliases: retryingMethods(createAliasStore(sql), run),
       async close() {
         if (db.open) db.close();
       },

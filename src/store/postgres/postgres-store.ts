@@ -14,7 +14,8 @@ import type { Queryable } from './sql.js';
 import { createPgWatchStore } from './watch-store.js';
 import { createPgMonitorStores } from './monitor-store.js';
 import { createPgKnownStore } from './known-store.js';
-import { createPgAliasStore } from './alias-store.js';
+import { createAliasStore } from '../alias-store.js';
+import { postgresSql } from '../dialect.js';
 import { toStoreError } from './pg-errors.js';
 
 export interface PostgresStoreOptions extends PoolOptions {
@@ -51,13 +52,18 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     return pool;
   };
 
+  const sql = postgresSql(async () => {
+    await db();
+    return pool;
+  });
+
   return {
     operations: createPgOperationStore(db, clock),
     watches: createPgWatchStore(db, clock),
     audit: createPgAuditStore(db, clock),
     ...createPgMonitorStores(db),
     known: createPgKnownStore(db),
-    aliases: createPgAliasStore(db),
+    aliases: createAliasStore(sql),
     pool,
     description: describeUrl(options.url),
     ready: () => migrated,
