@@ -156,11 +156,9 @@ export function sqliteSql(db: SqliteDb): Sql {
   const b = base('sqlite');
 
   const make = (inTx: boolean): Sql => {
-    const wait = async () => {
-      while (!inTx && held) await held;
-    };
     const rows = async <R>(q: Query<R>, values?: Values): Promise<R[]> => {
-      await wait();
+      // Checked and run with no await between: a transaction may not start in the gap.
+      while (!inTx && held) await held;
       const c = compile(q);
       const s = statement(c.sql);
       const params = bind(c, values, true);
@@ -173,7 +171,7 @@ export function sqliteSql(db: SqliteDb): Sql {
       all: rows,
       one: async (q, values) => (await rows(q, values))[0],
       async run(q, values) {
-        await wait();
+        while (!inTx && held) await held;
         const c = compile(q);
         const s = statement(c.sql);
         const params = bind(c, values, true);
@@ -183,7 +181,7 @@ export function sqliteSql(db: SqliteDb): Sql {
       exclusive: (work) => self.tx(work),
       async tx(work) {
         if (inTx) return work(self);
-        await wait();
+        while (held) await held;
         let release!: () => void;
         held = new Promise((r) => (release = r));
         try {

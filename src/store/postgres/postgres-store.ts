@@ -8,7 +8,7 @@ import type { Clock } from '../../clock.js';
 import type { Store } from '../types.js';
 import { createPgAuditStore } from './audit-store.js';
 import { migratePostgres } from './migrations.js';
-import { createPgOperationStore } from './operation-store.js';
+import { createOperationStore } from '../operation-store.js';
 import { createPool, describeUrl, type PoolOptions } from './pool.js';
 import type { Queryable } from './sql.js';
 import { createPgWatchStore } from './watch-store.js';
@@ -58,7 +58,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   });
 
   return {
-    operations: createPgOperationStore(db, clock),
+    operations: createOperationStore(sql, clock),
     watches: createPgWatchStore(db, clock),
     audit: createPgAuditStore(db, clock),
     ...createPgMonitorStores(db),
