@@ -62,7 +62,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     const sql = sqliteSql(db);
     const operations = retryingMethods(createOperationStore(sql, clock), run);
     const watches = retryingMethods(createWatchStore(db, clock), run);
-    const audit = retryingMethods(createAuditStore(db, clock), run);
+    const audit = retryingMethods(createAuditStore(sql, clock), run);
     const monitor = createMonitorStores(db);
     return {
       operations,

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../types.js';
-import { createPgAuditStore } from './audit-store.js';
+import { createAuditStore } from '../audit-store.js';
 import { migratePostgres } from './migrations.js';
 import { createOperationStore } from '../operation-store.js';
 import { createPool, describeUrl, type PoolOptions } from './pool.js';
@@ -60,7 +60,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   return {
     operations: createOperationStore(sql, clock),
     watches: createPgWatchStore(db, clock),
-    audit: createPgAuditStore(db, clock),
+    audit: createAuditStore(sql, clock),
     ...createPgMonitorStores(db),
     known: createPgKnownStore(db),
     aliases: createAliasStore(sql),
