@@ -58,6 +58,8 @@ export interface Fragments {
   greatest(a: RawBuilder<number>, b: RawBuilder<number>): RawBuilder<number>;
   /** `column` for ORDER BY in byte order (SQLite's default; PostgreSQL's "C" collation). */
   binary(column: string): RawBuilder<string>;
+  /** A primary-key clash on insert (a random id already taken); `constraint` is PostgreSQL's name for the key. */
+  keyTaken(error: unknown, constraint: string): boolean;
   /** PostgreSQL: skip the rows another replica is claiming instead of waiting (SQLite's one writer needs none). */
   skipLocked: RawBuilder<unknown>;
 }
@@ -112,6 +114,10 @@ function fragments(name: DialectName): Fragments {
     list: (values) => (pg ? [...values] : JSON.stringify(values)),
     greatest: (a, b) => (pg ? raw<number>`GREATEST(${a}, ${b})` : raw<number>`MAX(${a}, ${b})`),
     binary: (column) => (pg ? raw<string>`${raw.ref(column)} COLLATE "C"` : raw<string>`${raw.ref(column)}`),
+    keyTaken: (error, constraint) => {
+      const e = error as { code?: unknown; constraint?: unknown } | null;
+      return pg ? e?.code === '23505' && e.constraint === constraint : String(e?.code).startsWith('SQLITE_CONSTRAINT_PRIMARYKEY');
+    },
     skipLocked: pg ? raw`FOR UPDATE SKIP LOCKED` : raw``,
   };
 }

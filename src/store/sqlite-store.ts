@@ -61,7 +61,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     const run = createLockRetry(options.lockRetry);
     const sql = sqliteSql(db);
     const operations = retryingMethods(createOperationStore(sql, clock), run);
-    const watches = retryingMethods(createWatchStore(db, clock), run);
+    const watches = retryingMethods(createWatchStore(sql, clock), run);
     const audit = retryingMethods(createAuditStore(sql, clock), run);
     const monitor = createMonitorStores(db);
     return {

@@ -11,7 +11,7 @@ import { migratePostgres } from './migrations.js';
 import { createOperationStore } from '../operation-store.js';
 import { createPool, describeUrl, type PoolOptions } from './pool.js';
 import type { Queryable } from './sql.js';
-import { createPgWatchStore } from './watch-store.js';
+import { createWatchStore } from '../watch-store.js';
 import { createPgMonitorStores } from './monitor-store.js';
 import { createPgKnownStore } from './known-store.js';
 import { createAliasStore } from '../alias-store.js';
@@ -59,7 +59,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 
   return {
     operations: createOperationStore(sql, clock),
-    watches: createPgWatchStore(db, clock),
+    watches: createWatchStore(sql, clock),
     audit: createAuditStore(sql, clock),
     ...createPgMonitorStores(db),
     known: createPgKnownStore(db),
