@@ -72,7 +72,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       alerts: retryingMethods(monitor.alerts, run),
       monitorState: retryingMethods(monitor.monitorState, run),
       leases: retryingMethods(monitor.leases, run),
-      known: retryingMethods(createKnownStore(db), run),
+      known: retryingMethods(createKnownStore(sql), run),
       aliases: retryingMethods(createAliasStore(sql), run),
       async close() {
         if (db.open) db.close();

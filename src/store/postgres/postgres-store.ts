@@ -13,7 +13,7 @@ import { createPool, describeUrl, type PoolOptions } from './pool.js';
 import type { Queryable } from './sql.js';
 import { createWatchStore } from '../watch-store.js';
 import { createPgMonitorStores } from './monitor-store.js';
-import { createPgKnownStore } from './known-store.js';
+import { createKnownStore } from '../known-store.js';
 import { createAliasStore } from '../alias-store.js';
 import { postgresSql } from '../dialect.js';
 import { toStoreError } from './pg-errors.js';
@@ -62,7 +62,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     watches: createWatchStore(sql, clock),
     audit: createAuditStore(sql, clock),
     ...createPgMonitorStores(db),
-    known: createPgKnownStore(db),
+    known: createKnownStore(sql),
     aliases: createAliasStore(sql),
     pool,
     description: describeUrl(options.url),
