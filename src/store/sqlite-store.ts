@@ -63,7 +63,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     const operations = retryingMethods(createOperationStore(sql, clock), run);
     const watches = retryingMethods(createWatchStore(sql, clock), run);
     const audit = retryingMethods(createAuditStore(sql, clock), run);
-    const monitor = createMonitorStores(db);
+    const monitor = createMonitorStores(sql);
     return {
       operations,
       watches,

@@ -12,7 +12,7 @@ import { createOperationStore } from '../operation-store.js';
 import { createPool, describeUrl, type PoolOptions } from './pool.js';
 import type { Queryable } from './sql.js';
 import { createWatchStore } from '../watch-store.js';
-import { createPgMonitorStores } from './monitor-store.js';
+import { createMonitorStores } from '../monitor-store.js';
 import { createKnownStore } from '../known-store.js';
 import { createAliasStore } from '../alias-store.js';
 import { postgresSql } from '../dialect.js';
@@ -61,7 +61,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     operations: createOperationStore(sql, clock),
     watches: createWatchStore(sql, clock),
     audit: createAuditStore(sql, clock),
-    ...createPgMonitorStores(db),
+    ...createMonitorStores(sql),
     known: createKnownStore(sql),
     aliases: createAliasStore(sql),
     pool,
