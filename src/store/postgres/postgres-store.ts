@@ -10,7 +10,6 @@ import { createAuditStore } from '../audit-store.js';
 import { migratePostgres } from './migrations.js';
 import { createOperationStore } from '../operation-store.js';
 import { createPool, describeUrl, type PoolOptions } from './pool.js';
-import type { Queryable } from './sql.js';
 import { createWatchStore } from '../watch-store.js';
 import { createMonitorStores } from '../monitor-store.js';
 import { createKnownStore } from '../known-store.js';
@@ -45,15 +44,10 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   migrated.catch(() => {}); // reported by ready() and by every call, not as an unhandled rejection
   let closed = false;
 
-  const db = async (): Promise<Queryable> => {
+  const sql = postgresSql(async () => {
     if (closed) throw new Error(`The store is not open (PostgreSQL at ${describeUrl(options.url)} was closed)`);
     // An unreachable server at start rejects every call with the store's error, not pg's.
     await migrated.catch((e: unknown) => Promise.reject(toStoreError(e)));
-    return pool;
-  };
-
-  const sql = postgresSql(async () => {
-    await db();
     return pool;
   });
 
