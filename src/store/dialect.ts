@@ -149,6 +149,16 @@ const STATEMENT_CACHE = 500;
  */
 export function sqliteSql(db: SqliteDb): Sql {
   const statements = new Map<string, Statement>();
+  // Prepared queries keep their statement (no lookup by text on the hot paths).
+  const byQuery = new WeakMap<CompiledQuery<unknown>, Statement>();
+  const statementOf = (c: CompiledQuery<unknown>) => {
+    let s = byQuery.get(c);
+    if (!s) {
+      s = statement(c.sql);
+      byQuery.set(c, s);
+    }
+    return s;
+  };
   const statement = (text: string) => {
     let s = statements.get(text);
     if (!s) {
@@ -166,7 +176,7 @@ export function sqliteSql(db: SqliteDb): Sql {
       // Checked and run with no await between: a transaction may not start in the gap.
       while (!inTx && held) await held;
       const c = compile(q);
-      const s = statement(c.sql);
+      const s = statementOf(c);
       const params = bind(c, values, true);
       if (s.reader) return s.all(...params) as R[];
       s.run(...params);
@@ -179,7 +189,7 @@ export function sqliteSql(db: SqliteDb): Sql {
       async run(q, values) {
         while (!inTx && held) await held;
         const c = compile(q);
-        const s = statement(c.sql);
+        const s = statementOf(c);
         const params = bind(c, values, true);
         if (s.reader) return s.all(...params).length;
         return s.run(...params).changes;
