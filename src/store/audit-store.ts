@@ -1,11 +1,12 @@
 /**
- * The audit trail in SQLite (migration 4): append-only rows, read newest first. The store
+ * The audit trail (migration 4), one implementation for both databases: append-only rows,
+ * read newest first. The store
  * keeps what it is given exactly (args as a JSON object); masking and trimming are the
  * auditor's job, before anything reaches a sink.
  */
-import type { Database as Db } from 'better-sqlite3';
 import type { AuditEntry, AuditOutcome, NewAuditEntry } from '../audit/types.js';
 import type { Clock } from '../clock.js';
+import type { Sql } from './dialect.js';
 import type { Tier } from '../operations/types.js';
 import { accountParam, objectToJson } from './operation-rows.js';
 
@@ -126,37 +127,40 @@ export function clampAuditLimit(limit: number): number {
   return Math.min(AUDIT_LIST_MAX, Math.max(1, Math.trunc(limit)));
 }
 
-export function createAuditStore(db: Db, clock: Pick<Clock, 'now'>): AuditStore {
-  const insert = db.prepare<Record<string, unknown>, AuditRow>(`
-    INSERT INTO audit (at, user_id, channel_id, op_id, tier, args, outcome, error_code, confirmed_by,
-                       approved_by, operation_id, duration_ms, detail, account)
-    VALUES (@at, @user_id, @channel_id, @op_id, @tier, @args, @outcome, @error_code, @confirmed_by,
-            @approved_by, @operation_id, @duration_ms, @detail, @account)
-    RETURNING *`);
-  const recent = db.prepare<[number], AuditRow>('SELECT * FROM audit ORDER BY at DESC, id DESC LIMIT ?');
-  const recentBy = db.prepare<[string, number], AuditRow>(
-    'SELECT * FROM audit WHERE user_id = ? ORDER BY at DESC, id DESC LIMIT ?',
-  );
+const COLUMNS = ['at', 'user_id', 'channel_id', 'op_id', 'tier', 'args', 'outcome', 'error_code', 'confirmed_by', 'approved_by', 'operation_id', 'duration_ms', 'detail', 'account'] as const;
 
-  const insertOne = (entry: NewAuditEntry & { at?: number }): AuditEntry => {
-    const row = insert.get(auditInsertParams(entry, clock.now()));
-    if (!row) throw new Error('audit insert returned no row');
-    return toEntry(row);
-  };
-  const insertAll = db.transaction((entries: readonly (NewAuditEntry & { at: number })[]) => entries.map(insertOne));
+export function createAuditStore(sql: Sql, clock: Pick<Clock, 'now'>): AuditStore {
+  const insert = sql.prepare((k, p) =>
+    k
+      .insertInto('audit')
+      .values(Object.fromEntries(COLUMNS.map((c) => [c, p(c)])) as Record<(typeof COLUMNS)[number], never>)
+      .returningAll(),
+  );
+  const recent = sql.prepare((k, p) => k.selectFrom('audit').selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(p('n')));
+  const recentBy = sql.prepare((k, p) =>
+    k.selectFrom('audit').selectAll().where('user_id', '=', p('u')).orderBy('at', 'desc').orderBy('id', 'desc').limit(p('n')),
+  );
 
   return {
     async insert(entry) {
-      return insertOne(entry);
+      const row = await sql.one<AuditRow>(insert, auditInsertParams(entry, clock.now()));
+      if (!row) throw new Error('audit insert returned no row');
+      return toEntry(row);
     },
 
+    // One multi-row INSERT on both databases: atomic by itself (all or none), one round trip for the group.
     async insertMany(entries) {
-      return entries.length === 0 ? [] : insertAll(entries);
+      if (entries.length === 0) return [];
+      const rows = entries.map((entry) => auditInsertParams(entry, clock.now()));
+      const stored = await sql.all<AuditRow>(sql.k.insertInto('audit').values(rows).returningAll());
+      if (stored.length !== entries.length) throw new Error('audit insert returned fewer rows than it was given');
+      // Ids are drawn in the order of the VALUES list: sorted by id, the rows are in the order given.
+      return stored.sort((a, b) => Number(a.id) - Number(b.id)).map(toEntry);
     },
 
     async list({ userId, limit }) {
       const n = clampAuditLimit(limit);
-      const rows = userId === undefined ? recent.all(n) : recentBy.all(userId, n);
+      const rows = userId === undefined ? await sql.all<AuditRow>(recent, { n }) : await sql.all<AuditRow>(recentBy, { u: userId, n });
       return rows.map(toEntry);
     },
   };

@@ -1,66 +1,117 @@
 /**
- * Known resources in SQLite (migrations 8 and 10). `remember` is one IMMEDIATE transaction of
- * upserts: first_seen stays, last_seen moves, a uuid not seen this time keeps the one known, and
- * a name replaces only the name of its own field (known-types.ts NAME_FIELDS).
+ * Known resources (migrations 8 and 10), one implementation for both databases. `remember` is
+ * one transaction of two multi-row upserts: first_seen stays, last_seen moves, a uuid not seen
+ * this time keeps the one known, and a name replaces only the name of its own field
+ * (known-types.ts NAME_FIELDS). Rows go in sorted, so two replicas upserting the same rows
+ * lock them in one order.
  */
-import type { Database as Db } from 'better-sqlite3';
+import { sql as raw } from 'kysely';
+import type { Sql } from './dialect.js';
 import { accountKey, assertKind, clampKnownLimit, cleanEntries, toKnown, type KnownNameRow, type KnownRow } from './known-rows.js';
 import type { KnownEntry, KnownResource, KnownResourceStore } from './known-types.js';
 import { assertText } from './operation-rows.js';
 
-export function createKnownStore(db: Db): KnownResourceStore {
-  const upsert = db.prepare<Record<string, unknown>>(`
-    INSERT INTO known_resources (account, kind, id, uuid, first_seen, last_seen)
-    VALUES (@account, @kind, @id, @uuid, @now, @now)
-    ON CONFLICT (account, kind, id) DO UPDATE SET
-      uuid = COALESCE(excluded.uuid, uuid),
-      last_seen = MAX(last_seen, excluded.last_seen)`);
-  const upsertName = db.prepare<Record<string, unknown>>(`
-    INSERT INTO known_names (account, kind, id, field, name, via, last_seen)
-    VALUES (@account, @kind, @id, @field, @name, @via, @now)
-    ON CONFLICT (account, kind, id, field) DO UPDATE SET
-      name = excluded.name,
-      via = COALESCE(excluded.via, via),
-      last_seen = MAX(last_seen, excluded.last_seen)`);
-  const byName = db.prepare<[string, string, string], KnownRow>(`
-    SELECT * FROM known_resources r WHERE account = ? AND kind = ? AND id IN (
-      SELECT id FROM known_names n WHERE n.account = r.account AND n.kind = r.kind AND lower(n.name) = lower(?))
-     ORDER BY last_seen DESC, id`);
-  const recent = db.prepare<[string, string, number], KnownRow>(
-    'SELECT * FROM known_resources WHERE account = ? AND kind = ? ORDER BY last_seen DESC, id LIMIT ?',
+export function createKnownStore(sql: Sql): KnownResourceStore {
+  const { f } = sql;
+  const byName = sql.prepare((k, p) =>
+    k
+      .selectFrom('known_resources as r')
+      .selectAll()
+      .where('account', '=', p('a'))
+      .where('kind', '=', p('k'))
+      .where('id', 'in', (sub) =>
+        sub
+          .selectFrom('known_names as n')
+          .select('n.id')
+          .whereRef('n.account', '=', 'r.account')
+          .whereRef('n.kind', '=', 'r.kind')
+          .where(raw<boolean>`lower(n.name) = lower(${f.typed(p('n'), 'text')})`),
+      )
+      .orderBy('last_seen', 'desc')
+      .orderBy('id'),
   );
-  const namesOf = db.prepare<[string, string, string], KnownNameRow>(
-    'SELECT id, field, name, via, last_seen FROM known_names WHERE account = ? AND kind = ? AND id IN (SELECT value FROM json_each(?))',
+  const recent = sql.prepare((k, p) =>
+    k
+      .selectFrom('known_resources')
+      .selectAll()
+      .where('account', '=', p('a'))
+      .where('kind', '=', p('k'))
+      .orderBy('last_seen', 'desc')
+      .orderBy('id')
+      .limit(f.typed<number>(p('n'), 'int')),
   );
-  const names = db.prepare<[string, string], { name: string }>(`
-    SELECT name FROM known_names WHERE account = ? AND kind = ? ORDER BY last_seen DESC, id, field LIMIT 500`);
-  const rememberTx = db.transaction((account: string, clean: ReturnType<typeof cleanEntries>, now: number) => {
-    for (const e of clean.resources) upsert.run({ account, ...e, now });
-    for (const n of clean.names) upsertName.run({ account, ...n, now });
-  });
-  const withNames = (account: string, kind: string, rows: KnownRow[]): KnownResource[] => {
+  const namesOf = sql.prepare((k, p) =>
+    k
+      .selectFrom('known_names')
+      .select(['id', 'field', 'name', 'via', 'last_seen'])
+      .where('account', '=', p('a'))
+      .where('kind', '=', p('k'))
+      .where(f.inList('id', p('ids'))),
+  );
+  const names = sql.prepare((k, p) =>
+    k
+      .selectFrom('known_names')
+      .select('name')
+      .where('account', '=', p('a'))
+      .where('kind', '=', p('k'))
+      .orderBy('last_seen', 'desc')
+      .orderBy('id')
+      .orderBy('field')
+      .limit(500),
+  );
+  const withNames = async (account: string, kind: string, rows: KnownRow[]): Promise<KnownResource[]> => {
     if (rows.length === 0) return [];
-    const nameRows = namesOf.all(account, kind, JSON.stringify(rows.map((r) => r.id)));
+    const nameRows = await sql.all<KnownNameRow>(namesOf, { a: account, k: kind, ids: f.list(rows.map((r) => r.id)) });
     return rows.map((r) => toKnown(r, nameRows));
   };
 
   return {
     async remember(account, entries: readonly KnownEntry[], now) {
-      const clean = cleanEntries(entries, now);
-      if (clean.resources.length > 0) rememberTx.immediate(accountKey(account), clean, now);
+      const { resources, names: nameList } = cleanEntries(entries, now);
+      if (resources.length === 0) return;
+      const a = accountKey(account);
+      const order = (x: { kind: string; id: string }, y: { kind: string; id: string }) => (x.kind + x.id < y.kind + y.id ? -1 : 1);
+      resources.sort(order);
+      nameList.sort((x, y) => order(x, y) || (x.field < y.field ? -1 : 1));
+      const upsertResources = sql.k
+        .insertInto('known_resources')
+        .values(resources.map((e) => ({ account: a, kind: e.kind, id: e.id, uuid: e.uuid, first_seen: now, last_seen: now })))
+        .onConflict((oc) =>
+          oc.columns(['account', 'kind', 'id']).doUpdateSet({
+            uuid: raw`COALESCE(excluded.uuid, known_resources.uuid)`,
+            last_seen: f.greatest(raw`known_resources.last_seen`, raw`excluded.last_seen`),
+          }),
+        );
+      const upsertNames = sql.k
+        .insertInto('known_names')
+        .values(nameList.map((e) => ({ account: a, kind: e.kind, id: e.id, field: e.field, name: e.name, via: e.via, last_seen: now })))
+        .onConflict((oc) =>
+          oc.columns(['account', 'kind', 'id', 'field']).doUpdateSet({
+            name: raw`excluded.name`,
+            via: raw`COALESCE(excluded.via, known_names.via)`,
+            last_seen: f.greatest(raw`known_names.last_seen`, raw`excluded.last_seen`),
+          }),
+        );
+      await sql.tx(async (q) => {
+        await q.run(upsertResources);
+        if (nameList.length > 0) await q.run(upsertNames);
+      });
     },
     async find(account, kind, name) {
       assertKind(kind);
       assertText(name, 'name');
-      return withNames(accountKey(account), kind, byName.all(accountKey(account), kind, name.trim()));
+      const a = accountKey(account);
+      return withNames(a, kind, await sql.all<KnownRow>(byName, { a, k: kind, n: name.trim() }));
     },
     async list(account, kind, limit) {
       assertKind(kind);
-      return withNames(accountKey(account), kind, recent.all(accountKey(account), kind, clampKnownLimit(limit)));
+      const a = accountKey(account);
+      return withNames(a, kind, await sql.all<KnownRow>(recent, { a, k: kind, n: clampKnownLimit(limit) }));
     },
     async names(account, kind) {
       assertKind(kind);
-      return [...new Set(names.all(accountKey(account), kind).map((r) => r.name))];
+      const rows = await sql.all<{ name: string }>(names, { a: accountKey(account), k: kind });
+      return [...new Set(rows.map((r) => r.name))];
     },
   };
 }

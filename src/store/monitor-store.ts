@@ -1,10 +1,12 @@
 /**
- * The monitor's stores in SQLite (migration 7). Every claim is one conditional statement or an
- * IMMEDIATE transaction, so the write lock makes it atomic across connections and processes:
- * one subscription per (channel, account, kind, resource), one firing alert per condition,
- * one digest per day, one lease holder.
+ * The monitor's stores (migration 7), one implementation for both databases. Every claim is
+ * one conditional statement, or an insert-else-read under `exclusive` (SQLite's write lock;
+ * on PostgreSQL INSERT … ON CONFLICT waits for a concurrent inserter of the same key and a
+ * second UPDATE of a row re-checks its WHERE): one subscription per (channel, account, kind,
+ * resource), one firing alert per condition, one digest per day, one lease holder.
  */
-import type { Database as Db } from 'better-sqlite3';
+import { sql as raw } from 'kysely';
+import type { Sql } from './dialect.js';
 import { newAlertId, newSubscriptionId } from './ids.js';
 import {
   alertInsertParams,
@@ -28,198 +30,254 @@ import { assertInteger, assertText, objectToJson } from './operation-rows.js';
 /** Fresh ids to try when the random one is taken (50 bits: practically never). */
 const ID_ATTEMPTS = 4;
 
-export function createMonitorStores(db: Db): MonitorStores {
+export function createMonitorStores(sql: Sql): MonitorStores {
   return {
-    subscriptions: createSubscriptionStore(db),
-    alerts: createAlertStore(db),
-    monitorState: createMonitorStateStore(db),
-    leases: createLeaseStore(db),
+    subscriptions: createSubscriptionStore(sql),
+    alerts: createAlertStore(sql),
+    monitorState: createMonitorStateStore(sql),
+    leases: createLeaseStore(sql),
   };
 }
 
-function createSubscriptionStore(db: Db): SubscriptionStore {
+function createSubscriptionStore(sql: Sql): SubscriptionStore {
+  const { f } = sql;
   // No conflict target: the active-duplicate index and the primary key both make it do nothing.
-  const insert = db.prepare<Record<string, unknown>, SubscriptionRow>(`
-    INSERT INTO subscriptions (id, channel_id, account, kind, resource, params, created_by, created_at)
-    VALUES (@id, @channel_id, @account, @kind, @resource, @params, @created_by, @created_at)
-    ON CONFLICT DO NOTHING
-    RETURNING *`);
-  const activeTwin = db.prepare<Record<string, unknown>, SubscriptionRow>(`
-    SELECT * FROM subscriptions
-     WHERE channel_id = @channel_id AND COALESCE(account, '') = COALESCE(@account, '') AND kind = @kind
-       AND resource = @resource AND removed_at IS NULL`);
-  const byId = db.prepare<[string], SubscriptionRow>('SELECT * FROM subscriptions WHERE id = ?');
-  const ofChannel = db.prepare<[string], SubscriptionRow>(
-    'SELECT * FROM subscriptions WHERE channel_id = ? AND removed_at IS NULL ORDER BY created_at, rowid',
+  const insert = sql.prepare((k, p) =>
+    k
+      .insertInto('subscriptions')
+      .values({
+        id: p('id'),
+        channel_id: p('channel_id'),
+        account: p('account'),
+        kind: p('kind'),
+        resource: p('resource'),
+        params: p('params'),
+        created_by: p('created_by'),
+        created_at: p('created_at'),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returningAll(),
   );
-  const active = db.prepare<[], SubscriptionRow>('SELECT * FROM subscriptions WHERE removed_at IS NULL ORDER BY created_at, rowid');
-  const removeOne = db.prepare<[number, string], SubscriptionRow>(
-    'UPDATE subscriptions SET removed_at = ? WHERE id = ? AND removed_at IS NULL RETURNING *',
+  const activeTwin = sql.prepare((k, p) =>
+    k
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('channel_id', '=', p('channel_id'))
+      .where(raw<boolean>`COALESCE(account, '') = COALESCE(${f.typed(p('account'), 'text')}, '')`)
+      .where('kind', '=', p('kind'))
+      .where('resource', '=', p('resource'))
+      .where('removed_at', 'is', null),
   );
-  const muteOne = db.prepare<[number | null, string], SubscriptionRow>(
-    'UPDATE subscriptions SET muted_until = ? WHERE id = ? AND removed_at IS NULL RETURNING *',
+  const byId = sql.prepare((k, p) => k.selectFrom('subscriptions').selectAll().where('id', '=', p('id')));
+  const ofChannel = sql.prepare((k, p) =>
+    k.selectFrom('subscriptions').selectAll().where('channel_id', '=', p('c')).where('removed_at', 'is', null).orderBy('created_at').orderBy(f.seq),
   );
-  const claim = db.prepare<[string, string, string], { id: string }>(`
-    UPDATE subscriptions SET last_run = ?
-     WHERE id = ? AND removed_at IS NULL AND (last_run IS NULL OR last_run <> ?)
-    RETURNING id`);
-
-  const addTx = db.transaction((input: NewSubscription) => {
-    for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
-      const params = subscriptionInsertParams(input, newSubscriptionId());
-      const row = insert.get(params);
-      if (row) return { record: toSubscription(row), created: true };
-      const twin = activeTwin.get(params);
-      if (twin) return { record: toSubscription(twin), created: false };
-      // Neither inserted nor a twin: the random id was taken; try another.
-    }
-    throw new Error('subscription insert found no free id');
-  });
+  const active = sql.prepare((k) => k.selectFrom('subscriptions').selectAll().where('removed_at', 'is', null).orderBy('created_at').orderBy(f.seq));
+  const removeOne = sql.prepare((k, p) =>
+    k.updateTable('subscriptions').set({ removed_at: f.typed<number>(p('now'), 'bigint') }).where('id', '=', p('id')).where('removed_at', 'is', null).returningAll(),
+  );
+  const muteOne = sql.prepare((k, p) =>
+    k.updateTable('subscriptions').set({ muted_until: f.typed<number>(p('until'), 'bigint') }).where('id', '=', p('id')).where('removed_at', 'is', null).returningAll(),
+  );
+  const claim = sql.prepare((k, p) =>
+    k
+      .updateTable('subscriptions')
+      .set({ last_run: f.typed<string>(p('day'), 'text') })
+      .where('id', '=', p('id'))
+      .where('removed_at', 'is', null)
+      .where(raw<boolean>`(last_run IS NULL OR last_run <> ${f.typed(p('day'), 'text')})`)
+      .returning('id'),
+  );
+  const one = async (q: typeof byId, values: Record<string, unknown>) => {
+    const row = await sql.one<SubscriptionRow>(q, values);
+    return row ? toSubscription(row) : undefined;
+  };
 
   return {
     async add(input) {
-      return addTx.immediate(input);
+      return sql.exclusive(async (q) => {
+        for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+          const params = subscriptionInsertParams(input, newSubscriptionId());
+          const row = await q.one<SubscriptionRow>(insert, params);
+          if (row) return { record: toSubscription(row), created: true };
+          const twin = await q.one<SubscriptionRow>(activeTwin, params);
+          if (twin) return { record: toSubscription(twin), created: false };
+          // Neither inserted nor a twin: the random id was taken (or, on PostgreSQL, the twin removed meanwhile); try again.
+        }
+        throw new Error('subscription insert found no free id');
+      });
     },
     async get(id) {
       assertIdText(id);
-      const row = byId.get(id);
-      return row ? toSubscription(row) : undefined;
+      return one(byId, { id });
     },
     async listForChannel(channelId) {
       assertText(channelId, 'channelId');
-      return ofChannel.all(channelId).map(toSubscription);
+      return (await sql.all<SubscriptionRow>(ofChannel, { c: channelId })).map(toSubscription);
     },
     async listActive() {
-      return active.all().map(toSubscription);
+      return (await sql.all<SubscriptionRow>(active)).map(toSubscription);
     },
     async remove(id, now) {
       assertIdText(id);
       assertInteger(now, 'now');
-      const row = removeOne.get(now, id);
-      return row ? toSubscription(row) : undefined;
+      return one(removeOne, { id, now });
     },
     async mute(id, until) {
       assertIdText(id);
       assertMuteUntil(until);
-      const row = muteOne.get(until, id);
-      return row ? toSubscription(row) : undefined;
+      return one(muteOne, { id, until });
     },
     async claimRun(id, day) {
       assertIdText(id);
       assertDay(day);
-      return claim.get(day, id, day) !== undefined;
+      return (await sql.one(claim, { id, day })) !== undefined;
     },
   };
 }
 
-function createAlertStore(db: Db): AlertStore {
-  const insert = db.prepare<Record<string, unknown>, AlertRow>(`
-    INSERT INTO alerts (id, subscription_id, channel_id, condition, status, started_at, detail)
-    VALUES (@id, @subscription_id, @channel_id, @condition, 'firing', @started_at, @detail)
-    ON CONFLICT DO NOTHING
-    RETURNING *`);
-  const firingOf = db.prepare<[string, string], AlertRow>(
-    "SELECT * FROM alerts WHERE subscription_id = ? AND condition = ? AND status = 'firing'",
+function createAlertStore(sql: Sql): AlertStore {
+  const { f } = sql;
+  const insert = sql.prepare((k, p) =>
+    k
+      .insertInto('alerts')
+      .values({
+        id: p('id'),
+        subscription_id: p('subscription_id'),
+        channel_id: p('channel_id'),
+        condition: p('condition'),
+        status: 'firing',
+        started_at: p('started_at'),
+        detail: p('detail'),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returningAll(),
   );
-  const byId = db.prepare<[string], AlertRow>('SELECT * FROM alerts WHERE id = ?');
-  const setTs = db.prepare<[string, string]>('UPDATE alerts SET message_ts = ? WHERE id = ?');
-  const resolveOne = db.prepare<[number, string | null, string], AlertRow>(`
-    UPDATE alerts SET status = 'resolved', resolved_at = ?, detail = COALESCE(?, detail)
-     WHERE id = ? AND status = 'firing'
-    RETURNING *`);
-  const firingAll = db.prepare<[], AlertRow>("SELECT * FROM alerts WHERE status = 'firing' ORDER BY started_at, rowid");
-  const firingFor = db.prepare<[string], AlertRow>(
-    "SELECT * FROM alerts WHERE status = 'firing' AND subscription_id = ? ORDER BY started_at, rowid",
+  const firingOf = sql.prepare((k, p) =>
+    k.selectFrom('alerts').selectAll().where('subscription_id', '=', p('s')).where('condition', '=', p('c')).where('status', '=', 'firing'),
+  );
+  const byId = sql.prepare((k, p) => k.selectFrom('alerts').selectAll().where('id', '=', p('id')));
+  const setTs = sql.prepare((k, p) => k.updateTable('alerts').set({ message_ts: p('ts') }).where('id', '=', p('id')));
+  const resolveOne = sql.prepare((k, p) =>
+    k
+      .updateTable('alerts')
+      .set({
+        status: 'resolved',
+        resolved_at: f.typed<number>(p('now'), 'bigint'),
+        detail: raw`COALESCE(${f.typed(p('merged'), 'jsonb')}, detail)`,
+      })
+      .where('id', '=', p('id'))
+      .where('status', '=', 'firing')
+      .returningAll(),
+  );
+  const firingAll = sql.prepare((k) => k.selectFrom('alerts').selectAll().where('status', '=', 'firing').orderBy('started_at').orderBy(f.seq));
+  const firingFor = sql.prepare((k, p) =>
+    k.selectFrom('alerts').selectAll().where('status', '=', 'firing').where('subscription_id', '=', p('s')).orderBy('started_at').orderBy(f.seq),
   );
   // Newest by its latest event: a long incident resolved today counts as today's.
-  const since = db.prepare<{ channel: string; since: number; limit: number }, AlertRow>(`
-    SELECT * FROM alerts
-     WHERE channel_id = @channel AND (started_at >= @since OR resolved_at >= @since)
-     ORDER BY COALESCE(resolved_at, started_at) DESC, started_at DESC, rowid DESC
-     LIMIT @limit`);
-
-  const openTx = db.transaction((input: NewAlert) => {
-    for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
-      const params = alertInsertParams(input, newAlertId());
-      const row = insert.get(params);
-      if (row) return { record: toAlert(row), created: true };
-      const firing = firingOf.get(params.subscription_id, params.condition);
-      if (firing) return { record: toAlert(firing), created: false };
-    }
-    throw new Error('alert insert found no free id');
-  });
-  // Read and write under one write lock: the merge starts from the detail the CAS replaces.
-  const resolveTx = db.transaction((id: string, now: number, detail: Record<string, unknown> | undefined) => {
-    const current = detail === undefined ? undefined : byId.get(id);
-    const merged = current && current.status === 'firing' ? mergeDetail(current.detail, detail!) : null;
-    const row = resolveOne.get(now, merged, id);
-    return row ? toAlert(row) : undefined;
-  });
+  const since = sql.prepare((k, p) =>
+    k
+      .selectFrom('alerts')
+      .selectAll()
+      .where('channel_id', '=', p('c'))
+      .where(raw<boolean>`(started_at >= ${f.typed(p('since'), 'bigint')} OR resolved_at >= ${f.typed(p('since'), 'bigint')})`)
+      .orderBy(raw`COALESCE(resolved_at, started_at) DESC`)
+      .orderBy('started_at', 'desc')
+      .orderBy(raw`${f.seq} DESC`)
+      .limit(f.typed<number>(p('n'), 'int')),
+  );
 
   return {
     async open(input) {
-      return openTx.immediate(input);
+      return sql.exclusive(async (q) => {
+        for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+          const params = alertInsertParams(input, newAlertId());
+          const row = await q.one<AlertRow>(insert, params);
+          if (row) return { record: toAlert(row), created: true };
+          const firing = await q.one<AlertRow>(firingOf, { s: params.subscription_id, c: params.condition });
+          if (firing) return { record: toAlert(firing), created: false };
+        }
+        throw new Error('alert insert found no free id');
+      });
     },
     async setMessage(id, messageTs) {
       assertAlertId(id);
       assertText(messageTs, 'messageTs');
-      if (setTs.run(messageTs, id).changes === 0) throw new Error(`No alert ${id} to attach a message to`);
+      if ((await sql.run(setTs, { ts: messageTs, id })) === 0) throw new Error(`No alert ${id} to attach a message to`);
     },
     async resolve(id, now, detail) {
       assertIdText(id);
       assertInteger(now, 'now');
       if (detail !== undefined) objectToJson(detail, 'detail');
-      return resolveTx.immediate(id, now, detail);
+      // Read and write together (SQLite: under one write lock); the merge starts from the detail
+      // the compare-and-set replaces: only a firing alert is resolved, once.
+      return sql.exclusive(async (q) => {
+        const current = detail === undefined ? undefined : await q.one<AlertRow>(byId, { id });
+        const merged = current && current.status === 'firing' ? mergeDetail(current.detail, detail!) : null;
+        const row = await q.one<AlertRow>(resolveOne, { now, merged, id });
+        return row ? toAlert(row) : undefined;
+      });
     },
     async listFiring(subscriptionId) {
-      if (subscriptionId === undefined) return firingAll.all().map(toAlert);
+      if (subscriptionId === undefined) return (await sql.all<AlertRow>(firingAll)).map(toAlert);
       assertSubscriptionId(subscriptionId);
-      return firingFor.all(subscriptionId).map(toAlert);
+      return (await sql.all<AlertRow>(firingFor, { s: subscriptionId })).map(toAlert);
     },
     async listSince(channelId, from, limit) {
       assertText(channelId, 'channelId');
       assertInteger(from, 'since');
-      return since.all({ channel: channelId, since: from, limit: clampAlertLimit(limit) }).map(toAlert);
+      return (await sql.all<AlertRow>(since, { c: channelId, since: from, n: clampAlertLimit(limit) })).map(toAlert);
     },
   };
 }
 
-function createMonitorStateStore(db: Db): MonitorStateStore {
-  const read = db.prepare<[string], { state: string }>('SELECT state FROM monitor_state WHERE key = ?');
-  const write = db.prepare<[string, string, number]>(`
-    INSERT INTO monitor_state (key, state, updated_at) VALUES (?, ?, ?)
-    ON CONFLICT (key) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`);
+function createMonitorStateStore(sql: Sql): MonitorStateStore {
+  const read = sql.prepare((k, p) => k.selectFrom('monitor_state').select('state').where('key', '=', p('key')));
+  const write = sql.prepare((k, p) =>
+    k
+      .insertInto('monitor_state')
+      .values({ key: p('key'), state: p('state'), updated_at: p('now') })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ state: raw`excluded.state`, updated_at: raw`excluded.updated_at` })),
+  );
   return {
     async get(key) {
       assertText(key, 'key');
-      const row = read.get(key);
+      const row = await sql.one<{ state: string }>(read, { key });
       return row ? (JSON.parse(row.state) as Record<string, unknown>) : undefined;
     },
     async put(key, state, now) {
       assertText(key, 'key');
       assertInteger(now, 'now');
-      write.run(key, objectToJson(state, 'state'), now);
+      await sql.run(write, { key, state: objectToJson(state, 'state'), now });
     },
   };
 }
 
-function createLeaseStore(db: Db): LeaseStore {
+function createLeaseStore(sql: Sql): LeaseStore {
+  const { f } = sql;
   // One statement: free → insert; expired or ours → update; someone else's → no row.
-  const take = db.prepare<Record<string, unknown>, { name: string }>(`
-    INSERT INTO leases (name, owner, until) VALUES (@name, @owner, @until)
-    ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until
-     WHERE leases.until <= @now OR leases.owner = excluded.owner
-    RETURNING name`);
-  const drop = db.prepare<[string, string]>('DELETE FROM leases WHERE name = ? AND owner = ?');
+  const take = sql.prepare((k, p) =>
+    k
+      .insertInto('leases')
+      .values({ name: p('name'), owner: p('owner'), until: p('until') })
+      .onConflict((oc) =>
+        oc
+          .column('name')
+          .doUpdateSet({ owner: raw`excluded.owner`, until: raw`excluded.until` })
+          .where(raw<boolean>`leases.until <= ${f.typed(p('now'), 'bigint')} OR leases.owner = excluded.owner`),
+      )
+      .returning('name'),
+  );
+  const drop = sql.prepare((k, p) => k.deleteFrom('leases').where('name', '=', p('name')).where('owner', '=', p('owner')));
   return {
     async acquire(name, owner, now, until) {
       assertLease(name, owner, now, until);
-      return take.get({ name, owner, now, until }) !== undefined;
+      return (await sql.one(take, { name, owner, now, until })) !== undefined;
     },
     async release(name, owner) {
       assertText(name, 'name');
       assertText(owner, 'owner');
-      drop.run(name, owner);
+      await sql.run(drop, { name, owner });
     },
   };
 }

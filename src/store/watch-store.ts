@@ -1,10 +1,11 @@
 /**
- * Durable watches in SQLite. Like operations, every move between statuses is a conditional
- * UPDATE, so the final post of a watch is claimed by exactly one poller (in this process or
- * after a restart).
+ * Durable watches, one implementation for both databases. Like operations, every move between
+ * statuses is a conditional UPDATE, so the final post of a watch is claimed by exactly one poller (in this process, after a
+ * restart, or in another replica).
  */
-import type { Database as Db } from 'better-sqlite3';
+import { sql as raw, type RawBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
+import type { PgType, Sql } from './dialect.js';
 import { newWatchId } from './ids.js';
 import { accountParam } from './operation-rows.js';
 
@@ -166,20 +167,21 @@ export function toRecord(r: WatchRow): WatchRecord {
   };
 }
 
+/** Patchable columns and PostgreSQL's type for each (a CASE needs it). */
 const PATCHABLE = {
-  state: 'state',
-  outcome: 'outcome',
-  intervalMs: 'interval_ms',
-  nextPollAt: 'next_poll_at',
-  deadlineAt: 'deadline_at',
-  threadTs: 'thread_ts',
-  finalTs: 'final_ts',
-  leaseUntil: 'lease_until',
-} as const;
+  state: ['state', 'jsonb'],
+  outcome: ['outcome', 'text'],
+  intervalMs: ['interval_ms', 'bigint'],
+  nextPollAt: ['next_poll_at', 'bigint'],
+  deadlineAt: ['deadline_at', 'bigint'],
+  threadTs: ['thread_ts', 'text'],
+  finalTs: ['final_ts', 'text'],
+  leaseUntil: ['lease_until', 'bigint'],
+} as const satisfies Record<string, readonly [string, PgType]>;
 
 function patchParams(patch: WatchPatch): Record<string, unknown> {
   const out: Record<string, unknown> = { polled: patch.polled ? 1 : 0 };
-  for (const [key, column] of Object.entries(PATCHABLE) as [keyof typeof PATCHABLE, string][]) {
+  for (const [key, [column]] of Object.entries(PATCHABLE) as [keyof typeof PATCHABLE, readonly [string, PgType]][]) {
     const present = Object.hasOwn(patch, key) && patch[key] !== undefined;
     const value = present ? patch[key] : null;
     out[`set_${column}`] = present ? 1 : 0;
@@ -188,81 +190,117 @@ function patchParams(patch: WatchPatch): Record<string, unknown> {
   return out;
 }
 
-const SET = Object.values(PATCHABLE)
-  .map((c) => `${c} = CASE WHEN @set_${c} THEN @${c} ELSE ${c} END`)
-  .join(', ');
-
 /** RETURNING gives no order: the claimed watches, oldest first (as listOpen). */
 export const oldestFirst = (a: WatchRecord, b: WatchRecord): number => a.startedAt - b.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-export function createWatchStore(db: Db, clock: Pick<Clock, 'now'>): WatchStore {
-  const insert = db.prepare<Record<string, unknown>, WatchRow>(`
-    INSERT INTO watches (id, kind, resource, operation_id, channel_id, thread_ts, requested_by, status,
-                         interval_ms, started_at, deadline_at, next_poll_at, updated_at, account)
-    VALUES (@id, @kind, @resource, @operation_id, @channel_id, @thread_ts, @requested_by, 'active',
-            @interval_ms, @started_at, @deadline_at, @next_poll_at, @now, @account)
-    RETURNING *`);
-  const byId = db.prepare<[string], WatchRow>('SELECT * FROM watches WHERE id = ?');
-  const open = db.prepare<[], WatchRow>(
-    "SELECT * FROM watches WHERE status IN ('active', 'finalizing') ORDER BY started_at, rowid",
+export function createWatchStore(sql: Sql, clock: Pick<Clock, 'now'>): WatchStore {
+  const insert = sql.prepare((k, p) =>
+    k
+      .insertInto('watches')
+      .values({
+        id: p('id'),
+        kind: p('kind'),
+        resource: p('resource'),
+        operation_id: p('operation_id'),
+        channel_id: p('channel_id'),
+        thread_ts: p('thread_ts'),
+        requested_by: p('requested_by'),
+        status: 'active',
+        interval_ms: p('interval_ms'),
+        started_at: p('started_at'),
+        deadline_at: p('deadline_at'),
+        next_poll_at: p('next_poll_at'),
+        updated_at: p('now'),
+        account: p('account'),
+      })
+      .returningAll(),
   );
-  const recent = db.prepare<[number], WatchRow>('SELECT * FROM watches ORDER BY started_at DESC, rowid DESC LIMIT ?');
-  const cas = db.prepare<Record<string, unknown>, WatchRow>(`
-    UPDATE watches SET status = @to, updated_at = @now, polls = polls + @polled, ${SET}
-     WHERE id = @id AND status IN (SELECT value FROM json_each(@from))
-       AND (@owner IS NULL OR lease_owner = @owner)
-    RETURNING *`);
-  // One statement, so SQLite's write lock makes it atomic across connections and processes.
-  const releaseAll = db.prepare<[string]>('UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?');
-  const claim = db.prepare<Record<string, unknown>, WatchRow>(`
-    UPDATE watches SET lease_owner = @owner, lease_until = @until
-     WHERE id IN (
-       SELECT id FROM watches
-        WHERE status IN ('active', 'finalizing') AND next_poll_at <= @now
-          AND (lease_owner IS NULL OR lease_until <= @now OR lease_owner = @owner)
-        ORDER BY next_poll_at, started_at, rowid
-        LIMIT @limit)
-    RETURNING *`);
+  const byId = sql.prepare((k, p) => k.selectFrom('watches').selectAll().where('id', '=', p('id')));
+  const open = sql.prepare((k, _p, f) =>
+    k.selectFrom('watches').selectAll().where('status', 'in', ['active', 'finalizing']).orderBy('started_at').orderBy(f.seq),
+  );
+  const recent = sql.prepare((k, p, f) => k.selectFrom('watches').selectAll().orderBy('started_at', 'desc').orderBy(raw`${f.seq} DESC`).limit(p('n')));
+  // With `to` null the status stays (update); otherwise it moves (move). Either way only from `from`.
+  const cas = sql.prepare((k, p, f) => {
+    const set: Record<string, RawBuilder<unknown>> = {};
+    for (const [c, type] of Object.values(PATCHABLE)) {
+      set[c] = raw`CASE WHEN ${f.typed(p(`set_${c}`), 'int')} = 1 THEN ${f.typed(p(c), type)} ELSE ${raw.ref(c)} END`;
+    }
+    return k
+      .updateTable('watches')
+      .set({
+        status: raw`COALESCE(${f.typed(p('to'), 'text')}, status)`,
+        updated_at: p('now'),
+        polls: raw`polls + ${f.typed(p('polled'), 'int')}`,
+        ...set,
+      })
+      .where('id', '=', p('id'))
+      .where(f.inList('status', p('from')))
+      .where(raw<boolean>`(${f.typed(p('owner'), 'text')} IS NULL OR lease_owner = ${f.typed(p('owner'), 'text')})`)
+      .returningAll();
+  });
+  // One statement: SQLite's write lock makes it atomic across connections and processes.
+  const releaseAll = sql.prepare((k, p) => k.updateTable('watches').set({ lease_owner: null, lease_until: null }).where('lease_owner', '=', p('owner')));
+  // PostgreSQL: replicas claiming together skip the rows another is locking rather than wait;
+  // the outer WHERE re-checks the lease, so a row claimed meanwhile is not taken twice.
+  const claim = sql.prepare((k, p, f) =>
+    k
+      .updateTable('watches')
+      .set({ lease_owner: f.typed<string>(p('owner'), 'text'), lease_until: f.typed<number>(p('until'), 'bigint') })
+      .where('id', 'in', (sub) =>
+        sub
+          .selectFrom('watches')
+          .select('id')
+          .where('status', 'in', ['active', 'finalizing'])
+          .where('next_poll_at', '<=', f.typed<number>(p('now'), 'bigint'))
+          .where(raw<boolean>`(lease_owner IS NULL OR lease_until <= ${f.typed(p('now'), 'bigint')} OR lease_owner = ${f.typed(p('owner'), 'text')})`)
+          .orderBy('next_poll_at')
+          .orderBy('started_at')
+          .orderBy(f.seq)
+          .limit(f.typed<number>(p('limit'), 'int'))
+          .modifyEnd(f.skipLocked),
+      )
+      .returningAll(),
+  );
 
   return {
     async create(input) {
       for (let attempt = 0; ; attempt++) {
         try {
-          const row = insert.get(watchInsertParams(input, newWatchId(), clock.now()));
+          const row = await sql.one<WatchRow>(insert, watchInsertParams(input, newWatchId(), clock.now()));
           return toRecord(row!);
         } catch (e) {
           // A 40-bit id collides rarely; try a fresh one.
-          if (attempt < 3 && String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT_PRIMARYKEY')) continue;
+          if (attempt < 3 && sql.f.keyTaken(e, 'watches_pkey')) continue;
           throw e;
         }
       }
     },
     async get(id) {
-      const row = byId.get(id);
+      const row = await sql.one<WatchRow>(byId, { id });
       return row ? toRecord(row) : undefined;
     },
     async listOpen() {
-      return open.all().map(toRecord);
+      return (await sql.all<WatchRow>(open)).map(toRecord);
     },
     async release(owner) {
-      return releaseAll.run(owner).changes;
+      return sql.run(releaseAll, { owner });
     },
     async claimDue(owner, now, leaseMs, limit) {
-      const rows = claim.all({ owner, now, until: now + leaseMs, limit: Math.max(0, Math.trunc(limit)) });
+      const rows = await sql.all<WatchRow>(claim, { owner, now, until: now + leaseMs, limit: Math.max(0, Math.trunc(limit)) });
       return rows.map(toRecord).sort(oldestFirst);
     },
     async move(id, from, to, now, patch = {}, owner) {
-      const row = cas.get({ id, to, now, from: JSON.stringify(from), owner: owner ?? null, ...patchParams(patch) });
+      const row = await sql.one<WatchRow>(cas, { id, to, now, from: sql.f.list(from), owner: owner ?? null, ...patchParams(patch) });
       return row ? toRecord(row) : undefined;
     },
     async update(id, inStatus, now, patch, owner) {
-      const current = byId.get(id);
-      if (!current || !inStatus.includes(current.status as WatchStatus)) return undefined;
-      const row = cas.get({ id, to: current.status, now, from: JSON.stringify(inStatus), owner: owner ?? null, ...patchParams(patch) });
+      const row = await sql.one<WatchRow>(cas, { id, to: null, now, from: sql.f.list(inStatus), owner: owner ?? null, ...patchParams(patch) });
       return row ? toRecord(row) : undefined;
     },
     async listRecent(limit) {
-      return recent.all(Math.min(Math.max(1, limit), 1000)).map(toRecord);
+      const rows = await sql.all<WatchRow>(recent, { n: Math.min(Math.max(1, limit), 1000) });
+      return rows.map(toRecord);
     },
   };
 }

@@ -6,15 +6,15 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../types.js';
-import { createPgAuditStore } from './audit-store.js';
+import { createAuditStore } from '../audit-store.js';
 import { migratePostgres } from './migrations.js';
-import { createPgOperationStore } from './operation-store.js';
+import { createOperationStore } from '../operation-store.js';
 import { createPool, describeUrl, type PoolOptions } from './pool.js';
-import type { Queryable } from './sql.js';
-import { createPgWatchStore } from './watch-store.js';
-import { createPgMonitorStores } from './monitor-store.js';
-import { createPgKnownStore } from './known-store.js';
-import { createPgAliasStore } from './alias-store.js';
+import { createWatchStore } from '../watch-store.js';
+import { createMonitorStores } from '../monitor-store.js';
+import { createKnownStore } from '../known-store.js';
+import { createAliasStore } from '../alias-store.js';
+import { postgresSql } from '../dialect.js';
 import { toStoreError } from './pg-errors.js';
 
 export interface PostgresStoreOptions extends PoolOptions {
@@ -44,20 +44,20 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   migrated.catch(() => {}); // reported by ready() and by every call, not as an unhandled rejection
   let closed = false;
 
-  const db = async (): Promise<Queryable> => {
+  const sql = postgresSql(async () => {
     if (closed) throw new Error(`The store is not open (PostgreSQL at ${describeUrl(options.url)} was closed)`);
     // An unreachable server at start rejects every call with the store's error, not pg's.
     await migrated.catch((e: unknown) => Promise.reject(toStoreError(e)));
     return pool;
-  };
+  });
 
   return {
-    operations: createPgOperationStore(db, clock),
-    watches: createPgWatchStore(db, clock),
-    audit: createPgAuditStore(db, clock),
-    ...createPgMonitorStores(db),
-    known: createPgKnownStore(db),
-    aliases: createPgAliasStore(db),
+    operations: createOperationStore(sql, clock),
+    watches: createWatchStore(sql, clock),
+    audit: createAuditStore(sql, clock),
+    ...createMonitorStores(sql),
+    known: createKnownStore(sql),
+    aliases: createAliasStore(sql),
     pool,
     description: describeUrl(options.url),
     ready: () => migrated,

@@ -1,0 +1,24 @@
+/**
+ * The tables as the query builder sees them (schema.ts creates them): times are epoch-ms
+ * numbers and JSON columns are text on both backends (pool.ts leaves jsonb as text).
+ */
+import type { Generated } from 'kysely';
+import type { AliasRow } from './alias-types.js';
+import type { AuditRow } from './audit-store.js';
+import type { KnownNameRow, KnownRow } from './known-rows.js';
+import type { AlertRow, SubscriptionRow } from './monitor-rows.js';
+import type { OperationRow } from './operation-rows.js';
+import type { WatchRow } from './watch-store.js';
+
+export interface Tables {
+  operations: OperationRow;
+  watches: Omit<WatchRow, 'polls'> & { polls: Generated<number> };
+  audit: Omit<AuditRow, 'id'> & { id: Generated<number> };
+  subscriptions: SubscriptionRow;
+  alerts: AlertRow;
+  monitor_state: { key: string; state: string; updated_at: number };
+  leases: { name: string; owner: string; until: number };
+  known_resources: KnownRow;
+  known_names: KnownNameRow & { account: string; kind: string };
+  aliases: AliasRow;
+}
