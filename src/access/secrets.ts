@@ -1,8 +1,9 @@
 /**
  * Secrets handling in one place: which arguments are secret (an operation's `secretArgs`),
- * splitting them off to be sealed, masking them for audit, logs and status messages, and
- * finding secret values in a cloud result so the logger can redact them. Pure functions; the
- * renderers only call them. (The cloud client's own token scrubbing is cloud/redaction.ts.)
+ * splitting them off to be sealed, masking them for audit, logs and the request stored with a
+ * change's record, and finding secret values in a cloud result so the logger can redact them.
+ * Called by the flows, never by a renderer. (The cloud client's own token scrubbing is
+ * cloud/redaction.ts.)
  */
 import { changeRequest } from '../operations/change-request.js';
 import type { AnyOperation, CloudRequest } from '../operations/types.js';
@@ -38,7 +39,11 @@ export function maskedArgs(op: Pick<AnyOperation, 'change'>, args: Record<string
   );
 }
 
-/** The change's request with secret fields masked, for dry runs, status messages and audit. */
+/**
+ * The change's request with secret fields masked: for dry runs, and once when a change's record
+ * is made (stored with it for its status messages and audit entries). It runs the change against
+ * a recording client (operations/change-request.ts), so no renderer calls it.
+ */
 export function maskedRequest(op: AnyOperation, args: Record<string, unknown>): CloudRequest {
   const secretNames = secretNamesOf(op);
   const masked = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, secretNames.has(k) && v !== undefined ? MASK : v]));

@@ -21,7 +21,8 @@ import { buildDryRun } from '../views/status-views.js';
 import { fieldErrorText } from '../views/modal-views.js';
 import { buildNotInChannel, buildClickAnswer } from '../views/change-notices.js';
 import { buildCloudRefusal, onlyRequesterMay, OWN_REQUEST_NEEDS_APPROVAL, typedMismatch, UNKNOWN_REQUEST } from '../views/click-views.js';
-import { createStatusEditor, renderStatus, type EditFailure, type RenderOptions } from './status-message.js';
+import { createStatusEditor, type EditFailure } from './status-message.js';
+import { renderStatus, storedRequest, withStoredRequest, type RenderOptions } from '../views/status-message.js';
 import { buildOutcomeNotShown, buildStatusNotPosted } from '../views/slack-failure-views.js';
 import { expireDue, recoverInterrupted, retrySync, type FlowContext } from './upkeep.js';
 import { createExecutor } from './execute.js';
@@ -40,7 +41,11 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     deps.authorize ??
     (async (r: OperationRecord, _op: AnyOperation, u: string, action: 'confirm' | 'cancel' | 'retry') =>
       r.requestedBy === u ? undefined : onlyRequesterMay(r.requestedBy, action));
-  /** One audit entry for a record's move; arguments are stored without secrets already. */
+  /**
+   * One audit entry for a record's move; arguments are stored without secrets already. The
+   * request is the one stored with the record; a record made before requests were stored has
+   * it described here (from its arguments, as then), so the trail still names it.
+   */
   const audit = (op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string) =>
     deps.auditor?.record(
       auditEntry({
@@ -50,12 +55,12 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         args: r.args,
         outcome,
         record: r,
-        ...(detail ? { detail } : { request: maskedRequest(op, r.args) }),
+        ...(detail ? { detail } : { request: storedRequest(r) ?? maskedRequest(op, r.args) }),
       }),
     ) ?? Promise.resolve();
-  const options = (op: AnyOperation, r: Pick<OperationRecord, 'channelId' | 'account'>) => {
+  const options = (op: AnyOperation, r: Pick<OperationRecord, 'channelId' | 'account' | 'args'>): RenderOptions => {
     const account = deps.accountLabel?.(r.account);
-    return { approval: needsApproval(op, r), ...(account ? { account } : {}) };
+    return { approval: needsApproval(op, r), ...(account ? { account } : {}), lookedUp: lookedUp(op, r.args) };
   };
   const status = (op: AnyOperation, r: OperationRecord, now: number) => renderStatus(op, r, now, options(op, r));
   const editor = createStatusEditor(deps);
@@ -113,6 +118,9 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       const { plain, secrets } = splitSecrets(op, req.args);
       // Which secrets were given (names only), so the description can say so after they are sealed away.
       if (Object.keys(secrets).length) facts = { ...facts, givenSecrets: Object.keys(secrets) };
+      // The request it will send, described once here (secrets masked) and stored with the record:
+      // its status messages, its watch's parent message and its audit entries read it from there.
+      facts = withStoredRequest(facts, maskedRequest(op, req.args));
       const now = deps.clock.now();
       const created = await deps.store.create({
         opId: op.id,

@@ -11,7 +11,8 @@ import type { AnyOperation, Reply } from '../operations/types.js';
 import { rememberAnswer } from '../operations/remember.js';
 import type { OperationRecord } from '../store/types.js';
 import type { ChangeFlowDeps } from './change-flow.js';
-import type { EditFailure, RenderOptions } from './status-message.js';
+import type { RenderOptions } from '../views/status-message.js';
+import type { EditFailure } from './status-message.js';
 
 export interface ExecuteContext {
   deps: ChangeFlowDeps;

@@ -1,65 +1,12 @@
 /**
- * Renders and edits an operation's status message from its record: the catalog entry's
- * description, the request with secrets masked (access/secrets.ts), and the cloud's error in words.
+ * Edits an operation's status message in place. What it says is a view of the record
+ * (views/status-message.ts): the request was described once, when the record was made.
  */
-import { maskedRequest } from '../access/secrets.js';
-import { CloudApiError } from '../cloud/errors.js';
 import type { Logger } from '../log.js';
-import { describeCloudError } from '../views/cloud-error-text.js';
-import { lookedUp } from '../operations/looked-up.js';
-import type { AnyOperation, CloudRequest, Reply } from '../operations/types.js';
+import type { AnyOperation } from '../operations/types.js';
 import { SlackApiError, type SlackApi } from '../chat/slack-api.js';
-import { buildStatusMessage } from '../views/status-views.js';
 import type { OperationRecord } from '../store/types.js';
-import type { Mrkdwn } from '../views/mrkdwn.js';
-
-export interface RenderOptions {
-  /** The operation waits for a second admin's approval rather than a Confirm. */
-  approval?: boolean;
-  /** The account to name (several accounts declared). */
-  account?: string;
-  /** A watch follows the work the change started: the heading's word until it ends ("building"). */
-  underway?: Mrkdwn;
-}
-
-/** The deploy a Retry sync sent after the change's own request (upkeep.ts records it). */
-function retriedRequest(record: OperationRecord): CloudRequest | undefined {
-  const r = record.result?.retried as { method?: unknown; path?: unknown } | undefined;
-  return r && r.method === 'POST' && typeof r.path === 'string' ? { method: 'POST', path: r.path } : undefined;
-}
-
-export function renderStatus(op: AnyOperation, record: OperationRecord, now: number, options: RenderOptions = {}): Reply {
-  const change = op.change!;
-  const described = change.describe(record.args as never, record.facts);
-  const error =
-    record.status === 'failed' && record.errorCode
-      ? describeCloudError(
-          new CloudApiError({
-            status: 0,
-            code: record.errorCode,
-            message: record.errorMessage ?? '',
-            ...(record.result?.errorDetails ? { details: record.result.errorDetails as Record<string, unknown> } : {}),
-          }),
-          { mutation: true, lookedUp: lookedUp(op, record.args) },
-        )
-      : undefined;
-  const typed = change.typeToConfirm?.(record.args as never, record.facts);
-  return buildStatusMessage({
-    record,
-    title: described.title,
-    lines: described.lines,
-    request: maskedRequest(op, record.args),
-    ...(retriedRequest(record) ? { retried: retriedRequest(record)! } : {}),
-    needsConfirm: change.confirm || !!options.approval,
-    approval: !!options.approval,
-    ...(options.account ? { account: options.account } : {}),
-    ...(typed ? { typeToConfirm: typed } : {}),
-    ...(error ? { error } : {}),
-    retrySync: record.errorCode === 'HYPERVISOR_SYNC_FAILED' && !!change.syncGroup,
-    ...(options.underway ? { underway: options.underway } : {}),
-    now,
-  });
-}
+import { renderStatus, type RenderOptions } from '../views/status-message.js';
 
 /** Why an edit did not land: Slack's code, and whether Slack was unavailable rather than refusing. */
 export interface EditFailure {

@@ -1,7 +1,8 @@
 /**
  * The request a change sends, read from its own `run` (cloud/recorder.ts): entries describe no
  * request by hand, so `--dry-run`, the status message's "sent …" line and the audit entry show
- * exactly what `run` sends. Secrets are masked by the caller (access/secrets.ts).
+ * exactly what `run` sends. Secrets are masked by the caller (access/secrets.ts); a change's is
+ * described once, when its record is made, and stored with it (views/status-message.ts).
  */
 import { recordRequest, UnrecordableCallError } from '../cloud/recorder.js';
 import type { Clock } from '../clock.js';

@@ -42,8 +42,8 @@ export interface StatusInput {
   /** From the catalog entry's `describe`. */
   title: Mrkdwn;
   lines: Mrkdwn[];
-  /** The request as sent (secrets masked). */
-  request: CloudRequest;
+  /** The request as sent (secrets masked); absent for a record made before requests were stored. */
+  request?: CloudRequest;
   /** Whether a click is needed before anything is sent. */
   needsConfirm: boolean;
   /** The click must be a second admin's Approve (two-person approval). */
@@ -109,7 +109,7 @@ export function buildStatusMessage(s: StatusInput): Reply {
   if (r.finishedAt && (r.status === 'succeeded' || r.status === 'failed')) {
     who.push(md`took ${words(elapsed(r.confirmedAt ?? r.createdAt, r.finishedAt))}`);
   }
-  if (r.status !== 'pending' && r.status !== 'cancelled' && r.status !== 'expired') who.push(md`sent ${requestLine(s.request)}${s.retried ? md` then ${requestLine(s.retried)}` : md``}`);
+  if (s.request && r.status !== 'pending' && r.status !== 'cancelled' && r.status !== 'expired') who.push(md`sent ${requestLine(s.request)}${s.retried ? md` then ${requestLine(s.retried)}` : md``}`);
   // In every state: a change on the wrong account must be told apart at a glance.
   if (s.account !== undefined) who.push(md`account ${accountValue(s.account)}`);
   blocks.push(context(join(who, ' · ')));

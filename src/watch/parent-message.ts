@@ -1,14 +1,16 @@
 /**
  * The message a watch's thread hangs from, edited in place: a change's status message with a
- * progress line under it, or the watch's own message when it was started by hand.
+ * progress line under it, or the watch's own message when it was started by hand. Both are
+ * views of records (the change's request was stored with it when it was made).
  */
 import type { Clock } from '../clock.js';
-import { renderStatus } from '../confirm/status-message.js';
 import type { Catalog } from '../operations/catalog.js';
+import { lookedUp } from '../operations/looked-up.js';
 import type { OperationStore } from '../store/types.js';
 import type { WatchRecord } from '../store/watch-store.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import { md } from '../views/mrkdwn.js';
+import { renderStatus } from '../views/status-message.js';
 import { buildProgressBlock, buildWatchMessage } from '../views/watch-views.js';
 
 export interface ParentDeps {
@@ -33,7 +35,7 @@ export function createParentRefresher(deps: ParentDeps) {
       const account = deps.accountLabel?.(record.account);
       // Until the watch ends, the change is headed with the kind's word ("building"), never "done".
       const open = w.status === 'active' || w.status === 'finalizing';
-      const base = renderStatus(op, record, now, { ...(account ? { account } : {}), ...(open ? { underway: kind.underway } : {}) });
+      const base = renderStatus(op, record, now, { ...(account ? { account } : {}), ...(open ? { underway: kind.underway } : {}), lookedUp: lookedUp(op, record.args) });
       await deps.slack.update({ channel: w.channelId, ts: w.threadTs, text: base.text, blocks: [...base.blocks, buildProgressBlock(w, line, now)] });
       return;
     }

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { MASK } from '../../src/access/secrets.js';
 import {
   ALICE, OPS, TTL, PASSWORD, shown, rig, dbPath, slack, logLines, flow, watches, sealer, request, sent, posted, get, audits, lastUpdate, useChangeFlowRig,
 } from './change-flow-helpers.js';
@@ -21,7 +22,12 @@ describe('typed confirmation and secrets (reinstall)', () => {
     const record = await posted(reinstall());
     const stored = await get(record.id);
     expect(stored.args).toEqual({ server: '101', template: 'debian-12' });
-    expect(stored.facts).toEqual({ hostname: 'web-1.example.net', givenSecrets: ['password'] });
+    // The request it will send is stored with it too, the password masked (issue 22).
+    expect(stored.facts).toEqual({
+      hostname: 'web-1.example.net',
+      givenSecrets: ['password'],
+      request: { method: 'POST', path: '/servers/101/reinstall', body: { template_slug: 'debian-12', password: MASK } },
+    });
     expect(stored.sealedSecrets).toMatch(/^v1\./);
     expect(sealer.open(stored.sealedSecrets!)).toEqual({ password: PASSWORD });
     expect(onDisk()).not.toContain(PASSWORD);

@@ -120,3 +120,34 @@ describe('chat output is made only in src/views/', () => {
     expect(bad).toEqual([]);
   });
 });
+
+describe('rendering is a view of records (issue 22)', () => {
+  it('no view, status message or watch parent message reaches the cloud client, the recorder or the secrets module at run time', () => {
+    /** The modules that describe or send requests: a renderer that can reach one can drive the cloud. */
+    const FORBIDDEN = ['cloud/client.ts', 'cloud/cloud-client.ts', 'cloud/index.ts', 'cloud/http.ts', 'cloud/recorder.ts', 'access/secrets.ts', 'operations/change-request.ts'];
+    const RENDERERS = [...files(join(SRC, 'views')), join(SRC, 'confirm/status-message.ts'), join(SRC, 'watch/parent-message.ts')];
+    /** Value imports only (type-only ones vanish at run time), as files. */
+    const importsOf = (file: string): string[] =>
+      [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s+(?!type\s)([^;]*?)\s+from\s+'(\.[^']+)'/gms)]
+        .filter((m) => !/^\{([^}]*)\}$/.test(m[1]!.trim()) || !m[1]!.trim().slice(1, -1).split(',').map((s) => s.trim()).filter(Boolean).every((s) => s.startsWith('type ')))
+        .map((m) => resolve(dirname(file), m[2]!).replace(/\.js$/, '.ts'));
+    const bad: string[] = [];
+    for (const start of RENDERERS) {
+      const seen = new Set<string>([start]);
+      const queue = [start];
+      while (queue.length) {
+        const f = queue.shift()!;
+        for (const next of importsOf(f)) {
+          if (seen.has(next)) continue;
+          seen.add(next);
+          const rel = relative(SRC, next).split(sep).join('/');
+          if (FORBIDDEN.includes(rel)) bad.push(`${relative(SRC, start)} reaches ${rel} (via ${relative(SRC, f)})`);
+          else queue.push(next);
+        }
+      }
+    }
+    const parent = readFileSync(join(SRC, 'watch/parent-message.ts'), 'utf8');
+    if (/from '\.\.\/confirm\//.test(parent)) bad.push('watch/parent-message.ts imports confirm/');
+    expect(bad).toEqual([]);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * A change's status message as a view of its record: the catalog entry's words for it, the
+ * request stored with the record when it was made (never described again here: describing runs
+ * the change against a recording client), and the cloud's error in words. The change flow and
+ * a watch's parent message both render with it; neither reaches the cloud client to do so.
+ */
+import { CloudApiError } from '../cloud/errors.js';
+import type { AnyOperation, CloudRequest } from '../operations/types.js';
+import type { OperationRecord } from '../store/types.js';
+import { describeCloudError, type LookedUp } from './cloud-error-text.js';
+import type { Mrkdwn } from './mrkdwn.js';
+import { buildStatusMessage } from './status-views.js';
+import type { Reply } from './types.js';
+
+export interface RenderOptions {
+  /** The operation waits for a second admin's approval rather than a Confirm. */
+  approval?: boolean;
+  /** The account to name (several accounts declared). */
+  account?: string;
+  /** A watch follows the work the change started: the heading's word until it ends ("building"). */
+  underway?: Mrkdwn;
+  /** What the change looked up by id (operations/looked-up.ts), so a NOT_FOUND names it. */
+  lookedUp?: LookedUp[];
+}
+
+const METHODS = new Set<unknown>(['POST', 'PATCH', 'DELETE'] satisfies CloudRequest['method'][]);
+
+/**
+ * The request stored in the record's facts when it was made (secrets masked), or undefined for
+ * a record made before requests were stored: its message then has no "sent …" line.
+ */
+export function storedRequest(record: Pick<OperationRecord, 'facts'>): CloudRequest | undefined {
+  const r = record.facts.request as { method?: unknown; path?: unknown; body?: unknown } | undefined;
+  if (!r || !METHODS.has(r.method) || typeof r.path !== 'string') return undefined;
+  const body = r.body !== null && typeof r.body === 'object' && !Array.isArray(r.body) ? { body: r.body as Record<string, unknown> } : {};
+  return { method: r.method as CloudRequest['method'], path: r.path, ...body };
+}
+
+/** Facts with the change's (masked) request added, to be stored when the record is made. */
+export function withStoredRequest(facts: Record<string, unknown>, request: CloudRequest): Record<string, unknown> {
+  return { ...facts, request };
+}
+
+/** The deploy a Retry sync sent after the change's own request (confirm/upkeep.ts records it). */
+function retriedRequest(record: OperationRecord): CloudRequest | undefined {
+  const r = record.result?.retried as { method?: unknown; path?: unknown } | undefined;
+  return r && r.method === 'POST' && typeof r.path === 'string' ? { method: 'POST', path: r.path } : undefined;
+}
+
+/** The status message of a change's record: a pure function of the record and its catalog entry's words. */
+export function renderStatus(op: Pick<AnyOperation, 'change'>, record: OperationRecord, now: number, options: RenderOptions = {}): Reply {
+  const change = op.change!;
+  const described = change.describe(record.args as never, record.facts);
+  const error =
+    record.status === 'failed' && record.errorCode
+      ? describeCloudError(
+          new CloudApiError({
+            status: 0,
+            code: record.errorCode,
+            message: record.errorMessage ?? '',
+            ...(record.result?.errorDetails ? { details: record.result.errorDetails as Record<string, unknown> } : {}),
+          }),
+          { mutation: true, lookedUp: options.lookedUp ?? [] },
+        )
+      : undefined;
+  const typed = change.typeToConfirm?.(record.args as never, record.facts);
+  const request = storedRequest(record);
+  const retried = retriedRequest(record);
+  return buildStatusMessage({
+    record,
+    title: described.title,
+    lines: described.lines,
+    ...(request ? { request } : {}),
+    ...(retried ? { retried } : {}),
+    needsConfirm: change.confirm || !!options.approval,
+    approval: !!options.approval,
+    ...(options.account ? { account: options.account } : {}),
+    ...(typed ? { typeToConfirm: typed } : {}),
+    ...(error ? { error } : {}),
+    retrySync: record.errorCode === 'HYPERVISOR_SYNC_FAILED' && !!change.syncGroup,
+    ...(options.underway ? { underway: options.underway } : {}),
+    now,
+  });
+}
