@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { systemClock, type Clock } from '../../src/clock.js';
 import { createCloudClient } from '../../src/cloud/client.js';
 import { createSandbox, type ListeningSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
@@ -29,8 +30,14 @@ let responses: ResponseUrls;
 let dir: string;
 const children: ChildProcess[] = [];
 
+// The build ends only when the test says so (the sandbox's clock jumps), not after a real
+// duration a busy machine could outrun before the kill.
+const BUILD_MS = 10 * 60_000;
+let sandboxOffset = 0;
+const sandboxClock: Clock = { now: () => Date.now() + sandboxOffset, sleep: systemClock.sleep };
+
 beforeAll(async () => {
-  sandbox = createSandbox({ buildMs: 6000 });
+  sandbox = createSandbox({ clock: sandboxClock, buildMs: BUILD_MS });
   cloudServer = await sandbox.listen();
   slack = await createFakeSlack();
   responses = await createResponseUrls();
@@ -97,6 +104,7 @@ it('a bot killed mid-build resumes the watch and posts the final state exactly o
 
   const second = startBot();
   await waitFor(() => /listening for Slack/.test(second.output()), { timeoutMs: 60_000 });
+  sandboxOffset += BUILD_MS; // the build ends now, while nobody holds its watch's lease
   await waitFor(() => finals(own.ts)[0], { timeoutMs: LEASE_MS + 60_000 }); // taken over once the lease lapses
   await new Promise((r) => setTimeout(r, 2500)); // any duplicate would arrive within a poll or two
   expect(finals(own.ts)).toHaveLength(1);
