@@ -5,7 +5,7 @@
 import type { PolicyFile } from './access/policy-file.js';
 import { buildPolicy, type Policy } from './access/policy.js';
 import type { ReloadTrigger } from './access/policy-source.js';
-import type { NewAuditEntry } from './audit/types.js';
+import type { NewAuditEntry } from './domain/audit-entry.js';
 import type { AccountTarget } from './cloud/accounts.js';
 import type { RuntimeSettings } from './runtime.js';
 

@@ -26,7 +26,7 @@ import { buildOutcomeNotShown, buildStatusNotPosted } from '../views/slack-failu
 import { expireDue, recoverInterrupted, retrySync, type FlowContext } from './upkeep.js';
 import { createExecutor } from './execute.js';
 import { auditEntry } from '../audit/entry.js';
-import type { AuditOutcome } from '../audit/types.js';
+import type { AuditOutcome } from '../domain/audit-entry.js';
 
 import type { ChangeFlow, ChangeFlowDeps, ClickOutcome } from './change-types.js';
 

@@ -6,7 +6,7 @@
 import { cloudFailureLogWords, isCloudApiError } from '../cloud/errors.js';
 import type { Logger } from '../log.js';
 import { rememberSecrets, rememberSecretsIn } from '../access/secrets.js';
-import type { AuditOutcome } from '../audit/types.js';
+import type { AuditOutcome } from '../domain/audit-entry.js';
 import type { AnyOperation, Reply } from '../operations/types.js';
 import { rememberAnswer } from '../operations/remember.js';
 import type { OperationRecord } from '../store/types.js';

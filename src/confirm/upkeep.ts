@@ -4,7 +4,7 @@
  * recovery of changes a stopped bot left running.
  */
 import { isCloudApiError } from '../cloud/errors.js';
-import type { AuditOutcome } from '../audit/types.js';
+import type { AuditOutcome } from '../domain/audit-entry.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import { NOTHING_TO_SYNC, RETRY_RUNNING, RETRY_TAKEN, syncedAnswer, syncedSummary, syncFailedAgain } from '../views/click-views.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';

@@ -4,12 +4,12 @@
  * declared anywhere else.
  */
 import type { z } from 'zod';
+import type { Scope, Tier } from '../domain/tier.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { WatchKind, WatchRecord } from '../store/watch-store.js';
-import type { Auditor } from '../audit/types.js';
-import type { PolicyExplanation } from '../access/explain.js';
-import type { Refusal } from '../access/decide.js';
+import type { Auditor } from '../domain/audit-entry.js';
+import type { PolicyExplanation, Refusal } from '../domain/access-verdict.js';
 import type { SubscriptionKind, SubscriptionRecord } from '../store/monitor-types.js';
 import type { KnownEntry, KnownKind, KnownResource } from '../store/known-types.js';
 import type { AliasRecord } from '../store/alias-types.js';
@@ -18,22 +18,6 @@ import type { Block, Reply } from '../views/types.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
 
 export type { Block, Reply };
-
-/**
- * What an operation may do, from least to most dangerous (issue 6 maps roles onto these):
- * read — look; change — modify without loss; billing — spend money or see invoices;
- * destroy — lose data or access; secret — see a credential.
- */
-export type Tier = 'read' | 'change' | 'billing' | 'destroy' | 'secret';
-
-/**
- * What an operation acts on (issue 12): `cloud` — an account, so every rule applies (the
- * channel's account and ceiling, the account's ceiling, the role); `bot` — the bot's own
- * state (watches, the audit trail): the role, and where commands are taken; `everywhere` —
- * the role, in any channel the bot takes commands in, even one the policy denies
- * (`/cloud policy`, so an admin can always ask why something is refused).
- */
-export type Scope = 'cloud' | 'bot' | 'everywhere';
 
 export type ArgKind =
   /** `<server>`: one word, in order. */
@@ -211,16 +195,6 @@ export interface Operation<S extends ArgSpecs = ArgSpecs, R = unknown> {
    * remembered after success so names can stand for ids later.
    */
   remember?(result: R, args: ArgsOf<S>): KnownEntry[];
-}
-
-/**
- * The request a change sends, as shown by `--dry-run`, in the status message and the audit
- * trail: read from the entry's own `run` (change-request.ts), never written by hand.
- */
-export interface CloudRequest {
-  method: 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  body?: Record<string, unknown>;
 }
 
 /** What a precheck learned: facts for the confirmation text, or a reason to refuse at once. */

@@ -13,7 +13,7 @@ import { describeCloudError } from '../views/cloud-error-text.js';
 import { lookedUp } from '../operations/looked-up.js';
 import type { AnyOperation, Reply, RunContext, WatchControl } from '../operations/types.js';
 import { auditEntry } from '../audit/entry.js';
-import type { Auditor } from '../audit/types.js';
+import type { Auditor } from '../domain/audit-entry.js';
 import { rememberSecretsIn } from '../access/secrets.js';
 import { buildCloudError, buildInternalError, buildStoreUnavailable } from '../views/error-views.js';
 import { isStoreUnavailable } from '../store/errors.js';

@@ -4,9 +4,9 @@
  * auditor's job, before anything reaches a sink.
  */
 import type { Database as Db } from 'better-sqlite3';
-import type { AuditEntry, AuditOutcome, NewAuditEntry } from '../audit/types.js';
+import type { AuditEntry, AuditOutcome, NewAuditEntry } from '../domain/audit-entry.js';
 import type { Clock } from '../clock.js';
-import type { Tier } from '../operations/types.js';
+import type { Tier } from '../domain/tier.js';
 import { accountParam, objectToJson } from './operation-rows.js';
 
 export const AUDIT_TIERS = ['read', 'change', 'billing', 'destroy', 'secret'] as const satisfies readonly Tier[];

@@ -7,7 +7,7 @@
  */
 import type { types } from '@slack/bolt';
 import type { AccountUsage } from '../cloud/schemas.js';
-import type { AuditEntry } from '../audit/types.js';
+import type { AuditEntry } from '../domain/audit-entry.js';
 import type { SubscriptionRecord } from '../store/monitor-types.js';
 import type { WatchRecord } from '../store/watch-store.js';
 import type { Block } from './types.js';

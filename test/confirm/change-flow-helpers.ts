@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach } from 'vitest';
 import { createAuditor } from '../../src/audit/auditor.js';
-import type { AuditEntry } from '../../src/audit/types.js';
+import type { AuditEntry } from '../../src/domain/audit-entry.js';
 import { SlackApiError, type MessageArgs, type SlackApi } from '../../src/chat/slack-api.js';
 import { createChangeFlow, type ChangeFlow, type ChangeFlowDeps } from '../../src/confirm/change-flow.js';
 import { createLogger } from '../../src/log.js';

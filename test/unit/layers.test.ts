@@ -31,6 +31,7 @@ const LAYER: Record<string, number> = {
   cloud: 0,
   store: 0,
   sandbox: 0,
+  domain: -0.5,
   'config.ts': -1,
   'urls.ts': -2,
   'config-fields.ts': -2,
