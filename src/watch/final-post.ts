@@ -5,7 +5,7 @@
  * first looks for that post in the thread. A post that got no answer is never re-sent blindly.
  */
 import { SlackApiError } from '../chat/slack-api.js';
-import type { Reply } from '../operations/types.js';
+import type { Reply } from '../views/types.js';
 import type { WatchKinds } from '../operations/watch-kinds.js';
 import type { WatchRecord, WatchState } from '../store/watch-store.js';
 import { buildRootPasswordReply } from '../views/secret-views.js';

@@ -25,7 +25,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { WatchKind, WatchRecord, WatchState, WatchStore } from '../store/watch-store.js';
 import type { SlackApi } from '../chat/slack-api.js';
-import type { Reply } from '../operations/types.js';
+import type { Reply } from '../views/types.js';
 import { WATCH_KINDS, type Observation, type WatchKinds } from '../operations/watch-kinds.js';
 import { buildCancelledReply, buildDeadlineReply, buildGoneReply, buildProgressReply } from '../views/watch-views.js';
 import { createLimiter, type Limiter } from './limit.js';

@@ -12,7 +12,7 @@ import type { Subnet } from '../../cloud/schemas.js';
 import { money, plural } from '../../views/format.js';
 import { join, md, val, type Mrkdwn } from '../../views/mrkdwn.js';
 import { defineOperation, flag } from '../define.js';
-import type { ModalOption } from '../types.js';
+import type { ModalOption } from '../../views/modal-spec.js';
 
 const SUBNET_MAX = ReserveIpsBody.shape.subnet_id.maxLength ?? 191;
 const QUANTITY_MIN = ReserveIpsBody.shape.quantity.unwrap().minValue ?? 1;
