@@ -11,7 +11,6 @@ import type { OperationRecord, OperationStore } from '../store/types.js';
 import type { WatchKind } from '../store/watch-store.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
-import type { expireDue, recoverInterrupted, retrySync } from './upkeep.js';
 import type { Auditor } from '../domain/audit-entry.js';
 
 export interface ChangeFlowDeps {

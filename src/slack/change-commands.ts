@@ -7,7 +7,7 @@ import type { RespondFn } from '@slack/bolt';
 import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudAccounts } from '../cloud/accounts.js';
 import type { Clock } from '../clock.js';
-import type { ChangeFlow, StartOutcome } from '../confirm/change-flow.js';
+import type { ChangeFlow, StartOutcome } from '../confirm/change-types.js';
 import type { Logger } from '../log.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import type { AnyOperation } from '../operations/types.js';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { App, BlockButtonAction, RespondFn } from '@slack/bolt';
 import type { z } from 'zod';
-import type { ChangeFlow, ClickOutcome, StartOutcome } from '../confirm/change-flow.js';
+import type { ChangeFlow, ClickOutcome, StartOutcome } from '../confirm/change-types.js';
 import type { Logger } from '../log.js';
 import type { Catalog } from '../operations/catalog.js';
 import type { AnyOperation } from '../operations/types.js';

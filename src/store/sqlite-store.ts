@@ -19,13 +19,8 @@ import { createLockRetry, retryingMethods, type LockRetryOptions } from './sqlit
 import { PATCH_COLUMN_NAMES, assertInteger, assertText, insertParams, patchParams, rowToRecord } from './operation-rows.js';
 import type { OperationRow } from './operation-rows.js';
 import { TERMINAL_STATUSES } from './types.js';
-import type {
-  NewOperation,
-  OperationStore,
-  Store,
-  TransitionRequest,
-  TransitionResult,
-} from './types.js';
+import type { NewOperation, OperationStore, TransitionRequest, TransitionResult } from './types.js';
+import type { Store } from './store.js';
 
 export interface SqliteStoreOptions {
   /** File path (its folder is created) or ':memory:'. */
