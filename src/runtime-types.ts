@@ -3,7 +3,7 @@
  * things tests, the bench and the shell change, and the running bot. Types only.
  */
 import type { Receiver, webApi } from '@slack/bolt';
-import type { Agent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Access } from './access/access.js';
 import type { PolicyFile } from './access/policy-file.js';
 import type { PolicySource, ReloadOutcome, ReloadTrigger } from './access/policy-source.js';

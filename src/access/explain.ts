@@ -2,7 +2,6 @@
  * `/cloud policy`: the effective policy of one channel — and, for a person, what each tier
  * comes to there and which rule decides it. Data only; views/policy-views.ts shows it.
  */
-import type { Tier } from '../domain/tier.js';
 import type { PolicyExplanation, Role, RoleGrant, TierVerdict, RuleRef } from '../domain/access-verdict.js';
 import { approvalRule, BUILT_IN, decide, roleRule } from './decide.js';
 import { channelRule, type Policy } from './policy.js';

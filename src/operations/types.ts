@@ -14,10 +14,10 @@ import type { SubscriptionKind, SubscriptionRecord } from '../store/monitor-type
 import type { KnownEntry, KnownKind, KnownResource } from '../store/known-types.js';
 import type { AliasRecord } from '../store/alias-types.js';
 
-import type { Block, Reply } from '../views/types.js';
+import type { Reply } from '../views/types.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
 import type { ViewContext } from '../views/types.js';
-import type { ModalField as FormField, ModalOption, ModalSpec as FormSpec } from '../views/modal-spec.js';
+import type { ModalField as FormField, ModalSpec as FormSpec } from '../views/modal-spec.js';
 import type { AliasCreateOutcome, AliasRemoveOutcome } from '../views/alias-views.js';
 
 

@@ -1,5 +1,5 @@
 /** Views of backups. */
-import type { Backup, Page } from '../cloud/schemas.js';
+import type { Backup, Page } from '../cloud-api/schemas.js';
 import type { ViewContext } from './types.js';
 import type { Block, Reply } from './types.js';
 import { header, lineSections, section } from './blocks.js';

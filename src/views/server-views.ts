@@ -1,5 +1,5 @@
 /** Views of servers: live status, credentials (requester only), addresses. */
-import type { ServerCredentials, ServerIp, ServerStatus } from '../cloud/schemas.js';
+import type { ServerCredentials, ServerIp, ServerStatus } from '../cloud-api/schemas.js';
 import type { ViewContext } from './types.js';
 import type { Block, Reply } from './types.js';
 import { context, fields, header, lineSections, plainSection, section } from './blocks.js';

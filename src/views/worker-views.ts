@@ -1,5 +1,5 @@
 /** Views of workers: deploy requirements, locations, templates, status. */
-import type { DeployRequirements, Worker, WorkerLocation, WorkerTemplate } from '../cloud/schemas.js';
+import type { DeployRequirements, Worker, WorkerLocation, WorkerTemplate } from '../cloud-api/schemas.js';
 import type { ViewContext } from './types.js';
 import type { Block, Reply } from './types.js';
 import { context, fields, header, lineSections, section } from './blocks.js';

@@ -7,7 +7,7 @@
  */
 import type { CloudClient } from '../../cloud/cloud-client.js';
 import { BUILD_PACKS, GIT_SOURCES } from '../../cloud/requests.js';
-import type { Worker, WorkerLocation } from '../../cloud/schemas.js';
+import type { Worker, WorkerLocation } from '../../cloud-api/schemas.js';
 import { money } from '../../views/format.js';
 import { join, md, val, type Mrkdwn } from '../../views/mrkdwn.js';
 import { workerLocationLabel, workerLocationName } from '../../views/worker-views.js';
