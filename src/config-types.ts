@@ -2,7 +2,15 @@
  * The shapes config.ts produces (DESIGN "Runtime contract"): what each part of the bot is
  * given. Types only; config.ts alone reads the environment.
  */
-import type { CloudConfig, LogLevelName, SlackMode } from './config.js';
+
+/** How Slack reaches the bot; `shell` is the local shell (no Slack at all). */
+export type SlackMode = 'socket' | 'http' | 'shell';
+export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
+
+export interface CloudConfig {
+  baseUrl: string;
+  token: string;
+}
 
 export interface SlackConfig {
   mode: SlackMode;

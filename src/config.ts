@@ -7,14 +7,11 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { isHttpUrl, isPostgresUrl, isV2Url } from './urls.js';
 import { idList, optional, port, principals, whole } from './config-fields.js';
-import type { BotConfig, DatabaseConfig, ShellConfig } from './config-types.js';
+import type { BotConfig, CloudConfig, DatabaseConfig, LogLevelName, ShellConfig, SlackMode } from './config-types.js';
 
-export type { AccessConfig, BotConfig, DatabaseConfig, MonitorConfig, ShellConfig, SlackConfig } from './config-types.js';
+export type { AccessConfig, BotConfig, CloudConfig, DatabaseConfig, LogLevelName, MonitorConfig, ShellConfig, SlackConfig, SlackMode } from './config-types.js';
 
 type Env = Record<string, string | undefined>;
-
-
-
 
 /** The word that names the built-in sandbox cloud (DESIGN "Runtime contract"); only the local shell starts it. */
 export const SANDBOX_WORD = 'sandbox';
@@ -32,11 +29,6 @@ export const cloudEnvSchema = z.object({
     .string({ error: 'is required (an API token from the account settings)' })
     .min(1, { error: 'is required (an API token from the account settings)' }),
 });
-
-export interface CloudConfig {
-  baseUrl: string;
-  token: string;
-}
 
 export const sandboxEnvSchema = z.object({
   SANDBOX_PORT: port(8787),
@@ -81,12 +73,6 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
 }
 
 // ── The bot (DESIGN "Runtime contract") ─────────────────────────────────────────────────────
-
-/** How Slack reaches the bot; `shell` is the local shell (no Slack at all). */
-export type SlackMode = 'socket' | 'http' | 'shell';
-export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
-
-
 
 export const botEnvSchema = cloudEnvSchema
   .extend({
@@ -134,12 +120,9 @@ export const botEnvSchema = cloudEnvSchema
     ).transform((v) => v ?? 'sqlite:./data/cloudbot.db'),
   });
 
-
-
 function databaseConfig(url: string): DatabaseConfig {
   return isPostgresUrl(url) ? { kind: 'postgres', url } : { kind: 'sqlite', path: url.slice('sqlite:'.length) };
 }
-
 
 /** The mode the environment asks for: SLACK_MODE, else socket/http from the tokens, else the local shell. */
 export function selectMode(env: Env): SlackMode | undefined {

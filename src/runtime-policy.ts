@@ -5,9 +5,9 @@
 import type { PolicyFile } from './access/policy-file.js';
 import { buildPolicy, type Policy } from './access/policy.js';
 import type { ReloadTrigger } from './access/policy-source.js';
-import type { NewAuditEntry } from './audit/types.js';
+import type { NewAuditEntry } from './domain/audit-entry.js';
 import type { AccountTarget } from './cloud/accounts.js';
-import type { RuntimeSettings } from './runtime.js';
+import type { RuntimeSettings } from './runtime-types.js';
 
 export function resolvePolicy(settings: Pick<RuntimeSettings, 'access' | 'cloud' | 'tokens'>) {
   const path = settings.access.policyPath;

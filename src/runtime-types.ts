@@ -3,7 +3,7 @@
  * things tests, the bench and the shell change, and the running bot. Types only.
  */
 import type { Receiver, webApi } from '@slack/bolt';
-import type { Agent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Access } from './access/access.js';
 import type { PolicyFile } from './access/policy-file.js';
 import type { PolicySource, ReloadOutcome, ReloadTrigger } from './access/policy-source.js';
@@ -13,12 +13,13 @@ import type { SlackApi } from './chat/slack-api.js';
 import type { RetryOptions } from './cloud/retry.js';
 import type { Clock } from './clock.js';
 import type { AccessConfig, CloudConfig, LogLevelName, MonitorConfig, SlackConfig } from './config.js';
-import type { ChangeFlow } from './confirm/change-flow.js';
+import type { ChangeFlow } from './confirm/change-types.js';
 import type { Logger } from './log.js';
 import type { Catalog } from './operations/catalog.js';
 import type { BoltApp } from './slack/app.js';
 import type { DatabaseTarget, Sealer, Store } from './store/index.js';
-import type { BroadcastPolicy, Watcher } from './watch/watcher.js';
+import type { Watcher } from './watch/watcher.js';
+import type { BroadcastPolicy } from './watch/final-post.js';
 import type { RequestBudget } from './cloud/request-budget.js';
 import type { Monitor } from './monitor/monitor.js';
 import type { AfterAckLimits } from './slack/after-ack.js';

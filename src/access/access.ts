@@ -7,11 +7,13 @@
  */
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import type { AnyOperation, Scope, Tier } from '../operations/types.js';
-import { approvalRule, decide, type Decision, type Refusal, type RuleRef } from './decide.js';
+import type { AnyOperation } from '../operations/types.js';
+import type { Scope, Tier } from '../domain/tier.js';
+import { approvalRule, decide, type Decision } from './decide.js';
+import type { Refusal, RuleRef, Role, PolicyExplanation } from '../domain/access-verdict.js';
 import { channelRule, rolesConfigured, type Policy, type RoleLists } from './policy.js';
-import { ROLES, type Role } from './roles.js';
-import { explainPolicy, type PolicyExplanation } from './explain.js';
+import { ROLES } from './roles.js';
+import { explainPolicy } from './explain.js';
 
 export type AccessDecision = Decision;
 export type AccessRefusal = Refusal;

@@ -5,9 +5,10 @@
  * person's role — so an operator refused a destroy in a read-only channel hears that no role
  * would do, and an admin refused there hears which rule said no.
  */
-import type { Scope, Tier } from '../operations/types.js';
+import type { Scope, Tier } from '../domain/tier.js';
+import type { Refusal, Role, RuleRef } from '../domain/access-verdict.js';
 import { channelRule, type Policy } from './policy.js';
-import { covers, roleNeeded, type Role } from './roles.js';
+import { covers, roleNeeded } from './roles.js';
 
 export interface DecisionInput {
   role: Role | undefined;
@@ -20,12 +21,6 @@ export interface DecisionInput {
   account?: string | undefined;
 }
 
-/** The rule that decided, as `/cloud policy` and refusals name it: a key and the place it lives. */
-export interface RuleRef {
-  key: string;
-  source: string;
-}
-
 /** `source` of a rule the program sets itself (the local shell's admin): its key is words, not a setting. */
 export const BUILT_IN = 'built-in';
 
@@ -34,14 +29,6 @@ export function roleRule(policy: Pick<Policy, 'source' | 'rolesFrom'>, roleSourc
   if (policy.rolesFrom !== undefined && roleSource === policy.rolesFrom) return { key: roleSource, source: BUILT_IN };
   return { key: roleSource, source: roleSource.includes('.') ? policy.source : 'environment' };
 }
-
-export type Refusal =
-  | { ok: false; reason: 'channel'; channels: string[]; rule: RuleRef }
-  | { ok: false; reason: 'unlisted'; rule: RuleRef }
-  | { ok: false; reason: 'account'; account: string; allowed: string[]; rule: RuleRef }
-  | { ok: false; reason: 'ceiling'; ceiling: Tier[]; rule: RuleRef }
-  | { ok: false; reason: 'account-ceiling'; account: string; ceiling: Tier[]; rule: RuleRef }
-  | { ok: false; reason: 'role'; role: Role | undefined; needed: Role; rule: RuleRef };
 
 export type Decision =
   | {

@@ -2,51 +2,11 @@
  * `/cloud policy`: the effective policy of one channel — and, for a person, what each tier
  * comes to there and which rule decides it. Data only; views/policy-views.ts shows it.
  */
-import type { Tier } from '../operations/types.js';
-import { approvalRule, BUILT_IN, decide, roleRule, type RuleRef } from './decide.js';
+import type { PolicyExplanation, Role, RoleGrant, TierVerdict, RuleRef } from '../domain/access-verdict.js';
+import { approvalRule, BUILT_IN, decide, roleRule } from './decide.js';
 import { channelRule, type Policy } from './policy.js';
 import { TIERS } from './policy-file.js';
-import { ROLES, type Role } from './roles.js';
-
-export interface RoleGrant {
-  role: Role;
-  principals: readonly string[];
-  rule: RuleRef;
-}
-
-export interface TierVerdict {
-  tier: Tier;
-  ok: boolean;
-  /** The rule that refused, or the one that allowed with approval. */
-  rule: RuleRef | undefined;
-  reason?: string;
-}
-
-export interface PolicyExplanation {
-  source: string;
-  channelId: string | undefined;
-  namedAccounts: boolean;
-  channel:
-    | { kind: 'not-allowed'; channels: string[]; rule: RuleRef }
-    | { kind: 'deny'; rule: RuleRef }
-    | {
-        kind: 'rule';
-        rule: RuleRef;
-        /** False: the channel is not listed and default_channel's rule applies. */
-        listed: boolean;
-        label: string | undefined;
-        account: string;
-        accounts: string[];
-        ceiling: Tier[] | undefined;
-        approval: { tier: Tier; rule: RuleRef }[];
-        grants: RoleGrant[];
-      };
-  accounts: { name: string; host: string; ceiling: Tier[] | undefined; approval: Tier[]; isDefault: boolean }[];
-  grants: RoleGrant[];
-  /** Who set the role lists when not the environment (the local shell). */
-  rolesFrom?: string;
-  person?: { userId: string; role: Role | undefined; roleSource: string; roleRule?: RuleRef; tiers: TierVerdict[] };
-}
+import { ROLES } from './roles.js';
 
 export async function explainPolicy(
   policy: Policy,

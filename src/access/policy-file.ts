@@ -26,7 +26,7 @@ import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { SANDBOX_WORD } from '../config.js';
 import { isV2Url } from '../urls.js';
-import type { Tier } from '../operations/types.js';
+import type { Tier } from '../domain/tier.js';
 import { ACCOUNT_NAME } from '../operations/args.js';
 import { absentKeys } from './policy-required.js';
 import { inventorySchema } from './inventory.js';

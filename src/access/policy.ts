@@ -5,10 +5,10 @@
  * file. Each rule keeps the place it came from, so a refusal can name it.
  */
 import type { AccessConfig, CloudConfig } from '../config.js';
-import type { Tier } from '../operations/types.js';
+import type { Tier } from '../domain/tier.js';
 import { inventoryItems, type InventoryItem } from './inventory.js';
 import { PolicyFileError, type GuardrailInput, type PolicyFile } from './policy-file.js';
-import type { Role } from './roles.js';
+import type { Role } from '../domain/access-verdict.js';
 
 /** The account a lone CLOUD_API_BASE_URL / CLOUD_API_TOKEN pair becomes. */
 export const DEFAULT_ACCOUNT = 'default';

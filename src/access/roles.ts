@@ -2,9 +2,8 @@
  * Roles and the tiers they may act on (issue: access control). A tier says what an operation
  * can do; a role says what a person may do.
  */
-import type { Tier } from '../operations/types.js';
-
-export type Role = 'viewer' | 'operator' | 'admin';
+import type { Tier } from '../domain/tier.js';
+import type { Role } from '../domain/access-verdict.js';
 
 export const ROLES: readonly Role[] = ['viewer', 'operator', 'admin'];
 

@@ -6,7 +6,8 @@
  * cloud/redaction.ts.)
  */
 import { changeRequest } from '../operations/change-request.js';
-import type { AnyOperation, CloudRequest } from '../operations/types.js';
+import type { AnyOperation } from '../operations/types.js';
+import type { CloudRequest } from '../domain/cloud-request.js';
 
 /** What a secret value is shown as, wherever it would have been shown. */
 export const MASK = '••••••';

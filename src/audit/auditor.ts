@@ -13,12 +13,12 @@
 import { MASK, SECRET_KEY } from '../access/secrets.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import type { Tier } from '../operations/types.js';
+import type { Tier } from '../domain/tier.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import { buildAuditLine } from '../views/audit-views.js';
 import type { AuditStore } from '../store/audit-store.js';
 import { isStoreUnavailable } from '../store/errors.js';
-import type { AuditEntry, Auditor, NewAuditEntry } from './types.js';
+import type { AuditEntry, Auditor, NewAuditEntry } from '../domain/audit-entry.js';
 
 /** Tiers posted to the audit channel by default: everything but plain reads. Refusals are always posted. */
 export const DEFAULT_POST_TIERS: readonly Tier[] = ['change', 'billing', 'destroy', 'secret'];

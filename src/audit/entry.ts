@@ -4,9 +4,10 @@
  * always masked and a change's entry always carries who confirmed, its record and the request.
  */
 import { maskedArgs } from '../access/secrets.js';
-import type { AnyOperation, CloudRequest } from '../operations/types.js';
+import type { AnyOperation } from '../operations/types.js';
+import type { CloudRequest } from '../domain/cloud-request.js';
 import type { OperationRecord } from '../store/types.js';
-import type { AuditOutcome, NewAuditEntry } from './types.js';
+import type { AuditOutcome, NewAuditEntry } from '../domain/audit-entry.js';
 
 export interface AuditInput {
   /** The catalog entry (or, for a button outside the catalog, its id and tier). */

@@ -11,7 +11,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import type { Block } from '../operations/types.js';
+import type { Block } from '../views/types.js';
 import { SlackApiError, type MessageArgs, type SlackApi } from './slack-api.js';
 
 export interface MessageUpdate {

@@ -4,7 +4,7 @@
  * pool implement it (`slack/slack-api-direct.ts`, `slack/slack-http.ts`), and so does the local shell. Slack's refusals become
  * `SlackApiError` with Slack's own code (`not_in_channel`, …).
  */
-import type { Block } from '../operations/types.js';
+import type { Block } from '../views/types.js';
 import type { ModalView } from '../views/modal-views.js';
 import type { HomeView } from '../views/home-views.js';
 

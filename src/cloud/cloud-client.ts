@@ -8,7 +8,7 @@
  */
 import type { ClientOf, PageQuery } from './define-endpoints.js';
 import { ENDPOINTS } from './endpoints.js';
-import type { ReservedIp, ReservedIpMeta } from './schemas.js';
+import type { ReservedIp, ReservedIpMeta } from '../cloud-api/schemas.js';
 
 export type { CallOptions, PageQuery } from './define-endpoints.js';
 

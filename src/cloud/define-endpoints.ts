@@ -13,7 +13,7 @@ import type { HttpMethod, Transport, TransportResponse } from './http.js';
 import { path, positiveInt } from './ids.js';
 import type { PathSegment } from './ids.js';
 import { collectList, fetchPage, iteratePages } from './paginate.js';
-import type { Page } from './schemas.js';
+import type { Page } from '../cloud-api/schemas.js';
 
 /** Per-call options. `signal` aborts the call (and any retry wait). */
 export interface CallOptions {

@@ -38,7 +38,7 @@ import {
   Worker,
   WorkerLocation,
   WorkerTemplate,
-} from './schemas.js';
+} from '../cloud-api/schemas.js';
 
 export type { BodyOf, BuiltRequest, Endpoint, ParamsOf } from './define-endpoints.js';
 export { splitTemplate } from './define-endpoints.js';

@@ -1,14 +1,14 @@
 /**
  * Reads success envelopes ("What the service does" §3: every success body has `data`;
- * "Pagination envelope": `data` + `meta`) with the tolerant schemas of schemas.ts. A body that
+ * "Pagination envelope": `data` + `meta`) with the tolerant schemas of cloud-api/schemas.ts. A body that
  * does not fit is INVALID_RESPONSE, with the failing paths named but no values echoed — never
  * a raw ZodError.
  */
 import { z } from 'zod';
 import { localCloudError } from './errors.js';
 import type { TransportResponse } from './http.js';
-import { PageMeta } from './schemas.js';
-import type { Page } from './schemas.js';
+import { PageMeta } from '../cloud-api/schemas.js';
+import type { Page } from '../cloud-api/schemas.js';
 
 type Issue = z.ZodError['issues'][number];
 

@@ -4,7 +4,7 @@
  * sending — is a `CloudApiError`. Modelled on Octokit's `RequestError`: status + code +
  * message, and never the request's Authorization header.
  */
-import { ErrorEnvelope } from './schemas.js';
+import { ErrorEnvelope } from '../cloud-api/schemas.js';
 
 /** Codes the spec lists ("Errors" in shared/spec/cloud-api-v2.md). */
 export const SPEC_ERROR_CODES = [

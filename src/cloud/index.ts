@@ -42,5 +42,5 @@ export { ENDPOINTS, buildRequest, splitTemplate } from './endpoints.js';
 export type { BodyOf, BuiltRequest, Endpoint, EndpointName, ParamsOf } from './endpoints.js';
 export { UnrecordableCallError, recordRequest } from './recorder.js';
 export type { PageFetcher } from './paginate.js';
-export * from './schemas.js';
+export * from '../cloud-api/schemas.js';
 export * from './requests.js';

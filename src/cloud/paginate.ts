@@ -6,8 +6,8 @@ import type { z } from 'zod';
 import { readList, readPage } from './envelope.js';
 import { localCloudError } from './errors.js';
 import type { Transport } from './http.js';
-import { PageMeta } from './schemas.js';
-import type { Page } from './schemas.js';
+import { PageMeta } from '../cloud-api/schemas.js';
+import type { Page } from '../cloud-api/schemas.js';
 
 /** More than this and the server is not paginating, it is looping. */
 export const MAX_PAGES = 1000;

@@ -13,7 +13,8 @@ import { describeCloudError } from '../views/cloud-error-text.js';
 import { lookedUp } from '../operations/looked-up.js';
 import { typedMatches } from '../operations/typed-confirm.js';
 import { resolveNames } from '../operations/resolve-names.js';
-import type { AnyOperation, Reply } from '../operations/types.js';
+import type { AnyOperation } from '../operations/types.js';
+import type { Reply } from '../views/types.js';
 import type { OperationRecord } from '../store/types.js';
 import { NOT_REACHABLE, SlackApiError } from '../chat/slack-api.js';
 import { buildCloudError } from '../views/error-views.js';
@@ -27,7 +28,7 @@ import { buildOutcomeNotShown, buildStatusNotPosted } from '../views/slack-failu
 import { expireDue, recoverInterrupted, retrySync, type FlowContext } from './upkeep.js';
 import { createExecutor } from './execute.js';
 import { auditEntry } from '../audit/entry.js';
-import type { AuditOutcome } from '../audit/types.js';
+import type { AuditOutcome } from '../domain/audit-entry.js';
 
 import type { ChangeFlow, ChangeFlowDeps, ClickOutcome } from './change-types.js';
 
@@ -64,14 +65,14 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   };
   const status = (op: AnyOperation, r: OperationRecord, now: number) => renderStatus(op, r, now, options(op, r));
   const editor = createStatusEditor(deps);
-  const refresh = (op: AnyOperation, r: OperationRecord, now: number, extra: Pick<RenderOptions, 'underway'> = {}) =>
+  const editStatus = (op: AnyOperation, r: OperationRecord, now: number, extra: Pick<RenderOptions, 'underway'> = {}) =>
     editor(op, r, now, { ...options(op, r), ...extra });
-  const ctx: FlowContext = { deps, opOf, authorize, audit, refresh: (op, r, now) => refresh(op, r, now).then(() => undefined) };
+  const ctx: FlowContext = { deps, opOf, authorize, audit, editStatus: (op, r, now) => editStatus(op, r, now).then(() => undefined) };
   /** The record's state as a private reply, when its status message could not be edited. */
   const unseen = (op: AnyOperation, r: OperationRecord, failure: EditFailure | undefined): Reply | undefined =>
     failure ? buildOutcomeNotShown(status(op, r, deps.clock.now()), failure.code, failure.unavailable) : undefined;
 
-  const execute = createExecutor({ deps, audit, refresh, unseen });
+  const execute = createExecutor({ deps, audit, editStatus, unseen });
 
   async function claimAnswer(recordId: string, userId: string, record: OperationRecord | undefined, reason: string): Promise<ClickOutcome> {
     return { kind: 'tell', text: buildClickAnswer(record, userId, reason) };
@@ -210,7 +211,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
           const expired = await deps.store.transition(recordId, { from: ['pending'], to: 'expired', now });
           // Audited here too: once expired, the sweep (expireDue) never sees this record again.
           if (expired.ok) {
-            await refresh(op, expired.record, now);
+            await editStatus(op, expired.record, now);
             await audit(op, expired.record, 'expired');
           }
         }
@@ -230,7 +231,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       const now = deps.clock.now();
       const cancelled = await deps.store.transition(recordId, { from: ['pending'], to: 'cancelled', now, patch: { result: { cancelledBy: userId } } });
       if (!cancelled.ok) return claimAnswer(recordId, userId, cancelled.record, cancelled.reason);
-      const edited = refresh(op, cancelled.record, now);
+      const edited = editStatus(op, cancelled.record, now);
       await audit(op, cancelled.record, 'cancelled', `cancelled by ${userId}`);
       const notice = unseen(op, cancelled.record, await edited);
       return notice ? { kind: 'show', reply: notice } : { kind: 'done' };

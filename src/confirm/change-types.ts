@@ -4,14 +4,14 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { Catalog } from '../operations/catalog.js';
 import type { KnownResourceStore } from '../store/known-types.js';
-import type { AnyOperation, Reply } from '../operations/types.js';
+import type { AnyOperation } from '../operations/types.js';
+import type { Reply } from '../views/types.js';
 import type { Sealer } from '../store/seal.js';
 import type { OperationRecord, OperationStore } from '../store/types.js';
 import type { WatchKind } from '../store/watch-store.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
-import type { expireDue, recoverInterrupted, retrySync } from './upkeep.js';
-import type { Auditor } from '../audit/types.js';
+import type { Auditor } from '../domain/audit-entry.js';
 
 export interface ChangeFlowDeps {
   store: OperationStore;

@@ -6,11 +6,12 @@
 import { cloudFailureLogWords, isCloudApiError } from '../cloud/errors.js';
 import type { Logger } from '../log.js';
 import { rememberSecrets, rememberSecretsIn } from '../access/secrets.js';
-import type { AuditOutcome } from '../audit/types.js';
-import type { AnyOperation, Reply } from '../operations/types.js';
+import type { AuditOutcome } from '../domain/audit-entry.js';
+import type { AnyOperation } from '../operations/types.js';
+import type { Reply } from '../views/types.js';
 import { rememberAnswer } from '../operations/remember.js';
 import type { OperationRecord } from '../store/types.js';
-import type { ChangeFlowDeps } from './change-flow.js';
+import type { ChangeFlowDeps } from './change-types.js';
 import type { RenderOptions } from '../views/status-message.js';
 import type { EditFailure } from './status-message.js';
 
@@ -18,14 +19,14 @@ export interface ExecuteContext {
   deps: ChangeFlowDeps;
   audit(op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string): Promise<void>;
   /** Edits the status message; resolves with why it could not, if it could not. */
-  refresh(op: AnyOperation, r: OperationRecord, now: number, extra?: Pick<RenderOptions, 'underway'>): Promise<EditFailure | undefined>;
+  editStatus(op: AnyOperation, r: OperationRecord, now: number, extra?: Pick<RenderOptions, 'underway'>): Promise<EditFailure | undefined>;
   /** The record's state as a private reply, when its status message could not be edited. */
   unseen(op: AnyOperation, r: OperationRecord, failure: EditFailure | undefined): Reply | undefined;
 }
 
 export type Execute = (op: AnyOperation, record: OperationRecord, answering: string) => Promise<{ record: OperationRecord; unseen?: Reply | undefined }>;
 
-export function createExecutor({ deps, audit, refresh, unseen }: ExecuteContext): Execute {
+export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteContext): Execute {
   /** The cloud call failed (or the bot did, around it): recorded, shown and audited as failed. */
   async function failed(op: AnyOperation, running: OperationRecord, e: unknown, log: Logger): Promise<{ record: OperationRecord; unseen?: Reply | undefined }> {
     const code = isCloudApiError(e) ? e.code : 'INTERNAL';
@@ -40,7 +41,7 @@ export function createExecutor({ deps, audit, refresh, unseen }: ExecuteContext)
       return { ok: false as const, record: { ...running, ...patch, status: 'failed' as const, finishedAt: now, updatedAt: now } };
     });
     const final = moved.ok ? moved.record : moved.record?.status === 'failed' ? moved.record : running;
-    const edited = refresh(op, final, deps.clock.now());
+    const edited = editStatus(op, final, deps.clock.now());
     await audit(op, final, 'failed');
     return { record: final, unseen: unseen(op, final, await edited) };
   }
@@ -65,7 +66,7 @@ export function createExecutor({ deps, audit, refresh, unseen }: ExecuteContext)
     const log = deps.logger.child({ op: op.id, record: record.id });
     const running = await deps.store.transition(record.id, { from: ['confirmed'], to: 'running', now: deps.clock.now() });
     if (!running.ok) return { record: running.record ?? record };
-    void refresh(op, running.record, deps.clock.now());
+    void editStatus(op, running.record, deps.clock.now());
     const secrets = running.record.sealedSecrets ? deps.sealer.open(running.record.sealedSecrets) : {};
     rememberSecrets(deps.logger, Object.values(secrets));
     const args = { ...running.record.args, ...secrets };
@@ -91,7 +92,7 @@ export function createExecutor({ deps, audit, refresh, unseen }: ExecuteContext)
     const target = op.change!.watch?.(result as never, args as never);
     // Followed by a watch: headed with the kind's word ("building") until the watch ends, not "done".
     const watched = target && deps.startWatch ? { underway: deps.catalog.watchKinds[target.kind].underway } : undefined;
-    const edited = refresh(op, final, deps.clock.now(), watched);
+    const edited = editStatus(op, final, deps.clock.now(), watched);
     await audit(op, final, 'succeeded');
     // A watch edits this message too: it starts once the final edit is through (or given up).
     const failure = await edited;

@@ -4,13 +4,13 @@
  * recovery of changes a stopped bot left running.
  */
 import { isCloudApiError } from '../cloud/errors.js';
-import type { AuditOutcome } from '../audit/types.js';
+import type { AuditOutcome } from '../domain/audit-entry.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import { NOTHING_TO_SYNC, RETRY_RUNNING, RETRY_TAKEN, syncedAnswer, syncedSummary, syncFailedAgain } from '../views/click-views.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { OperationRecord } from '../store/types.js';
-import type { ChangeFlowDeps, ClickOutcome } from './change-flow.js';
+import type { ChangeFlowDeps, ClickOutcome } from './change-types.js';
 
 /** What the flow shares with these steps. */
 export interface FlowContext {
@@ -18,7 +18,7 @@ export interface FlowContext {
   opOf(r: OperationRecord): AnyOperation | undefined;
   authorize(r: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry'): Promise<Mrkdwn | undefined>;
   audit(op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string): Promise<void>;
-  refresh(op: AnyOperation, r: OperationRecord, now: number): Promise<void>;
+  editStatus(op: AnyOperation, r: OperationRecord, now: number): Promise<void>;
 }
 
 /**
@@ -39,7 +39,7 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
   const retried = { method: 'POST', path: `/security-groups/${group}/deploy` };
   const claimed = await deps.store.transition(recordId, { from: ['failed'], to: 'running', now: deps.clock.now(), patch: { result: { ...record.result, retried } } });
   if (!claimed.ok) return { kind: 'tell', text: RETRY_TAKEN };
-  await ctx.refresh(op, claimed.record, deps.clock.now());
+  await ctx.editStatus(op, claimed.record, deps.clock.now());
   try {
     await deps.cloudFor(record.account).securityGroups.deploy(group);
     const now = deps.clock.now();
@@ -57,7 +57,7 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
         return { ok: false as const };
       });
     if (synced.ok) {
-      await ctx.refresh(op, synced.record, now);
+      await ctx.editStatus(op, synced.record, now);
       await ctx.audit(op, synced.record, 'succeeded', `retry sync by ${userId}: ${retried.method} ${retried.path}`);
     }
     return { kind: 'tell', text: syncedAnswer(group) };
@@ -70,7 +70,7 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
       now,
       patch: { errorCode: code, errorMessage: e instanceof Error ? e.message : String(e) },
     });
-    if (back.ok) await ctx.refresh(op, back.record, now);
+    if (back.ok) await ctx.editStatus(op, back.record, now);
     if (!isCloudApiError(e)) throw e;
     const t = describeCloudError(e, { mutation: true });
     return { kind: 'tell', text: syncFailedAgain(t) };
@@ -84,7 +84,7 @@ export async function expireDue(ctx: FlowContext): Promise<number> {
   for (const r of expired) {
     const op = ctx.opOf(r);
     if (!op?.change) continue;
-    await ctx.refresh(op, r, now);
+    await ctx.editStatus(op, r, now);
     await ctx.audit(op, r, 'expired');
   }
   return expired.length;
@@ -113,7 +113,7 @@ export async function recoverInterrupted(ctx: FlowContext): Promise<number> {
     n++;
     const op = ctx.opOf(r);
     if (op?.change) {
-      await ctx.refresh(op, moved.record, now);
+      await ctx.editStatus(op, moved.record, now);
       await ctx.audit(op, moved.record, 'failed');
     }
   }

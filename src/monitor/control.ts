@@ -16,7 +16,7 @@ import { READ_OF, type MayRead } from './reads.js';
 export interface SubscriptionControlDeps {
   stores: MonitorStores;
   clock: Clock;
-  monitor: Pick<Monitor, 'refresh' | 'retire'>;
+  monitor: Pick<Monitor, 'rereadSubscriptions' | 'retire'>;
   /** May this person run the read `opId` in this channel, on this account? Absent: yes. */
   mayRead?: (who: { userId: string; channelId: string; account: string }, opId: string) => Promise<ReadRefusal | undefined>;
   /** What the channel may read, whoever asks (the digest's invoice section). Absent: everything. */
@@ -43,7 +43,7 @@ export function createSubscriptionControl(deps: SubscriptionControlDeps): Subscr
         const day = digestDue(added.record, now);
         if (day && (await subscriptions.claimRun(added.record.id, day))) added.record.lastRun = day;
       }
-      deps.monitor.refresh();
+      deps.monitor.rereadSubscriptions();
       const hidden = input.kind === 'digest' && deps.channelMay ? !digestReach(added.record, deps.channelMay).invoices : false;
       return { ...added, ...(holds ? { holds } : {}), ...(hidden ? { invoicesHidden: true } : {}) };
     },
@@ -58,7 +58,7 @@ export function createSubscriptionControl(deps: SubscriptionControlDeps): Subscr
       if (!sub || sub.channelId !== channelId || sub.removedAt !== null) return undefined;
       const removed = await subscriptions.remove(id, deps.clock.now());
       if (removed) await deps.monitor.retire(removed);
-      deps.monitor.refresh();
+      deps.monitor.rereadSubscriptions();
       return removed;
     },
     async mute(target, channelId, until) {
@@ -68,7 +68,7 @@ export function createSubscriptionControl(deps: SubscriptionControlDeps): Subscr
         const muted = await subscriptions.mute(s.id, until);
         if (muted) out.push(muted);
       }
-      deps.monitor.refresh();
+      deps.monitor.rereadSubscriptions();
       return out;
     },
   };

@@ -7,7 +7,7 @@
 import type { PostQueue } from '../chat/post-queue.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { RequestBudget } from '../cloud/request-budget.js';
-import type { AccountUsage } from '../cloud/schemas.js';
+import type { AccountUsage } from '../cloud-api/schemas.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { MonitorStores, SubscriptionRecord } from '../store/monitor-types.js';

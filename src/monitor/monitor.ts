@@ -44,7 +44,7 @@ export interface Monitor {
   /** Resolves once every alert committed so far has been posted or edited. */
   idle(): Promise<void>;
   /** Read the subscriptions again at the next pass (one was added, removed or muted). */
-  refresh(): void;
+  rereadSubscriptions(): void;
   /** Requests made so far (benchmarks). */
   polls(): number;
   /** An unsubscribed subscription's open alerts: closed as no longer watched, their messages edited, nothing posted. */
@@ -263,7 +263,7 @@ export function createMonitor(deps: MonitorDeps): Monitor {
     idle,
     polls: () => requests,
     retire: (sub) => alerting.unwatch(sub, 'unsubscribed'),
-    refresh() {
+    rereadSubscriptions() {
       subsAt = -Infinity;
       sleeper?.abort();
     },

@@ -5,6 +5,9 @@
 import { isOptional } from './define.js';
 import type { AnyOperation, ArgSpec } from './types.js';
 import type { WatchKinds } from './watch-kinds.js';
+import type { NotOffered } from '../views/catalog-shape.js';
+
+export type { NotOffered };
 
 export interface ResourceInfo {
   name: string;
@@ -14,16 +17,6 @@ export interface ResourceInfo {
   defaultVerb?: string;
   /** What people ask of this resource that the provider's API does not offer: said so, never "has no". */
   notOffered?: NotOffered[];
-}
-
-/** Something the Cloud API v2 cannot do, and where it is done instead (data; help and the parser word it). */
-export interface NotOffered {
-  /** The verbs people type for it (`create`, `add`). */
-  verbs: string[];
-  /** After "cannot": `create SSH keys`. */
-  what: string;
-  /** Where it is done instead, a sentence of our own (may quote a command in backticks). */
-  instead: string;
 }
 
 export interface Catalog {

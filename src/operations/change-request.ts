@@ -6,7 +6,8 @@
  */
 import { recordRequest, UnrecordableCallError } from '../cloud/recorder.js';
 import type { Clock } from '../clock.js';
-import type { AnyOperation, CloudRequest } from './types.js';
+import type { AnyOperation } from './types.js';
+import type { CloudRequest } from '../domain/cloud-request.js';
 
 /** Describing never waits: a run that reads the clock or sleeps is not describable. */
 const stillClock: Clock = {

@@ -3,7 +3,9 @@
  * the usage line and the zod schema, so the two can never disagree.
  */
 import { z } from 'zod';
-import type { ArgSpec, ArgSpecs, ArgsOf, ChangeSpec, Operation, Reply, Scope, Tier } from './types.js';
+import type { ArgSpec, ArgSpecs, ArgsOf, ChangeSpec, Operation } from './types.js';
+import type { Reply } from '../views/types.js';
+import type { Scope, Tier } from '../domain/tier.js';
 import { buildChangeResult } from '../views/click-views.js';
 
 export interface OperationDeclaration<S extends ArgSpecs, R> {

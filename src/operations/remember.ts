@@ -1,12 +1,12 @@
 /**
  * What catalog entries remember of an answer (their `remember` hooks): ids, uuids and names of
  * servers, security groups and workers, never anything else. Which fields carry names follows
- * src/cloud/schemas.ts: a Server's name/hostname, a group's name and its servers, a worker's name,
+ * src/cloud-api/schemas.ts: a Server's name/hostname, a group's name and its servers, a worker's name,
  * and (the API has no "get server") the reverse DNS of a server's primary address. Each is its
  * own field (known-types.ts): an answer replaces only names of the fields it carries.
  */
 import { isUuid } from '../cloud/ids.js';
-import type { SecurityGroup, Server, ServerIp, ServerStatus, Worker } from '../cloud/schemas.js';
+import type { SecurityGroup, Server, ServerIp, ServerStatus, Worker } from '../cloud-api/schemas.js';
 import type { KnownEntry, KnownResourceStore } from '../store/known-types.js';
 import type { AnyOperation } from './types.js';
 

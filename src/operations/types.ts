@@ -4,36 +4,26 @@
  * declared anywhere else.
  */
 import type { z } from 'zod';
+import type { Scope, Tier } from '../domain/tier.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { WatchKind, WatchRecord } from '../store/watch-store.js';
-import type { Auditor } from '../audit/types.js';
-import type { PolicyExplanation } from '../access/explain.js';
-import type { Refusal } from '../access/decide.js';
+import type { Auditor } from '../domain/audit-entry.js';
+import type { PolicyExplanation, Refusal } from '../domain/access-verdict.js';
 import type { SubscriptionKind, SubscriptionRecord } from '../store/monitor-types.js';
 import type { KnownEntry, KnownKind, KnownResource } from '../store/known-types.js';
 import type { AliasRecord } from '../store/alias-types.js';
 
-import type { Block, Reply } from '../views/types.js';
+import type { Reply } from '../views/types.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
+import type { ViewContext } from '../views/types.js';
+import type { ModalField as FormField, ModalSpec as FormSpec } from '../views/modal-spec.js';
+import type { AliasCreateOutcome, AliasRemoveOutcome } from '../views/alias-views.js';
 
-export type { Block, Reply };
 
-/**
- * What an operation may do, from least to most dangerous (issue 6 maps roles onto these):
- * read — look; change — modify without loss; billing — spend money or see invoices;
- * destroy — lose data or access; secret — see a credential.
- */
-export type Tier = 'read' | 'change' | 'billing' | 'destroy' | 'secret';
-
-/**
- * What an operation acts on (issue 12): `cloud` — an account, so every rule applies (the
- * channel's account and ceiling, the account's ceiling, the role); `bot` — the bot's own
- * state (watches, the audit trail): the role, and where commands are taken; `everywhere` —
- * the role, in any channel the bot takes commands in, even one the policy denies
- * (`/cloud policy`, so an admin can always ask why something is refused).
- */
-export type Scope = 'cloud' | 'bot' | 'everywhere';
+/** A modal's fields, whose choices may be read from the cloud when it opens. */
+export type ModalField = FormField<RunContext>;
+export type ModalSpec = FormSpec<RunContext>;
 
 export type ArgKind =
   /** `<server>`: one word, in order. */
@@ -108,15 +98,6 @@ export interface RunContext {
   aliases?: AliasControl;
 }
 
-/** What saving an alias came to: saved, or why not (a bad name or command, the name taken, too many). */
-export type AliasCreateOutcome =
-  | { kind: 'created'; record: AliasRecord; op: AnyOperation }
-  | { kind: 'invalid'; problem: Mrkdwn }
-  | { kind: 'taken'; existing: AliasRecord }
-  | { kind: 'full'; max: number };
-
-export type AliasRemoveOutcome = { kind: 'removed'; record: AliasRecord } | { kind: 'none'; name: string } | { kind: 'not-yours'; record: AliasRecord };
-
 /** A channel's aliases (issue 14): checked against the catalog, deleted by their creator or an admin. */
 export interface AliasControl {
   create(input: { channelId: string; teamId?: string; userId: string; name: string; command: string }): Promise<AliasCreateOutcome>;
@@ -170,15 +151,6 @@ export interface SubscriptionControl {
   mute(target: string, channelId: string, until: number | null): Promise<SubscriptionRecord[]>;
 }
 
-/** What a renderer gets besides the result: the moment to measure "3 hours ago" from. */
-export interface ViewContext {
-  now: number;
-  /** The account the result came from (page buttons read the next page from it). */
-  account?: string;
-  /** The default account's name when messages name accounts (lists of watches show theirs). */
-  namedDefaultAccount?: string;
-}
-
 export interface Operation<S extends ArgSpecs = ArgSpecs, R = unknown> {
   /** `resource.verb`, e.g. `server.status`. */
   id: string;
@@ -213,57 +185,12 @@ export interface Operation<S extends ArgSpecs = ArgSpecs, R = unknown> {
   remember?(result: R, args: ArgsOf<S>): KnownEntry[];
 }
 
-/**
- * The request a change sends, as shown by `--dry-run`, in the status message and the audit
- * trail: read from the entry's own `run` (change-request.ts), never written by hand.
- */
-export interface CloudRequest {
-  method: 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  body?: Record<string, unknown>;
-}
-
 /** What a precheck learned: facts for the confirmation text, or a reason to refuse at once. */
 export interface Precheck {
   refuse?: Mrkdwn;
   /** The argument the refusal is about: a form asks for it again, the refusal under it. */
   field?: string;
   facts?: Record<string, unknown>;
-}
-
-export interface ModalOption {
-  value: string;
-  text: string;
-  /**
-   * The group it is listed under (a subnet under its location). It is the text of an option of
-   * an earlier field, so a form can list only the group that answer chose (the shell does).
-   */
-  group?: string;
-}
-
-export interface ModalField {
-  /** The argument it fills; also the block and action id. */
-  name: string;
-  label: string;
-  kind: 'text' | 'multiline' | 'select' | 'multi_select' | 'checkbox';
-  optional?: boolean;
-  hint?: string;
-  placeholder?: string;
-  maxLength?: number;
-  /** Fixed choices, or choices read from the cloud when the modal opens. */
-  options?: ModalOption[] | ((ctx: RunContext) => Promise<ModalOption[]>);
-  /** At most this many choices in a multi-select (reinstall's SSH keys: 20). */
-  maxSelected?: number;
-  /** The entry's cross-field check can judge this field from the fields above it: a form walked field by field asks again at once. */
-  checkAsAnswered?: boolean;
-}
-
-export interface ModalSpec {
-  title: string;
-  submit: string;
-  fields: ModalField[];
-  /** Open the modal when the command gives no flags, even if nothing required is missing. */
-  whenBare?: boolean;
 }
 
 /** A field-keyed verdict beyond the per-argument schemas (e.g. a firewall rule as a whole). */

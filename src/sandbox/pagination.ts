@@ -1,5 +1,5 @@
 /** Pagination envelope (spec "Pagination envelope"): a page beyond the last is empty. */
-import type { PageMeta } from '../cloud/schemas.js';
+import type { PageMeta } from '../cloud-api/schemas.js';
 
 export interface PageOf<T> {
   data: T[];

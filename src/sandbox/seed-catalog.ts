@@ -4,7 +4,7 @@
  */
 import { hostAddress } from './ip-pool.js';
 import type { LocationState, OsTemplate, PlanState, SubnetState } from './state.js';
-import type { WorkerTemplate } from '../cloud/schemas.js';
+import type { WorkerTemplate } from '../cloud-api/schemas.js';
 
 const GB = 1024 ** 3;
 const TB = 1024 ** 4;

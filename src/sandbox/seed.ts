@@ -18,7 +18,7 @@ import type {
   SubnetState,
   WorkerState,
 } from './state.js';
-import type { FirewallRule, Invoice, SshKey } from '../cloud/schemas.js';
+import type { FirewallRule, Invoice, SshKey } from '../cloud-api/schemas.js';
 
 const MIN = 60_000;
 const DAY = 86_400_000;

@@ -1,12 +1,12 @@
 /**
  * The sandbox's in-memory account. Stateful resources are kept in camelCase with clock
- * milliseconds; views.ts renders them into the wire shapes of src/cloud/schemas.ts. Simple
+ * milliseconds; views.ts renders them into the wire shapes of src/cloud-api/schemas.ts. Simple
  * catalog records (SSH keys, invoices, templates, firewall rules) are kept in wire shape.
  *
  * Everything here is plain mutable data on purpose: tests tweak knobs directly
  * (`sandbox.state.account.balance = 0`).
  */
-import type { FirewallRule, Invoice, SshKey, WorkerTemplate } from '../cloud/schemas.js';
+import type { FirewallRule, Invoice, SshKey, WorkerTemplate } from '../cloud-api/schemas.js';
 
 /** Account-level knobs ("Limits" in cloud-api-v2.md; values are "set by account level"). */
 export interface AccountState {

@@ -1,7 +1,7 @@
 /** The sandbox's public contract (others code against it: keep it stable). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../clock.js';
-import type { ServerStatus, Worker } from '../cloud/schemas.js';
+import type { ServerStatus, Worker } from '../cloud-api/schemas.js';
 import type { PowerChange, WorkerChange } from './outside-changes.js';
 import type { SandboxState } from './state.js';
 

@@ -1,5 +1,5 @@
 /**
- * Renders state into the response shapes of src/cloud/schemas.ts ("Resources and their
+ * Renders state into the response shapes of src/cloud-api/schemas.ts ("Resources and their
  * fields"). `Full<T>` makes every field of the contract present (null where there is no
  * value, as the live provider does — provider-notes "Nulls beyond the spec's `?`").
  */
@@ -18,7 +18,7 @@ import type {
   Subnet,
   Worker,
   WorkerLocation,
-} from '../cloud/schemas.js';
+} from '../cloud-api/schemas.js';
 import { cidrOf, freeCount } from './ip-pool.js';
 import { findLocation, ipUsed } from './state.js';
 import type {

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
-import type { Reply } from '../operations/types.js';
+import type { Reply } from '../views/types.js';
 import { isStoreUnavailable } from '../store/errors.js';
 import { buildInternalError, buildStoreUnavailable } from '../views/error-views.js';
 

@@ -6,7 +6,7 @@
 import type { RespondFn } from '@slack/bolt';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import type { Reply } from '../operations/types.js';
+import type { Reply } from '../views/types.js';
 import { buildSlowNotice } from '../views/error-views.js';
 import { failureReply } from './answer-failure.js';
 import { nextTurn } from '../turns.js';

@@ -6,8 +6,9 @@
 import type { Access, AccessRefusal, Guarded } from '../access/access.js';
 import { channelRule } from '../access/policy.js';
 import { auditEntry } from '../audit/entry.js';
-import type { Auditor } from '../audit/types.js';
-import type { AnyOperation, Reply } from '../operations/types.js';
+import type { Auditor } from '../domain/audit-entry.js';
+import type { AnyOperation } from '../operations/types.js';
+import type { Reply } from '../views/types.js';
 import { buildAccessRefusal } from '../views/access-views.js';
 
 export interface GuardDeps {

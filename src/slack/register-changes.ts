@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { App, BlockButtonAction, RespondFn } from '@slack/bolt';
 import type { z } from 'zod';
-import type { ChangeFlow, ClickOutcome, StartOutcome } from '../confirm/change-flow.js';
+import type { ChangeFlow, ClickOutcome, StartOutcome } from '../confirm/change-types.js';
 import type { Logger } from '../log.js';
 import type { Catalog } from '../operations/catalog.js';
 import type { AnyOperation } from '../operations/types.js';
@@ -27,7 +27,7 @@ import {
 import { buildNote } from '../views/click-views.js';
 import { plainIssue } from '../views/input-message.js';
 import { typedMatches } from '../operations/typed-confirm.js';
-import type { Reply } from '../operations/types.js';
+import type { Reply } from '../views/types.js';
 import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from '../views/status-views.js';
 import { admit, type GuardDeps } from './guard.js';
 import { buildModalFromReply as modalFrom } from '../views/modal-views.js';

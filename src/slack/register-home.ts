@@ -24,7 +24,7 @@ import type { SlackApi } from '../chat/slack-api.js';
 import type { OperationRecord, OperationStore } from '../store/types.js';
 import type { WatchRecord } from '../store/watch-store.js';
 import type { SubscriptionRecord } from '../store/monitor-types.js';
-import type { AccountUsage } from '../cloud/schemas.js';
+import type { AccountUsage } from '../cloud-api/schemas.js';
 import { buildHome, HOME_LIST_LINES, HOME_RUN_PATTERN, type HomeButton, type HomeData, type HomeRequest, type HomeUsage } from '../views/home-views.js';
 import { buildNote } from '../views/click-views.js';
 import { md } from '../views/mrkdwn.js';

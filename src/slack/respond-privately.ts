@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
 import { SlackApiError } from '../chat/slack-api.js';
 import type { Logger } from '../log.js';
-import type { Reply } from '../operations/types.js';
+import type { Reply } from '../views/types.js';
 import { buildSlackCallFailed } from '../views/slack-failure-views.js';
 import { failureReply } from './answer-failure.js';
 

@@ -7,7 +7,8 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
 import type { CloudAccounts } from '../cloud/accounts.js';
 import type { Logger } from '../log.js';
-import type { AnyOperation, Reply } from '../operations/types.js';
+import type { AnyOperation } from '../operations/types.js';
+import type { Reply } from '../views/types.js';
 import type { WatchKinds } from '../operations/watch-kinds.js';
 import type { Catalog } from '../operations/catalog.js';
 import { WATCH_READ } from '../operations/record-reads.js';

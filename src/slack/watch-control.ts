@@ -11,7 +11,7 @@
  */
 import type { Access } from '../access/access.js';
 import { mayReadRecord, placeOf } from '../access/record-access.js';
-import type { Auditor } from '../audit/types.js';
+import type { Auditor } from '../domain/audit-entry.js';
 import type { Catalog } from '../operations/catalog.js';
 import { WATCH_READ } from '../operations/record-reads.js';
 import type { WatchControl } from '../operations/types.js';

@@ -4,11 +4,13 @@
  * keeps what it is given exactly (args as a JSON object); masking and trimming are the
  * auditor's job, before anything reaches a sink.
  */
-import type { AuditEntry, AuditOutcome, NewAuditEntry } from '../audit/types.js';
+import type { AuditEntry, AuditOutcome, NewAuditEntry } from '../domain/audit-entry.js';
 import type { Clock } from '../clock.js';
 import type { Sql } from './dialect.js';
-import type { Tier } from '../operations/types.js';
+import type { Tier } from '../domain/tier.js';
 import { accountParam, objectToJson } from './operation-rows.js';
+import type { AuditRow } from './audit-row.js';
+export type { AuditRow } from './audit-row.js';
 
 export const AUDIT_TIERS = ['read', 'change', 'billing', 'destroy', 'secret'] as const satisfies readonly Tier[];
 export const AUDIT_OUTCOMES = [
@@ -43,23 +45,6 @@ export interface AuditStore {
   list(query: { userId?: string; limit: number }): Promise<AuditEntry[]>;
 }
 
-export interface AuditRow {
-  id: number;
-  at: number;
-  user_id: string;
-  channel_id: string | null;
-  op_id: string;
-  tier: string;
-  args: string;
-  outcome: string;
-  error_code: string | null;
-  confirmed_by: string | null;
-  approved_by: string | null;
-  operation_id: string | null;
-  duration_ms: number | null;
-  detail: string | null;
-  account: string | null;
-}
 
 export function toEntry(r: AuditRow): AuditEntry {
   if (!(AUDIT_TIERS as readonly string[]).includes(r.tier)) throw new Error(`audit.tier of ${r.id} is unknown: ${r.tier}`);

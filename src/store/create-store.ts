@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js';
 import { createPostgresStore, type PostgresStoreOptions } from './postgres/postgres-store.js';
 import { createSqliteStore } from './sqlite-store.js';
 import type { LockRetryOptions } from './sqlite-retry.js';
-import type { Store } from './types.js';
+import type { Store } from './store.js';
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 

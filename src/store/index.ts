@@ -4,10 +4,10 @@ export type {
   OperationRecord,
   OperationStatus,
   OperationStore,
-  Store,
   TransitionRequest,
   TransitionResult,
 } from './types.js';
+export type { Store } from './store.js';
 export { OPERATION_STATUSES, TERMINAL_STATUSES } from './types.js';
 export { createSqliteStore } from './sqlite-store.js';
 export type { SqliteStoreOptions } from './sqlite-store.js';

@@ -18,7 +18,7 @@ import { createAliasStore } from './alias-store.js';
 import { sqliteSql } from './dialect.js';
 import { createLockRetry, retryingMethods, type LockRetryOptions } from './sqlite-retry.js';
 import { createOperationStore } from './operation-store.js';
-import type { Store } from './types.js';
+import type { Store } from './store.js';
 
 export interface SqliteStoreOptions {
   /** File path (its folder is created) or ':memory:'. */

@@ -4,11 +4,11 @@
  */
 import type { Generated } from 'kysely';
 import type { AliasRow } from './alias-types.js';
-import type { AuditRow } from './audit-store.js';
+import type { AuditRow } from './audit-row.js';
 import type { KnownNameRow, KnownRow } from './known-rows.js';
 import type { AlertRow, SubscriptionRow } from './monitor-rows.js';
 import type { OperationRow } from './operation-rows.js';
-import type { WatchRow } from './watch-store.js';
+import type { WatchRow } from './watch-row.js';
 
 export interface Tables {
   operations: OperationRow;

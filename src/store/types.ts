@@ -130,21 +130,3 @@ export interface OperationStore {
   /** Newest first, for listings. */
   listRecent(opts: { limit: number; requestedBy?: string }): Promise<OperationRecord[]>;
 }
-
-export interface Store {
-  operations: OperationStore;
-  watches: import('./watch-store.js').WatchStore;
-  audit: import('./audit-store.js').AuditStore;
-  subscriptions: import('./monitor-types.js').SubscriptionStore;
-  alerts: import('./monitor-types.js').AlertStore;
-  monitorState: import('./monitor-types.js').MonitorStateStore;
-  leases: import('./monitor-types.js').LeaseStore;
-  /** Servers, groups and workers seen in the cloud's answers (names → ids). */
-  known: import('./known-types.js').KnownResourceStore;
-  /** Commands saved under a word, per channel (`/cloud alias`). */
-  aliases: import('./alias-types.js').AliasStore;
-  /** Resolves once the schema is migrated (PostgreSQL migrates in the background; SQLite at open). */
-  ready?(): Promise<void>;
-  /** Idempotent. */
-  close(): Promise<void>;
-}

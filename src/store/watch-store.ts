@@ -8,6 +8,8 @@ import type { Clock } from '../clock.js';
 import type { PgType, Sql } from './dialect.js';
 import { newWatchId } from './ids.js';
 import { accountParam } from './operation-rows.js';
+import type { WatchRow } from './watch-row.js';
+export type { WatchRow } from './watch-row.js';
 
 export type WatchKind = 'worker' | 'server';
 /** What a watch last saw: only what the channel may see (a secret travels apart). */
@@ -118,29 +120,6 @@ export function watchInsertParams(input: NewWatch, id: string, now: number) {
   };
 }
 
-/** A watches row as both backends return it (times as numbers, state as JSON text). */
-export interface WatchRow {
-  id: string;
-  kind: string;
-  resource: string;
-  operation_id: string | null;
-  channel_id: string;
-  thread_ts: string | null;
-  requested_by: string;
-  status: string;
-  state: string | null;
-  outcome: string | null;
-  polls: number;
-  interval_ms: number;
-  started_at: number;
-  deadline_at: number;
-  next_poll_at: number;
-  updated_at: number;
-  final_ts: string | null;
-  lease_owner: string | null;
-  lease_until: number | null;
-  account: string | null;
-}
 
 export function toRecord(r: WatchRow): WatchRecord {
   return {

@@ -3,7 +3,7 @@
  * the account, the channel's or the account's ceiling, or the role) and the rule that did, so
  * nobody has to guess which setting to ask an admin about.
  */
-import type { Refusal } from '../access/decide.js';
+import type { Refusal } from '../domain/access-verdict.js';
 import type { Reply } from './types.js';
 import { context, section } from './blocks.js';
 import { channelRef, join, md, val, type Mrkdwn } from './mrkdwn.js';

@@ -1,6 +1,6 @@
 /** Views of the account: usage against limits, invoices. */
-import type { AccountUsage, Invoice, Page } from '../cloud/schemas.js';
-import type { ViewContext } from '../operations/types.js';
+import type { AccountUsage, Invoice, Page } from '../cloud-api/schemas.js';
+import type { ViewContext } from './types.js';
 import type { Block, Reply } from './types.js';
 import { fields, header, lineSections, section } from './blocks.js';
 import { ago, bytes, money, plural } from './format.js';

@@ -4,11 +4,19 @@
  * A saved command is Slack-escaped text (as typed), shown unescaped.
  */
 import type { AliasRecord } from '../store/alias-types.js';
-import type { AliasCreateOutcome, AliasRemoveOutcome } from '../operations/types.js';
 import type { Block, Reply } from './types.js';
 import { context, header, lineSections, section } from './blocks.js';
 import { md, mention, val, type Mrkdwn } from './mrkdwn.js';
 import { plural } from './format.js';
+
+/** What saving an alias came to: saved, or why not (a bad name or command, the name taken, too many). */
+export type AliasCreateOutcome =
+  | { kind: 'created'; record: AliasRecord; op: { command: string } }
+  | { kind: 'invalid'; problem: Mrkdwn }
+  | { kind: 'taken'; existing: AliasRecord }
+  | { kind: 'full'; max: number };
+
+export type AliasRemoveOutcome = { kind: 'removed'; record: AliasRecord } | { kind: 'none'; name: string } | { kind: 'not-yours'; record: AliasRecord };
 
 const unescape = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 

@@ -3,7 +3,7 @@
  * `/cloud audit` listing. Pure. Everything from an entry is escaped (arguments are user text)
  * and cut, so no entry can break the message or exceed Slack's limits.
  */
-import type { AuditEntry, AuditOutcome } from '../audit/types.js';
+import type { AuditEntry, AuditOutcome } from '../domain/audit-entry.js';
 import type { Block, Reply } from './types.js';
 import { context, header, lineSections, section } from './blocks.js';
 import { channelRef as channelMention, join, md, mention, val, type Mrkdwn } from './mrkdwn.js';

@@ -1,6 +1,6 @@
 /** Views of backups. */
-import type { Backup, Page } from '../cloud/schemas.js';
-import type { ViewContext } from '../operations/types.js';
+import type { Backup, Page } from '../cloud-api/schemas.js';
+import type { ViewContext } from './types.js';
 import type { Block, Reply } from './types.js';
 import { header, lineSections, section } from './blocks.js';
 import { ago, bytes } from './format.js';

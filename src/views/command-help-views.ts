@@ -1,13 +1,12 @@
 /** `/cloud server status --help`: one command's usage, what it does, and each argument and flag. */
-import type { Catalog } from '../operations/catalog.js';
-import type { AnyOperation, ArgSpec } from '../operations/types.js';
+import type { ArgHelp, CatalogHelp, OpHelp } from './catalog-shape.js';
 import type { Block, Reply } from './types.js';
 import { context, header, lineSections, section } from './blocks.js';
 import { md, val, type Mrkdwn } from './mrkdwn.js';
 import { words } from './words.js';
 
-export function buildCommandHelp(catalog: Catalog, op: AnyOperation): Reply {
-  const args = (Object.entries(op.args) as [string, ArgSpec][]).filter(([, a]) => a.kind !== 'modal');
+export function buildCommandHelp(catalog: CatalogHelp, op: OpHelp): Reply {
+  const args = (Object.entries(op.args) as [string, ArgHelp][]).filter(([, a]) => a.kind !== 'modal');
   const lines: Mrkdwn[] = args.map(([name, a]) => md`${val(a.kind === 'flag' || a.kind === 'switch' ? `--${name}` : `<${a.placeholder}>`)} ${words(a.description)}`);
   if (op.change) lines.push(md`${val('--dry-run')} show the exact request; send nothing`);
   const blocks: Block[] = [header(op.command), section(md`${val(catalog.usage(op))}\n${words(op.summary)}`)];

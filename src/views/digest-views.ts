@@ -4,7 +4,7 @@
  * Every section says "none" when empty, and long lists end in "+N more" so the message fits
  * Slack's limits whatever the day held. Posted to the channel: it mentions nobody.
  */
-import type { AccountUsage, Invoice } from '../cloud/schemas.js';
+import type { AccountUsage, Invoice } from '../cloud-api/schemas.js';
 import type { AlertRecord, SubscriptionKind } from '../store/monitor-types.js';
 import type { WatchRecord } from '../store/watch-store.js';
 import type { Block, Reply } from './types.js';

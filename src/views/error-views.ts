@@ -1,7 +1,6 @@
 /** How failures look: a cloud refusal, a command Slack could not parse, a slow cloud. */
-import type { AnyOperation } from '../operations/types.js';
+import type { OpHelp } from './catalog-shape.js';
 import type { ErrorText } from './cloud-error-text.js';
-import type { CommandProblem } from '../operations/parse-command.js';
 import type { Block, Reply } from './types.js';
 import { context, lineSections, section } from './blocks.js';
 import { join, md, val, type Mrkdwn } from './mrkdwn.js';
@@ -18,11 +17,19 @@ export function buildCloudError(what: string, e: ErrorText): Reply {
   return { text: md`${val(what)} failed: ${e.summary}`, blocks };
 }
 
+/** What the answer shows of the parser's problem (operations/parse-command.ts). */
+export interface ProblemShown<Op extends OpHelp = OpHelp> {
+  message: Mrkdwn;
+  usage: readonly Op[];
+  didYouMean?: string;
+  notOffered?: boolean;
+}
+
 /**
  * The parser's message quotes what was typed (with backticks of its own), so it is shown
  * whole as one value, its backticks dropped. `usage` gives an operation's usage line.
  */
-export function buildProblem(p: CommandProblem, usage: (op: AnyOperation) => string): Reply {
+export function buildProblem<Op extends OpHelp>(p: ProblemShown<Op>, usage: (op: Op) => string): Reply {
   const message = p.message;
   const lines = [md`${p.notOffered ? md`:no_entry_sign:` : md`:grey_question:`} ${message}`];
   if (p.didYouMean) lines.push(md`Did you mean ${val(p.didYouMean)}?`);

@@ -1,6 +1,5 @@
 /** `/cloud help` and `/cloud help <resource>`, generated from the catalog. */
-import type { Catalog } from '../operations/catalog.js';
-import type { AnyOperation, ArgSpec } from '../operations/types.js';
+import type { ArgHelp, CatalogHelp, OpHelp } from './catalog-shape.js';
 import type { Block, Reply } from './types.js';
 import { context, header, lineSections, section } from './blocks.js';
 import { join, md, val, type Mrkdwn } from './mrkdwn.js';
@@ -11,7 +10,7 @@ import { aliasHelpBlocks } from './alias-views.js';
 import type { AliasRecord } from '../store/alias-types.js';
 import { notOfferedHelpLine } from './not-offered-text.js';
 
-function opLine(catalog: Catalog, op: AnyOperation): Mrkdwn {
+function opLine(catalog: CatalogHelp, op: OpHelp): Mrkdwn {
   return md`${val(catalog.usage(op))}\n      ${words(op.summary)}`;
 }
 
@@ -32,7 +31,7 @@ function accountLine(where: HelpWhere | undefined): Block[] {
 }
 
 /** `ops` is what the asker may run (issue 6 filters it); resources without any are left out. */
-export function buildHelp(catalog: Catalog, ops: AnyOperation[], resource?: string, where?: HelpWhere): Reply {
+export function buildHelp(catalog: CatalogHelp, ops: readonly OpHelp[], resource?: string, where?: HelpWhere): Reply {
   const visible = new Set(ops.map((o) => o.id));
   if (resource) {
     const info = catalog.resources.find((r) => r.name === resource);
@@ -41,7 +40,7 @@ export function buildHelp(catalog: Catalog, ops: AnyOperation[], resource?: stri
     // The account line comes early: the 50-block cut below must not drop it.
     const blocks: Block[] = [header(`/cloud ${info.name} — ${info.title}`), ...accountLine(where), ...lineSections(mine.map((op) => opLine(catalog, op)), 40)];
     for (const op of mine) {
-      const args = (Object.entries(op.args) as [string, ArgSpec][]).filter(([, a]) => a.kind !== 'modal');
+      const args = (Object.entries(op.args) as [string, ArgHelp][]).filter(([, a]) => a.kind !== 'modal');
       if (args.length) {
         const lines = args.map(([name, a]) => md`${val(a.kind === 'flag' || a.kind === 'switch' ? `--${name}` : `<${a.placeholder}>`)} ${words(a.description)}`);
         blocks.push(context(md`*${words(op.verb)}*: ${join(lines, ' · ')}`));

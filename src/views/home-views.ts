@@ -6,12 +6,12 @@
  * capped, so the view stays under Slack's 100 blocks for a Home tab whatever the store holds.
  */
 import type { types } from '@slack/bolt';
-import type { AccountUsage } from '../cloud/schemas.js';
-import type { AuditEntry } from '../audit/types.js';
+import type { AccountUsage } from '../cloud-api/schemas.js';
+import type { AuditEntry } from '../domain/audit-entry.js';
 import type { SubscriptionRecord } from '../store/monitor-types.js';
 import type { WatchRecord } from '../store/watch-store.js';
 import type { Block } from './types.js';
-import { actions, button, context, divider, header, lineSections, LIMITS, section } from './blocks.js';
+import { actions, button, context, divider, header, lineSections, LIMITS } from './blocks.js';
 import { channelRef, join, md, mention, val, type Mrkdwn } from './mrkdwn.js';
 import { bytes, elapsed } from './format.js';
 import { accountValue } from './account-label.js';

@@ -1,5 +1,5 @@
 /** Views of reserved-IP subnets. */
-import type { Subnet } from '../cloud/schemas.js';
+import type { Subnet } from '../cloud-api/schemas.js';
 import type { Reply } from './types.js';
 import { context, header, lineSections, section } from './blocks.js';
 import { money, plural } from './format.js';

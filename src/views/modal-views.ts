@@ -4,7 +4,7 @@
  * and an error maps straight onto its field (`response_action: errors`).
  */
 import type { types } from '@slack/bolt';
-import type { ModalField, ModalOption, ModalSpec } from '../operations/types.js';
+import type { ModalField, ModalOption, ModalSpec } from './modal-spec.js';
 import type { Block } from './types.js';
 import { context, section } from './blocks.js';
 import { md, plain as oneLine, val, type Mrkdwn } from './mrkdwn.js';

@@ -1,5 +1,5 @@
 /** What the provider's API does not offer (catalog ResourceInfo.notOffered), in the bot's words. */
-import type { NotOffered } from '../operations/catalog.js';
+import type { NotOffered } from './catalog-shape.js';
 import { join, md, val, type Mrkdwn } from './mrkdwn.js';
 import { words } from './words.js';
 

@@ -2,7 +2,7 @@
  * Previous/Next buttons for paginated lists. The button carries the operation and its
  * arguments with the page changed; the click handler validates them again like typed input.
  */
-import type { PageMeta } from '../cloud/schemas.js';
+import type { PageMeta } from '../cloud-api/schemas.js';
 import type { Block } from './types.js';
 import { actions, button, context } from './blocks.js';
 import { md } from './mrkdwn.js';

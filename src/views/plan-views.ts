@@ -1,5 +1,5 @@
 /** Views of plans: sizes in GB/TB, prices, availability when filtered by location. */
-import type { Page, Plan } from '../cloud/schemas.js';
+import type { Page, Plan } from '../cloud-api/schemas.js';
 import type { Block, Reply } from './types.js';
 import { header, lineSections, section } from './blocks.js';
 import { bytes, money, plural } from './format.js';

@@ -4,8 +4,7 @@
  * nobody: people appear as mentions in the blocks only (never in the text fallback), groups
  * as values, and every key, source, account and host as an inert value.
  */
-import type { PolicyExplanation, RoleGrant, TierVerdict } from '../access/explain.js';
-import type { RuleRef } from '../access/decide.js';
+import type { PolicyExplanation, RoleGrant, TierVerdict, RuleRef } from '../domain/access-verdict.js';
 import type { Block, Reply } from './types.js';
 import { context, header, lineSections } from './blocks.js';
 import { channelRef, join, md, mention, val, type Mrkdwn } from './mrkdwn.js';

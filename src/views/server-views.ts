@@ -1,6 +1,6 @@
 /** Views of servers: live status, credentials (requester only), addresses. */
-import type { ServerCredentials, ServerIp, ServerStatus } from '../cloud/schemas.js';
-import type { ViewContext } from '../operations/types.js';
+import type { ServerCredentials, ServerIp, ServerStatus } from '../cloud-api/schemas.js';
+import type { ViewContext } from './types.js';
 import type { Block, Reply } from './types.js';
 import { context, fields, header, lineSections, plainSection, section } from './blocks.js';
 import { showsExactlyAsCode } from './secret-views.js';

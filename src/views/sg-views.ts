@@ -1,5 +1,5 @@
 /** Views of security groups: rules in the order the nodes apply them, attached servers. */
-import type { FirewallRule, SecurityGroup } from '../cloud/schemas.js';
+import type { FirewallRule, SecurityGroup } from '../cloud-api/schemas.js';
 import type { Block, Reply } from './types.js';
 import { context, header, lineSections, section } from './blocks.js';
 import { join, md, trusted, val, type Mrkdwn } from './mrkdwn.js';

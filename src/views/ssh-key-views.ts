@@ -1,6 +1,6 @@
 /** Views of SSH keys. The public key is shortened to its type and tail, enough to recognise it. */
-import type { SshKey } from '../cloud/schemas.js';
-import type { ViewContext } from '../operations/types.js';
+import type { SshKey } from '../cloud-api/schemas.js';
+import type { ViewContext } from './types.js';
 import type { Reply } from './types.js';
 import { header, lineSections, section } from './blocks.js';
 import { ago } from './format.js';

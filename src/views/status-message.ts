@@ -5,7 +5,7 @@
  * a watch's parent message both render with it; neither reaches the cloud client to do so.
  */
 import { CloudApiError } from '../cloud/errors.js';
-import type { AnyOperation, CloudRequest } from '../operations/types.js';
+import type { CloudRequest } from '../domain/cloud-request.js';
 import type { OperationRecord } from '../store/types.js';
 import { describeCloudError, type LookedUp } from './cloud-error-text.js';
 import type { Mrkdwn } from './mrkdwn.js';
@@ -21,6 +21,19 @@ export interface RenderOptions {
   underway?: Mrkdwn;
   /** What the change looked up by id (operations/looked-up.ts), so a NOT_FOUND names it. */
   lookedUp?: LookedUp[];
+}
+
+/**
+ * What the status message reads of a change's catalog entry (operations/types.ts ChangeSpec has
+ * these): the catalog sits above the views and hands its entry in.
+ */
+export interface ChangeWords {
+  confirm: boolean;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  describe(args: any, facts: Record<string, unknown>): { title: Mrkdwn; lines: Mrkdwn[] };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  typeToConfirm?(args: any, facts: Record<string, unknown>): string | undefined;
+  syncGroup?: unknown;
 }
 
 const METHODS = new Set<unknown>(['POST', 'PATCH', 'DELETE'] satisfies CloudRequest['method'][]);
@@ -48,7 +61,7 @@ function retriedRequest(record: OperationRecord): CloudRequest | undefined {
 }
 
 /** The status message of a change's record: a pure function of the record and its catalog entry's words. */
-export function renderStatus(op: Pick<AnyOperation, 'change'>, record: OperationRecord, now: number, options: RenderOptions = {}): Reply {
+export function renderStatus(op: { change?: ChangeWords | undefined }, record: OperationRecord, now: number, options: RenderOptions = {}): Reply {
   const change = op.change!;
   const described = change.describe(record.args as never, record.facts);
   const error =

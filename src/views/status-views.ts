@@ -4,7 +4,7 @@
  * only while a click can still do something.
  */
 import type { ErrorText } from './cloud-error-text.js';
-import type { CloudRequest } from '../operations/types.js';
+import type { CloudRequest } from '../domain/cloud-request.js';
 import type { OperationRecord } from '../store/types.js';
 import type { Block, Reply } from './types.js';
 import { actions, button, context, fields, section } from './blocks.js';

@@ -3,7 +3,7 @@
  * what a ceiling allows, and a rule named as its key (and the file it lives in) — always as
  * values, since a key carries a channel id and a source carries a path an operator typed.
  */
-import type { RuleRef } from '../access/decide.js';
+import type { RuleRef } from '../domain/access-verdict.js';
 import { join, md, val, type Mrkdwn } from './mrkdwn.js';
 import { words } from './words.js';
 

@@ -14,3 +14,12 @@ export interface Reply {
   text: Mrkdwn;
   blocks: Block[];
 }
+
+/** What a renderer gets besides the result: the moment to measure "3 hours ago" from. */
+export interface ViewContext {
+  now: number;
+  /** The account the result came from (page buttons read the next page from it). */
+  account?: string;
+  /** The default account's name when messages name accounts (lists of watches show theirs). */
+  namedDefaultAccount?: string;
+}

@@ -1,6 +1,6 @@
 /** Views of workers: deploy requirements, locations, templates, status. */
-import type { DeployRequirements, Worker, WorkerLocation, WorkerTemplate } from '../cloud/schemas.js';
-import type { ViewContext } from '../operations/types.js';
+import type { DeployRequirements, Worker, WorkerLocation, WorkerTemplate } from '../cloud-api/schemas.js';
+import type { ViewContext } from './types.js';
 import type { Block, Reply } from './types.js';
 import { context, fields, header, lineSections, section } from './blocks.js';
 import { ago, money } from './format.js';

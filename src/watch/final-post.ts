@@ -5,29 +5,44 @@
  * first looks for that post in the thread. A post that got no answer is never re-sent blindly.
  */
 import { SlackApiError } from '../chat/slack-api.js';
-import type { Reply } from '../operations/types.js';
+import type { Reply } from '../views/types.js';
 import type { WatchKinds } from '../operations/watch-kinds.js';
-import type { WatchRecord, WatchState } from '../store/watch-store.js';
+import type { WatchRecord, WatchState, WatchStore } from '../store/watch-store.js';
 import { buildRootPasswordReply } from '../views/secret-views.js';
 import { buildFinalReply } from '../views/watch-views.js';
-import type { BroadcastPolicy, WatcherDeps } from './watcher.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import type { SlackApi } from '../chat/slack-api.js';
 
 /** The metadata event type of a watch's final post; its payload names the watch (`watch_id`). */
 export const FINAL_EVENT = 'cloudbot_watch_final';
 
+/** Which final posts also go to the channel (WATCH_BROADCAST). */
+export type BroadcastPolicy = 'final' | 'failures' | 'none';
+
+/** What the final post uses of the watcher's deps. */
+export interface FinalPostDeps {
+  store: WatchStore;
+  /** The account's name where messages should show it (several accounts declared), else undefined. */
+  accountLabel?: (account: string | null) => string | undefined;
+  clock: Clock;
+  logger: Logger;
+  slack: SlackApi;
+}
+
 export interface FinalPostOptions {
-  deps: Pick<WatcherDeps, 'slack' | 'store' | 'clock' | 'logger' | 'accountLabel'>;
+  deps: FinalPostDeps;
   owner: string;
   /** Base poll interval: an unknown outcome is looked at again after it. */
   base: number;
   broadcast: BroadcastPolicy;
   kinds: WatchKinds;
-  refresh: (w: WatchRecord) => Promise<void>;
+  editParent: (w: WatchRecord) => Promise<void>;
 }
 
 export type FinishWatch = (w: WatchRecord, outcome: 'succeeded' | 'failed', state: WatchState, secret: string | undefined, recovered: boolean) => Promise<void>;
 
-export function createFinisher({ deps, owner, base, broadcast, kinds, refresh }: FinalPostOptions): FinishWatch {
+export function createFinisher({ deps, owner, base, broadcast, kinds, editParent }: FinalPostOptions): FinishWatch {
   /** Slack said no (an error code in its answer); a timeout, a dropped connection or a 5xx is no answer. */
   const refused = (e: unknown) => e instanceof SlackApiError && e.failure === 'refused';
   /**
@@ -105,7 +120,7 @@ export function createFinisher({ deps, owner, base, broadcast, kinds, refresh }:
       await dropDuplicate(w, ts);
       return;
     }
-    await refresh(done);
+    await editParent(done);
     // The root password: sent by the replica whose move to done won, so at most once. It cannot
     // be looked up afterwards (ephemeral), so a final recovered from the thread sends it from
     // this replica's own poll; only a crash between the move to done and this call loses it

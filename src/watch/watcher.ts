@@ -25,16 +25,14 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { WatchKind, WatchRecord, WatchState, WatchStore } from '../store/watch-store.js';
 import type { SlackApi } from '../chat/slack-api.js';
-import type { Reply } from '../operations/types.js';
+import type { Reply } from '../views/types.js';
 import { WATCH_KINDS, type Observation, type WatchKinds } from '../operations/watch-kinds.js';
 import { buildCancelledReply, buildDeadlineReply, buildGoneReply, buildProgressReply } from '../views/watch-views.js';
 import { createLimiter, type Limiter } from './limit.js';
 import { newReplicaId } from './replica-id.js';
-import { createFinisher } from './final-post.js';
+import { createFinisher, type BroadcastPolicy } from './final-post.js';
 
 export { FINAL_EVENT } from './final-post.js';
-
-export type BroadcastPolicy = 'final' | 'failures' | 'none';
 
 export interface WatcherDeps {
   store: WatchStore;
@@ -145,12 +143,12 @@ export function createWatcher(deps: WatcherDeps): Watcher {
   };
   /** When each active watch's parent was last edited here, so its elapsed time can be kept current. */
   const shownAt = new Map<string, number>();
-  const refresh = (w: WatchRecord) => {
+  const editParent = (w: WatchRecord) => {
     if (w.status === 'active') shownAt.set(w.id, deps.clock.now());
     else shownAt.delete(w.id);
     return deps.refreshParent(w).catch((error: unknown) => deps.logger.warn('could not refresh a watch message', { watch: w.id, error }));
   };
-  const finish = createFinisher({ deps, owner, base, broadcast, kinds, refresh });
+  const finish = createFinisher({ deps, owner, base, broadcast, kinds, editParent });
   async function apply(w: WatchRecord, result: Observation | unknown, ok: boolean): Promise<void> {
     const now = deps.clock.now();
     if (!ok) {
@@ -159,7 +157,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
         const gone = await deps.store.move(w.id, ['active', 'finalizing'], 'gone', now, { polled: true, outcome: 'gone' }, owner);
         if (gone) {
           await reply(gone, buildGoneReply(kinds[gone.kind].subject(gone.resource, gone.state)));
-          await refresh(gone);
+          await editParent(gone);
         }
         return;
       }
@@ -196,7 +194,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
         const kind = kinds[expired.kind];
         const last = expired.state ? kind.describe(expired.state) : undefined;
         await reply(expired, buildDeadlineReply(expired, kind.subject(expired.resource, expired.state, false), last, now));
-        await refresh(expired);
+        await editParent(expired);
       }
       return;
     }
@@ -205,14 +203,14 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       const updated = await deps.store.update(w.id, ['active'], now, { polled: true, state: obs.state, intervalMs: base, nextPollAt: now + base }, owner);
       if (updated) {
         if (!first) await reply(updated, buildProgressReply(updated, kinds[w.kind].describe(obs.state), now));
-        await refresh(updated);
+        await editParent(updated);
       }
       return;
     }
     // Nothing changed: look again in one base interval (also resets an error backoff).
     const same = await deps.store.update(w.id, ['active'], now, { polled: true, intervalMs: base, nextPollAt: Math.min(now + base, w.deadlineAt) }, owner);
     // A long build must not read "watching for 0 seconds": the elapsed time is edited, not posted.
-    if (same && now - (shownAt.get(w.id) ?? w.startedAt) >= ELAPSED_EDIT_MS) await refresh(same);
+    if (same && now - (shownAt.get(w.id) ?? w.startedAt) >= ELAPSED_EDIT_MS) await editParent(same);
   }
 
   async function tick(): Promise<void> {
@@ -312,7 +310,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       const cancelled = await deps.store.move(id, ['active', 'expired'], 'cancelled', deps.clock.now());
       if (cancelled) {
         await reply(cancelled, buildCancelledReply(cancelled, userId));
-        await refresh(cancelled);
+        await editParent(cancelled);
       }
       return cancelled;
     },

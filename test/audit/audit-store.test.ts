@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIT_OUTCOMES, AUDIT_TIERS, MIGRATIONS, migrate, schemaVersion } from '../../src/store/index.js';
-import type { AuditEntry } from '../../src/audit/types.js';
+import type { AuditEntry } from '../../src/domain/audit-entry.js';
 import { BACKENDS, fixedClock, tempStores } from '../store/helpers.js';
 import { newEntry, T0 } from './helpers.js';
 

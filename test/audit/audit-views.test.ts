@@ -1,7 +1,7 @@
 /** The audit channel line and the `/cloud audit` list: escaped, compact, within Slack's limits. */
 import { describe, expect, it } from 'vitest';
-import type { AuditEntry, AuditOutcome } from '../../src/audit/types.js';
-import type { Reply } from '../../src/operations/types.js';
+import type { AuditEntry, AuditOutcome } from '../../src/domain/audit-entry.js';
+import type { Reply } from '../../src/views/types.js';
 import {
   AUDIT_LIST_LINES,
   OUTCOME_EMOJI,

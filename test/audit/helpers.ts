@@ -1,5 +1,5 @@
 /** Shared fixtures for the audit tests: entries, a captured logger, a recording Slack. */
-import type { AuditEntry, NewAuditEntry } from '../../src/audit/types.js';
+import type { AuditEntry, NewAuditEntry } from '../../src/domain/audit-entry.js';
 import { createLogger, type Logger, type LogLevel } from '../../src/log.js';
 import type { MessageArgs, SlackApi } from '../../src/chat/slack-api.js';
 

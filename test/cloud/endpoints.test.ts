@@ -8,7 +8,7 @@ import { buildRequest, ENDPOINTS, splitTemplate } from '../../src/cloud/endpoint
 import { CloudApiError } from '../../src/cloud/errors.js';
 import { createTransport } from '../../src/cloud/http.js';
 import { positiveInt } from '../../src/cloud/ids.js';
-import { SshKey } from '../../src/cloud/schemas.js';
+import { SshKey } from '../../src/cloud-api/schemas.js';
 import { recordRequest, UnrecordableCallError } from '../../src/cloud/recorder.js';
 import { changeRequest } from '../../src/operations/change-request.js';
 import { defineOperation, positional } from '../../src/operations/define.js';

@@ -1,7 +1,7 @@
 /** paginate.ts: page walking and its guards, through the client and directly. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PAGES, iteratePages } from '../../src/cloud/paginate.js';
-import type { Page } from '../../src/cloud/schemas.js';
+import type { Page } from '../../src/cloud-api/schemas.js';
 import { fail, ok, page, startFakeServer } from './fake-server.js';
 import type { FakeServer } from './fake-server.js';
 import { clientFor, cloudError } from './helpers.js';

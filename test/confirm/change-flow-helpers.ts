@@ -7,9 +7,10 @@
  */
 import { afterEach, beforeEach } from 'vitest';
 import { createAuditor } from '../../src/audit/auditor.js';
-import type { AuditEntry } from '../../src/audit/types.js';
+import type { AuditEntry } from '../../src/domain/audit-entry.js';
 import { SlackApiError, type MessageArgs, type SlackApi } from '../../src/chat/slack-api.js';
-import { createChangeFlow, type ChangeFlow, type ChangeFlowDeps } from '../../src/confirm/change-flow.js';
+import { createChangeFlow } from '../../src/confirm/change-flow.js';
+import type { ChangeFlow, ChangeFlowDeps } from '../../src/confirm/change-types.js';
 import { createLogger } from '../../src/log.js';
 import { catalog } from '../../src/operations/index.js';
 import type { AnyOperation } from '../../src/operations/types.js';

@@ -6,8 +6,8 @@
  * explains. (A reloaded policy: policy-reload.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../src/audit/types.js';
-import type { Tier } from '../../src/operations/types.js';
+import type { AuditEntry } from '../../src/domain/audit-entry.js';
+import type { Tier } from '../../src/domain/tier.js';
 import type { RecordedRequest } from '../../src/sandbox/index.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, OPS_CHANNEL, type FakeChannel } from '../rig/workspace.js';

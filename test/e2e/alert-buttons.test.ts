@@ -4,7 +4,7 @@
  * audit trail written — and a subscription is only stored for a resource the cloud knows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../src/audit/types.js';
+import type { AuditEntry } from '../../src/domain/audit-entry.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, CAROL, OPS_CHANNEL } from '../rig/workspace.js';
 import { startBotRig, visibleText, type BotRig } from './bot-rig.js';

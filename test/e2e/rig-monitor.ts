@@ -3,7 +3,8 @@
  * split into what createRuntime takes as settings and as overrides. Kept out of bot-rig.ts
  * so that file stays small.
  */
-import type { RuntimeOverrides, RuntimeSettings } from '../../src/runtime.js';
+import type { RuntimeOverrides } from '../../src/runtime.js';
+import type { RuntimeSettings } from '../../src/runtime-types.js';
 
 /** `monitorLoop: false`: the monitor only runs when a test calls `rig.bot.monitor.tick()`. */
 export type RigMonitorOptions = NonNullable<RuntimeSettings['monitor']> & Pick<RuntimeOverrides, 'monitorLoop' | 'monitorRecheckMs' | 'postSpacingMs'>;

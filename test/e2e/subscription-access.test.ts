@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PolicyFile } from '../../src/access/policy-file.js';
-import type { Tier } from '../../src/operations/types.js';
+import type { Tier } from '../../src/domain/tier.js';
 import { ALICE, type FakeChannel } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, WATCHER_AGENT, type BotRig } from './bot-rig.js';
 import { postedIn, setClock } from './rig-alerts.js';

@@ -11,7 +11,8 @@ import { ENDPOINTS, splitTemplate } from '../../src/cloud/endpoints.js';
 import type { Endpoint } from '../../src/cloud/endpoints.js';
 import { changeRequest } from '../../src/operations/change-request.js';
 import { OPERATIONS } from '../../src/operations/index.js';
-import type { AnyOperation, CloudRequest } from '../../src/operations/types.js';
+import type { AnyOperation } from '../../src/operations/types.js';
+import type { CloudRequest } from '../../src/domain/cloud-request.js';
 import { SEED_SERVERS } from '../../src/sandbox/seed.js';
 import { collect, startRig, type Rig } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorEnvelope } from '../../src/cloud/schemas.js';
+import { ErrorEnvelope } from '../../src/cloud-api/schemas.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { TOKEN, expectError, start } from './helpers.js';
 import type { Harness } from './helpers.js';

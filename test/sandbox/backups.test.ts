@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Backup, PageMeta } from '../../src/cloud/schemas.js';
+import { Backup, PageMeta } from '../../src/cloud-api/schemas.js';
 import { expectError, expectShape, start } from './helpers.js';
 import type { Harness } from './helpers.js';
 

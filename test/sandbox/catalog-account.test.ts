@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountUsage, Invoice, PageMeta, Plan, SshKey } from '../../src/cloud/schemas.js';
+import { AccountUsage, Invoice, PageMeta, Plan, SshKey } from '../../src/cloud-api/schemas.js';
 import { expectError, expectShape, start } from './helpers.js';
 import type { Harness } from './helpers.js';
 

@@ -1,7 +1,7 @@
 /** Every error code the sandbox emits, reached through inputs or state knobs, with its status. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHOSEN_ERROR_CODES, SPEC_ERROR_CODES } from '../../src/cloud/errors.js';
-import { ErrorEnvelope } from '../../src/cloud/schemas.js';
+import { ErrorEnvelope } from '../../src/cloud-api/schemas.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { start } from './helpers.js';
 import type { Harness } from './helpers.js';

@@ -1,6 +1,6 @@
 /** Control API for changes "from the panel": power a server off/on, move a worker's build. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SERVER_STATUS_BEYOND_SPEC, ServerStatus, Worker } from '../../src/cloud/schemas.js';
+import { SERVER_STATUS_BEYOND_SPEC, ServerStatus, Worker } from '../../src/cloud-api/schemas.js';
 import { SEED_SERVERS, SEED_WORKER_UUID } from '../../src/sandbox/index.js';
 import { TOKEN, expectShape, start } from './helpers.js';
 import type { Harness } from './helpers.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ReservedIp, ReservedIpMeta, Subnet } from '../../src/cloud/schemas.js';
+import { ReservedIp, ReservedIpMeta, Subnet } from '../../src/cloud-api/schemas.js';
 import { expectError, expectShape, start } from './helpers.js';
 import type { Harness } from './helpers.js';
 

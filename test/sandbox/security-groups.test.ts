@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AttachResult, DeployResult, FirewallRule, SecurityGroup } from '../../src/cloud/schemas.js';
+import { AttachResult, DeployResult, FirewallRule, SecurityGroup } from '../../src/cloud-api/schemas.js';
 import { SEED_SERVERS } from '../../src/sandbox/index.js';
 import { expectError, expectShape, start } from './helpers.js';
 import type { Harness } from './helpers.js';

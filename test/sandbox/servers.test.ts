@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ReinstallResult, Server, ServerCredentials, ServerIp, SERVER_STATUS_BEYOND_SPEC, ServerStatus } from '../../src/cloud/schemas.js';
+import { ReinstallResult, Server, ServerCredentials, ServerIp, SERVER_STATUS_BEYOND_SPEC, ServerStatus } from '../../src/cloud-api/schemas.js';
 import { SEED_SERVERS } from '../../src/sandbox/index.js';
 import { expectError, expectShape, start } from './helpers.js';
 import type { Harness } from './helpers.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DeployRequirements, Worker, WorkerLocation, WorkerTemplate } from '../../src/cloud/schemas.js';
+import { DeployRequirements, Worker, WorkerLocation, WorkerTemplate } from '../../src/cloud-api/schemas.js';
 import { SEED_WORKER_UUID } from '../../src/sandbox/index.js';
 import { expectError, expectShape, start } from './helpers.js';
 import type { Harness } from './helpers.js';

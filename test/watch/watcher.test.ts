@@ -14,7 +14,8 @@ import { createLogger } from '../../src/log.js';
 import { createSandbox, SEED_WORKER_UUID, type ListeningSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { MessageArgs, SlackApi } from '../../src/chat/slack-api.js';
 import { createSqliteStore, type Store, type WatchRecord } from '../../src/store/index.js';
-import { createWatcher, type BroadcastPolicy, type Watcher } from '../../src/watch/watcher.js';
+import { createWatcher, type Watcher } from '../../src/watch/watcher.js';
+import type { BroadcastPolicy } from '../../src/watch/final-post.js';
 
 const BASE = 10_000;
 let clock: ManualClock;

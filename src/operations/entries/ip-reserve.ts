@@ -8,11 +8,11 @@ import { z } from 'zod';
 import type { CloudClient, ReserveIpsResult } from '../../cloud/cloud-client.js';
 import { PositiveIntSchema } from '../../cloud/ids.js';
 import { ReserveIpsBody } from '../../cloud/requests.js';
-import type { Subnet } from '../../cloud/schemas.js';
+import type { Subnet } from '../../cloud-api/schemas.js';
 import { money, plural } from '../../views/format.js';
 import { join, md, val, type Mrkdwn } from '../../views/mrkdwn.js';
 import { defineOperation, flag } from '../define.js';
-import type { ModalOption } from '../types.js';
+import type { ModalOption } from '../../views/modal-spec.js';
 
 const SUBNET_MAX = ReserveIpsBody.shape.subnet_id.maxLength ?? 191;
 const QUANTITY_MIN = ReserveIpsBody.shape.quantity.unwrap().minValue ?? 1;

@@ -7,7 +7,7 @@ import { join, md, val } from '../../views/mrkdwn.js';
 import { KNOWN_OS_TEMPLATES } from '../../views/cloud-error-text.js';
 import { addressArg, serverArg } from '../args.js';
 import { defineOperation, flag, modalOnly, rest } from '../define.js';
-import type { ModalOption } from '../types.js';
+import type { ModalOption } from '../../views/modal-spec.js';
 import { serverFromServer, serverSeen } from '../remember.js';
 
 export const serverRename = defineOperation({

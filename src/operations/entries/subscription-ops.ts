@@ -13,7 +13,8 @@ import { buildMuted, buildSubscribed, buildSubscriptionList, buildUnsubscribed }
 import { buildAccessRefusal } from '../../views/access-views.js';
 import { serverArg, workerArg } from '../args.js';
 import { defineOperation, flag, positional } from '../define.js';
-import type { RunContext, SubscribeOutcome, ViewContext } from '../types.js';
+import type { RunContext, SubscribeOutcome } from '../types.js';
+import type { ViewContext } from '../../views/types.js';
 
 const percent = (what: string) =>
   flag('N', z.coerce.number({ error: 'must be a percentage' }).int({ error: 'must be a whole percentage' }).min(1, { error: 'must be 1 or more' }).max(100, { error: 'must be at most 100' }).optional(), `alert when ${what} use reaches N % of the limit`);

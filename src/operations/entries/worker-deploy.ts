@@ -7,12 +7,12 @@
  */
 import type { CloudClient } from '../../cloud/cloud-client.js';
 import { BUILD_PACKS, GIT_SOURCES } from '../../cloud/requests.js';
-import type { Worker, WorkerLocation } from '../../cloud/schemas.js';
+import type { Worker, WorkerLocation } from '../../cloud-api/schemas.js';
 import { money } from '../../views/format.js';
 import { join, md, val, type Mrkdwn } from '../../views/mrkdwn.js';
 import { workerLocationLabel, workerLocationName } from '../../views/worker-views.js';
 import { defineOperation } from '../define.js';
-import type { ModalOption } from '../types.js';
+import type { ModalOption } from '../../views/modal-spec.js';
 import { workerSeen } from '../remember.js';
 import { args, B, BUILD_PACK_TEXT, deployBody, GIT_URL, isGit, maxOf, SOURCE_TEXT, TEMPLATE_ID, type DeployArgs } from './worker-deploy-args.js';
 

@@ -1,5 +1,5 @@
 /** Security groups and firewall rules (spec "Security groups"; "What the service does" 6). */
-import type { FirewallRule } from '../../cloud/schemas.js';
+import type { FirewallRule } from '../../cloud-api/schemas.js';
 import { addressSpecFamily, KNOWN_PROTOCOLS, PORT_PROTOCOLS, portSpecProblem } from '../firewall-syntax.js';
 import type { Family } from '../firewall-syntax.js';
 import { created, noContent, notFound, ok, refusal } from '../http.js';

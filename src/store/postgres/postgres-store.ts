@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
-import type { Store } from '../types.js';
+import type { Store } from '../store.js';
 import { createAuditStore } from '../audit-store.js';
 import { migratePostgres } from './migrations.js';
 import { createOperationStore } from '../operation-store.js';

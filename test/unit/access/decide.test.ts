@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { approvalRule, decide, type Decision } from '../../../src/access/decide.js';
 import { buildPolicy, type Policy } from '../../../src/access/policy.js';
-import type { Tier } from '../../../src/operations/types.js';
+import type { Tier } from '../../../src/domain/tier.js';
 import { ACCESS, ACCOUNTS, KINDS, NEEDED, NO_ROLES, policy, ROLE_SOURCE, SOURCE, TIERS, UNLISTED, WHO, type Who } from './matrix-table.js';
 
 const run = (p: Policy, who: Who, channel: string | undefined, tier: Tier, extra: { scope?: 'cloud' | 'bot' | 'everywhere'; account?: string } = {}): Decision =>

@@ -5,9 +5,9 @@
  */
 import type { PolicyFile } from '../../../src/access/policy-file.js';
 import { buildPolicy, type Policy } from '../../../src/access/policy.js';
-import type { Role } from '../../../src/access/roles.js';
+import type { Role } from '../../../src/domain/access-verdict.js';
 import type { AccessConfig } from '../../../src/config.js';
-import type { Tier } from '../../../src/operations/types.js';
+import type { Tier } from '../../../src/domain/tier.js';
 
 export const SOURCE = 'ACCESS_POLICY (policy.yaml)';
 /** Role lists for the surfaces (which find a person's role as the bot does); decide() is given the role. */

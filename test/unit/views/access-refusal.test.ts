@@ -4,7 +4,7 @@
  * Hostile keys, sources and account names stay inert.
  */
 import { describe, expect, it } from 'vitest';
-import type { Refusal, RuleRef } from '../../../src/access/decide.js';
+import type { Refusal, RuleRef } from '../../../src/domain/access-verdict.js';
 import type { Reply } from '../../../src/views/types.js';
 import { buildAccessRefusal, refusalText } from '../../../src/views/access-views.js';
 import { assertBlockKitValid } from '../../rig/block-kit-limits.js';

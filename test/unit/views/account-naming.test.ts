@@ -4,7 +4,7 @@
  * not. A hostile name stays an inert value everywhere, and no reply grows past 50 blocks.
  */
 import { describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../../src/audit/types.js';
+import type { AuditEntry } from '../../../src/domain/audit-entry.js';
 import type { OperationRecord } from '../../../src/store/types.js';
 import type { Reply } from '../../../src/views/types.js';
 import { buildAccountNote, withAccount } from '../../../src/views/account-label.js';

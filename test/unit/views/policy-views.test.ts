@@ -4,7 +4,7 @@
  * every key and source a value, nobody pinged by the text, and within Slack's limits.
  */
 import { describe, expect, it } from 'vitest';
-import type { PolicyExplanation, TierVerdict } from '../../../src/access/explain.js';
+import type { PolicyExplanation, TierVerdict } from '../../../src/domain/access-verdict.js';
 import type { Reply } from '../../../src/views/types.js';
 import { buildPolicyView } from '../../../src/views/policy-views.js';
 import { assertBlockKitValid } from '../../rig/block-kit-limits.js';

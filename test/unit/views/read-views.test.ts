@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Backup, FirewallRule, Plan } from '../../../src/cloud/schemas.js';
+import type { Backup, FirewallRule, Plan } from '../../../src/cloud-api/schemas.js';
 import { buildInvoices, buildUsage } from '../../../src/views/account-views.js';
 import { buildBackupList } from '../../../src/views/backup-views.js';
 import { buildHelp } from '../../../src/views/help-views.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { WatchRecord } from '../../../src/store/watch-store.js';
-import type { Reply } from '../../../src/operations/types.js';
+import type { Reply } from '../../../src/views/types.js';
 import { md, val } from '../../../src/views/mrkdwn.js';
 import { buildRootPasswordReply } from '../../../src/views/secret-views.js';
 import { buildStatusMessage } from '../../../src/views/status-views.js';

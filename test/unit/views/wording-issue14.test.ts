@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { catalog } from '../../../src/operations/index.js';
 import { parseCommand } from '../../../src/operations/parse-command.js';
 import type { WatchRecord } from '../../../src/store/watch-store.js';
-import type { AuditEntry } from '../../../src/audit/types.js';
+import type { AuditEntry } from '../../../src/domain/audit-entry.js';
 import { buildWatchList } from '../../../src/views/watch-views.js';
 import { buildPlans } from '../../../src/views/plan-views.js';
 import { buildAuditList } from '../../../src/views/audit-views.js';

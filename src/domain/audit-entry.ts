@@ -3,7 +3,7 @@
  * change, refusal — becomes one entry: stored, written as a structured log line, and posted
  * to AUDIT_CHANNEL when set. Arguments arrive already masked; an entry never holds a secret.
  */
-import type { Tier } from '../operations/types.js';
+import type { Tier } from './tier.js';
 
 export type AuditOutcome =
   /** A read answered, or a change done. */
