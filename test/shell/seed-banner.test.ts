@@ -55,7 +55,7 @@ describe('the names the banner shows work in a fresh shell (issue 20)', () => {
     from = sandbox.requests.length;
     mark = h.mark();
     h.type('/cloud worker status docs-site');
-    await h.waitFor(/docs-site/, mark);
+    await h.waitFor(/^(?!cloud>).*docs-site/m, mark); // the answer, not the echo of the typed line
     expect(sandbox.requests.slice(from).map((r) => r.rawPath)).toEqual([`/v2/workers/${SEED_WORKER_UUID}/status`]);
   });
 
