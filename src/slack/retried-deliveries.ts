@@ -2,23 +2,36 @@
  * Retried deliveries (issue 21): when Slack thinks a request was lost it sends the very same
  * body again, marked `x-slack-retry-num` / `x-slack-retry-reason` over HTTP and `retry_attempt`
  * in a Socket Mode envelope (Bolt puts both in `context.retryNum`/`retryReason`). A retry of a
- * delivery this process already took is acked and goes no further, so `server credentials`
- * delivered four times shows the password once. Changes were never sent twice (their records
- * are keyed by the trigger id); this keeps reads, forms and Home from being answered twice too.
+ * delivery already taken — by this process or by another replica — is acked and goes no
+ * further, so `server credentials` delivered four times shows the password once. Changes were
+ * never sent twice (their records are keyed by the trigger id); this keeps reads, forms and
+ * Home from being answered twice too.
  *
  * A delivery is known by its `trigger_id` (every slash command and interaction carries a fresh
- * one) or, for an event, its `event_id`. Keys are remembered from the first delivery, for a
- * while longer than Slack goes on retrying, and at most MAX_REMEMBERED at once, per process:
- * a retry that lands on another replica is answered there (README › Other guarantees).
+ * one) or, for an event, its `event_id`. Keys are remembered for a while longer than Slack goes
+ * on retrying, in two places: this process's memory (at most MAX_REMEMBERED; a retry that came
+ * back here costs no store round trip) and the store's `deliveries` table, shared by replicas.
+ * Every delivery with a key claims it in the store before it is answered: a retry cannot tell
+ * which replica took the original, so the original must have been written down wherever it
+ * landed. The claim is one primary-key INSERT (… ON CONFLICT DO NOTHING), the cost of the
+ * operation record a change writes anyway; whoever claims a key answers it.
  */
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
+import type { DeliveryStore } from '../store/delivery-store.js';
 
 /** Slack retries an HTTP delivery three times within about 5 minutes; kept twice as long. */
 export const REMEMBER_MS = 10 * 60_000;
 /** ~100 bytes each: about a megabyte at most, whatever the traffic. */
 export const MAX_REMEMBERED = 10_000;
+/**
+ * Longest wait for the store's answer before a request goes on without it: the ack waits too,
+ * and must stay well inside Slack's 3 s (a locked SQLite file is waited for up to 2 s).
+ */
+export const CLAIM_WAIT_MS = 500;
+/** Expired keys are deleted every this many claims (about as many rows each time). */
+export const PRUNE_EVERY = 256;
 
 export interface DeliveryMemory {
   /** Remembers `key`; true when it was remembered already (a delivery seen before). */
@@ -52,19 +65,73 @@ export function deliveryKey(body: unknown): string | undefined {
   return undefined;
 }
 
-/** Global middleware: a retry of a delivery already taken is acked and dropped. */
-export function skipRetriedDeliveries(deps: { clock: Pick<Clock, 'now'>; logger: Pick<Logger, 'info'> }): Middleware<AnyMiddlewareArgs> {
+export interface RetriedDeliveryDeps {
+  clock: Pick<Clock, 'now' | 'sleep'>;
+  logger: Pick<Logger, 'info' | 'warn'>;
+  /** Deliveries taken, shared by replicas. */
+  deliveries: DeliveryStore;
+}
+
+type Claim = 'claimed' | 'taken' | 'unknown';
+
+/** Global middleware: a retry of a delivery already taken, here or on another replica, is acked and dropped. */
+export function skipRetriedDeliveries(deps: RetriedDeliveryDeps): Middleware<AnyMiddlewareArgs> {
   const memory = createDeliveryMemory(deps.clock);
+  let claims = 0;
+
+  /** The store's word on `key`, or 'unknown' when it failed or did not answer in time. */
+  const claim = async (key: string): Promise<Claim> => {
+    const now = deps.clock.now();
+    if (++claims % PRUNE_EVERY === 0) {
+      deps.deliveries.prune(now).catch((e: unknown) => deps.logger.warn('could not prune deliveries taken', { error: describe(e) }));
+    }
+    const timer = new AbortController();
+    const answer = deps.deliveries.claim(key, now, now + REMEMBER_MS).then(
+      (won): Claim => (won ? 'claimed' : 'taken'),
+      (e: unknown): Claim => {
+        deps.logger.warn('could not record a delivery in the store', { error: describe(e) });
+        return 'unknown';
+      },
+    );
+    const late = deps.clock.sleep(CLAIM_WAIT_MS, timer.signal).then(
+      (): Claim => 'unknown',
+      (): Claim => 'unknown',
+    );
+    try {
+      return await Promise.race([answer, late]);
+    } finally {
+      timer.abort();
+    }
+  };
+
   return async (args) => {
     const key = deliveryKey(args.body);
+    if (!key) return args.next();
     const { retryNum, retryReason } = args.context;
-    if (key && memory.seen(key) && retryNum !== undefined && retryNum > 0) {
+    const retry = retryNum !== undefined && retryNum > 0;
+    const seenHere = memory.seen(key);
+    if (!retry) {
+      // Written down before it is answered, so a retry sent because this answer was slow finds
+      // it wherever it lands. Answered even when the store cannot say (down, or slower than
+      // CLAIM_WAIT_MS): failing closed would take every command down with the store.
+      if (!seenHere) await claim(key);
+      return args.next();
+    }
+    // A retry is answered only when it claims the key. When the store cannot say, it is not:
+    // the store is the only witness of a first delivery on another replica, answering a read of
+    // a secret twice is the harm this guards against, and a person can simply run it again.
+    const outcome = seenHere ? 'taken' : await claim(key);
+    if (outcome !== 'claimed') {
       // Events are acked by Bolt already; commands and interactions are acked here.
       const ack = (args as { ack?: () => Promise<void> }).ack;
       if (ack) await ack();
-      deps.logger.info('retried delivery already taken; not answered again', { retryNum, retryReason, kind: key.slice(0, key.indexOf(':')) });
+      const kind = key.slice(0, key.indexOf(':'));
+      if (outcome === 'unknown') deps.logger.warn('retried delivery not answered: the store could not say whether it was taken', { retryNum, retryReason, kind });
+      else deps.logger.info('retried delivery already taken; not answered again', { retryNum, retryReason, kind, ...(seenHere ? {} : { by: 'another replica' }) });
       return;
     }
     await args.next();
   };
 }
+
+const describe = (e: unknown) => (e instanceof Error ? e.message : String(e));
