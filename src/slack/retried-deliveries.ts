@@ -11,7 +11,7 @@
  * one) or, for an event, its `event_id`. Keys are remembered for a while longer than Slack goes
  * on retrying, in two places: this process's memory (at most MAX_REMEMBERED; a retry that came
  * back here costs no store round trip) and the store's `deliveries` table, shared by replicas.
- * Every delivery with a key claims it in the store before it is answered: a retry cannot tell
+ * Every delivery with a key claims it in the store as it is answered: a retry cannot tell
  * which replica took the original, so the original must have been written down wherever it
  * landed. The claim is one primary-key INSERT (… ON CONFLICT DO NOTHING), the cost of the
  * operation record a change writes anyway: measured at ~0.2 ms on SQLite and ~1.2 ms on a local
@@ -28,8 +28,8 @@ export const REMEMBER_MS = 10 * 60_000;
 /** ~100 bytes each: about a megabyte at most, whatever the traffic. */
 export const MAX_REMEMBERED = 10_000;
 /**
- * Longest wait for the store's answer before a request goes on without it: the ack waits too,
- * and must stay well inside Slack's 3 s (a locked SQLite file is waited for up to 2 s).
+ * Longest wait for the store's answer about a retry this process has not seen: its ack waits
+ * too, and must stay well inside Slack's 3 s (a locked SQLite file is waited for up to 2 s).
  */
 export const CLAIM_WAIT_MS = 500;
 /** Expired keys are deleted every this many claims (about as many rows each time). */
@@ -81,26 +81,30 @@ export function skipRetriedDeliveries(deps: RetriedDeliveryDeps): Middleware<Any
   const memory = createDeliveryMemory(deps.clock);
   let claims = 0;
 
-  /** The store's word on `key`, or 'unknown' when it failed or did not answer in time. */
-  const claim = async (key: string): Promise<Claim> => {
+  /** Claims `key` in the store: whether this process took it, or why it cannot say. */
+  const claim = (key: string): Promise<Claim> => {
     const now = deps.clock.now();
     if (++claims % PRUNE_EVERY === 0) {
       deps.deliveries.prune(now).catch((e: unknown) => deps.logger.warn('could not prune deliveries taken', { error: describe(e) }));
     }
-    const timer = new AbortController();
-    const answer = deps.deliveries.claim(key, now, now + REMEMBER_MS).then(
+    return deps.deliveries.claim(key, now, now + REMEMBER_MS).then(
       (won): Claim => (won ? 'claimed' : 'taken'),
       (e: unknown): Claim => {
         deps.logger.warn('could not record a delivery in the store', { error: describe(e) });
         return 'unknown';
       },
     );
+  };
+
+  /** The store's word on a retry, or 'unknown' when it did not answer within CLAIM_WAIT_MS. */
+  const claimWithin = async (key: string): Promise<Claim> => {
+    const timer = new AbortController();
     const late = deps.clock.sleep(CLAIM_WAIT_MS, timer.signal).then(
       (): Claim => 'unknown',
       (): Claim => 'unknown',
     );
     try {
-      return await Promise.race([answer, late]);
+      return await Promise.race([claim(key), late]);
     } finally {
       timer.abort();
     }
@@ -113,16 +117,17 @@ export function skipRetriedDeliveries(deps: RetriedDeliveryDeps): Middleware<Any
     const retry = retryNum !== undefined && retryNum > 0;
     const seenHere = memory.seen(key);
     if (!retry) {
-      // Written down before it is answered, so a retry sent because this answer was slow finds
-      // it wherever it lands. Answered even when the store cannot say (down, or slower than
-      // CLAIM_WAIT_MS): failing closed would take every command down with the store.
-      if (!seenHere) await claim(key);
+      // Written down as it is answered, not waited for: the ack never waits on the store, and a
+      // store that is down or slow does not stop a first delivery (failing closed would take
+      // every command down with the store). Slack retries only after this delivery's ack was
+      // late or failed, by which time the insert has landed. Its answer does not matter here.
+      if (!seenHere) void claim(key);
       return args.next();
     }
     // A retry is answered only when it claims the key. When the store cannot say, it is not:
     // the store is the only witness of a first delivery on another replica, answering a read of
     // a secret twice is the harm this guards against, and a person can simply run it again.
-    const outcome = seenHere ? 'taken' : await claim(key);
+    const outcome = seenHere ? 'taken' : await claimWithin(key);
     if (outcome !== 'claimed') {
       // Events are acked by Bolt already; commands and interactions are acked here.
       const ack = (args as { ack?: () => Promise<void> }).ack;
