@@ -211,6 +211,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     watches: createWatchControl({ store: store.watches, watcher, access, auditor, catalog }),
     home: { watches: () => store.watches.listOpen(), subscriptions: () => store.subscriptions.listActive() },
     alertStores: store,
+    deliveries: store.deliveries,
     access,
     auditor,
     ...(overrides.slowNoticeMs !== undefined ? { slowNoticeMs: overrides.slowNoticeMs } : {}),

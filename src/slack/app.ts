@@ -22,7 +22,7 @@ import { createSlackHttp } from './slack-http.js';
 import { createLightFetch } from './light-fetch.js';
 import { handlerFailureReply } from './respond-privately.js';
 import { rejectedToken } from './wait-for-slack.js';
-import { skipRetriedDeliveries } from './retried-deliveries.js';
+import { skipRetriedDeliveries, type RetriedDeliveryDeps } from './retried-deliveries.js';
 import { createStartGate, GatedApp, httpProcessEventError, socketProcessEventError, type StartGate } from './start-gate.js';
 
 export type BoltApp = InstanceType<typeof App>;
@@ -168,7 +168,7 @@ async function readyz(readiness: SlackAppOptions['readiness'], res: ServerRespon
 }
 
 /** Everything the listeners need, as src/runtime.ts assembles it. */
-export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchCommandDeps & AlertActionDeps & HomeDeps;
+export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchCommandDeps & AlertActionDeps & HomeDeps & RetriedDeliveryDeps;
 
 /** Registers every listener of the bot, and the last-resort error handler. */
 export function registerListeners(app: BoltApp, deps: ListenerDeps): void {

@@ -45,6 +45,8 @@ export { KNOWN_KINDS, KNOWN_LIST_MAX } from './known-types.js';
 export type { KnownEntry, KnownKind, KnownResource, KnownResourceStore } from './known-types.js';
 export { ALIASES_PER_CHANNEL, ALIAS_COMMAND_MAX } from './alias-types.js';
 export type { AliasRecord, AliasStore, NewAlias } from './alias-types.js';
+export { DELIVERY_KEY_MAX } from './delivery-store.js';
+export type { DeliveryStore } from './delivery-store.js';
 export { StoreUnavailableError, isStoreUnavailable } from './errors.js';
 export type { StoreFailureReason } from './errors.js';
 export { LOCK_BUDGET_MS, createLockRetry, retryingMethods } from './sqlite-retry.js';

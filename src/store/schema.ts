@@ -286,6 +286,20 @@ export const SCHEMA: readonly SchemaMigration[] = [
       ALTER TABLE known_resources DROP COLUMN name;
     `,
   },
+  {
+    version: 11,
+    name: 'deliveries',
+    // Slack deliveries taken (issue 21 item 6), shared by replicas: a retry that reaches another
+    // replica is known there. Kept a while longer than Slack retries; expired rows are pruned.
+    up: (d) => `
+      CREATE TABLE deliveries (
+        key         ${d.text}    NOT NULL PRIMARY KEY,
+        taken_at    ${d.int} NOT NULL,
+        expires_at  ${d.int} NOT NULL
+      )${d.strict};
+      CREATE INDEX deliveries_expires ON deliveries (expires_at);
+    `,
+  },
 ];
 
 /** The list in one dialect, as the migration runners take it. */

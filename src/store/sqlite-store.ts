@@ -15,6 +15,7 @@ import { createAuditStore } from './audit-store.js';
 import { createMonitorStores } from './monitor-store.js';
 import { createKnownStore } from './known-store.js';
 import { createAliasStore } from './alias-store.js';
+import { createDeliveryStore } from './delivery-store.js';
 import { sqliteSql } from './dialect.js';
 import { createLockRetry, retryingMethods, type LockRetryOptions } from './sqlite-retry.js';
 import { createOperationStore } from './operation-store.js';
@@ -74,6 +75,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       leases: retryingMethods(monitor.leases, run),
       known: retryingMethods(createKnownStore(sql), run),
       aliases: retryingMethods(createAliasStore(sql), run),
+      deliveries: retryingMethods(createDeliveryStore(sql), run),
       async close() {
         if (db.open) db.close();
       },

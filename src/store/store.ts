@@ -1,6 +1,7 @@
 /** The whole store: one of each, over SQLite or PostgreSQL (create-store.ts picks). */
 import type { AliasStore } from './alias-types.js';
 import type { AuditStore } from './audit-store.js';
+import type { DeliveryStore } from './delivery-store.js';
 import type { KnownResourceStore } from './known-types.js';
 import type { AlertStore, LeaseStore, MonitorStateStore, SubscriptionStore } from './monitor-types.js';
 import type { OperationStore } from './types.js';
@@ -18,6 +19,8 @@ export interface Store {
   known: KnownResourceStore;
   /** Commands saved under a word, per channel (`/cloud alias`). */
   aliases: AliasStore;
+  /** Slack deliveries taken, shared by replicas (a retry is not answered twice). */
+  deliveries: DeliveryStore;
   /** Resolves once the schema is migrated (PostgreSQL migrates in the background; SQLite at open). */
   ready?(): Promise<void>;
   /** Idempotent. */

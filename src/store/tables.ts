@@ -21,4 +21,5 @@ export interface Tables {
   known_resources: KnownRow;
   known_names: KnownNameRow & { account: string; kind: string };
   aliases: AliasRow;
+  deliveries: { key: string; taken_at: number; expires_at: number };
 }

@@ -37,6 +37,7 @@ describe('PostgreSQL migrations', () => {
       'aliases.created_at:bigint',
       'audit.args:jsonb',
       'audit.at:bigint',
+      'deliveries.expires_at:bigint',
       'monitor_state.state:jsonb',
       'operations.args:jsonb',
       'operations.created_at:bigint',

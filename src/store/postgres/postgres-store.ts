@@ -14,6 +14,7 @@ import { createWatchStore } from '../watch-store.js';
 import { createMonitorStores } from '../monitor-store.js';
 import { createKnownStore } from '../known-store.js';
 import { createAliasStore } from '../alias-store.js';
+import { createDeliveryStore } from '../delivery-store.js';
 import { postgresSql } from '../dialect.js';
 import { toStoreError } from './pg-errors.js';
 
@@ -58,6 +59,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     ...createMonitorStores(sql),
     known: createKnownStore(sql),
     aliases: createAliasStore(sql),
+    deliveries: createDeliveryStore(sql),
     pool,
     description: describeUrl(options.url),
     ready: () => migrated,
