@@ -68,7 +68,10 @@ describe('PostgreSQL behind a proxy', () => {
     await rig.advanceWhen(base + 1, READY_CHECK_MS);
     const res = await probe;
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ ready: false, checks: { store: `no answer within ${READY_CHECK_MS / 1000} s`, slack: 'ok' } });
+    // Its own bound on the bot's clock, or the pool's read timeout when a busy machine lets that
+    // real one fire first: either way an answer, and a true one.
+    const noAnswer = new RegExp(`^(no answer within ${READY_CHECK_MS / 1000} s|unreachable: PostgreSQL cannot answer now)`);
+    expect(await res.json()).toMatchObject({ ready: false, checks: { store: expect.stringMatching(noAnswer), slack: 'ok' } });
 
     const r = await rename('stalled');
     expect(r.ack.status).toBe(200);
