@@ -27,8 +27,8 @@ import { createSubscriptionControl } from './monitor/control.js';
 import { subscriptionReadChecks } from './monitor/reads.js';
 import { skipRecentlyRemembered } from './store/known-recent.js';
 import { withInventory } from './access/known-inventory.js';
-import { createAliasControl } from './slack/alias-control.js';
-import { createWatchControl } from './slack/watch-control.js';
+import { createAliasControl } from './app/alias-control.js';
+import { createWatchControl } from './app/watch-control.js';
 import { createAfterAck, type AfterAck } from './slack/after-ack.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */

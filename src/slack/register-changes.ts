@@ -11,7 +11,7 @@ import type { Logger } from '../log.js';
 import type { Catalog } from '../operations/catalog.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { OperationStore } from '../store/types.js';
-import { outcomeReply, type ModalMetadata } from './change-commands.js';
+import { outcomeReply, type ModalMetadata } from '../app/change-commands.js';
 import { SlackApiError, type SlackApi } from '../chat/slack-api.js';
 import { handlerFailureReply, respondPrivately } from './respond-privately.js';
 import { buildFormNotOpened } from '../views/slack-failure-views.js';
@@ -29,7 +29,7 @@ import { plainIssue } from '../views/input-message.js';
 import { typedMatches } from '../operations/typed-confirm.js';
 import type { Reply } from '../views/types.js';
 import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from '../views/status-views.js';
-import { admit, type GuardDeps } from './guard.js';
+import { admit, type GuardDeps } from '../app/guard.js';
 import { buildModalFromReply as modalFrom } from '../views/modal-views.js';
 import type { AfterAck } from './after-ack.js';
 

@@ -3,16 +3,16 @@ import type { App, RespondFn, SlashCommand } from '@slack/bolt';
 import type { Catalog } from '../operations/catalog.js';
 import { parseCommand } from '../operations/parse-command.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
-import { formCovers, openChangeForm, runChangeCommand, type ChangeCommandDeps } from './change-commands.js';
-import { runOperation, type RunDeps } from './run-operation.js';
+import { formCovers, openChangeForm, runChangeCommand, type ChangeCommandDeps } from '../app/change-commands.js';
+import { runOperation, type RunDeps } from '../app/run-operation.js';
 import { buildBusy, buildProblem } from '../views/error-views.js';
 import { buildHelp } from '../views/help-views.js';
 import { buildCommandHelp } from '../views/command-help-views.js';
 import { startWatchByHand, type WatchCommandDeps } from './watch-commands.js';
-import { admit, type GuardDeps } from './guard.js';
+import { admit, type GuardDeps } from '../app/guard.js';
 import { maskedArgs } from '../access/secrets.js';
 import { tellFailure } from './answer-failure.js';
-import { expandTyped, helpAliases, mayRunHere, notingAlias } from './alias-commands.js';
+import { expandTyped, helpAliases, mayRunHere, notingAlias } from '../app/alias-commands.js';
 import type { AfterAck } from './after-ack.js';
 
 export interface CommandDeps extends RunDeps, AnswerDeps, ChangeCommandDeps, GuardDeps {

@@ -31,8 +31,8 @@ import { md } from '../views/mrkdwn.js';
 import { readButtonValue } from './button-value.js';
 import { isRead, mayReadRecord } from '../access/record-access.js';
 import { SUBSCRIPTION_READS, WATCH_READ } from '../operations/record-reads.js';
-import { admit, type GuardDeps } from './guard.js';
-import { runOperation, type RunDeps } from './run-operation.js';
+import { admit, type GuardDeps } from '../app/guard.js';
+import { runOperation, type RunDeps } from '../app/run-operation.js';
 import { failureReply } from './answer-failure.js';
 import type { AfterAck } from './after-ack.js';
 

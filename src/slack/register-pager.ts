@@ -6,8 +6,8 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
 import type { Catalog } from '../operations/catalog.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
-import { runOperation, type RunDeps } from './run-operation.js';
-import { admit, type GuardDeps } from './guard.js';
+import { runOperation, type RunDeps } from '../app/run-operation.js';
+import { admit, type GuardDeps } from '../app/guard.js';
 import { readButtonValue } from './button-value.js';
 import { PAGE_ACTION_NEXT, PAGE_ACTION_PREV } from '../views/pager.js';
 import type { AfterAck } from './after-ack.js';

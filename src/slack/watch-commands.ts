@@ -26,7 +26,7 @@ import {
   buildWatchStarted,
   buildWatchStarting,
 } from '../views/watch-views.js';
-import { guard, type GuardDeps } from './guard.js';
+import { guard, type GuardDeps } from '../app/guard.js';
 import { tellFailure } from './answer-failure.js';
 import type { AfterAck } from './after-ack.js';
 
