@@ -16,6 +16,7 @@ import { placeOf } from '../access/record-access.js';
 import { buildNote } from '../views/click-views.js';
 import { md } from '../views/mrkdwn.js';
 import type { Watcher } from '../watch/watcher.js';
+import { observeWatch } from '../watch/observe.js';
 import { NOT_REACHABLE, SlackApiError, type SlackApi } from '../chat/slack-api.js';
 import { buildNotInChannel } from '../views/change-notices.js';
 import {
@@ -51,7 +52,7 @@ export async function startWatchByHand(
   const target = op.watchable!(args as never);
   // Nothing to follow if it is already over: say so rather than announce an instant "done".
   const kind = deps.catalog.watchKinds[target.kind];
-  const now = await kind.observe(deps.accounts.client(account), target.resource);
+  const now = await observeWatch(deps.accounts.client(account), target.kind, target.resource);
   if (now.outcome) {
     return buildNothingToWatch(kind.idle);
   }
