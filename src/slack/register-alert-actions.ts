@@ -21,7 +21,7 @@ import { answerEphemeral, type AnswerDeps } from './answer.js';
 import { readButtonValue } from './button-value.js';
 import { admit, type GuardDeps } from '../app/guard.js';
 import { runOperation, type RunDeps } from '../app/run-operation.js';
-import { startWatchByHand, type WatchCommandDeps } from './watch-commands.js';
+import { startWatchByHand, type WatchCommandDeps } from '../app/watch-commands.js';
 import { buildNote } from '../views/click-views.js';
 import { md } from '../views/mrkdwn.js';
 import type { AfterAck } from './after-ack.js';
