@@ -1,7 +1,8 @@
 /**
  * Answering through a `response_url` (Bolt's `respond`). Slack allows 5 posts per URL in 30
  * minutes (shared/slack-facts.md), so an answer uses at most two: a "the cloud is slow"
- * notice if the work outlasts `slowNoticeMs`, then the answer, replacing the notice.
+ * notice if the work outlasts `slowNoticeMs`, then the answer, replacing the notice. An
+ * alias's note heads what it answers (`notingAlias`).
  */
 import type { RespondFn } from '@slack/bolt';
 import type { Clock } from '../clock.js';

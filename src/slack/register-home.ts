@@ -28,7 +28,7 @@ import type { AccountUsage } from '../cloud-api/schemas.js';
 import { buildHome, HOME_LIST_LINES, HOME_RUN_PATTERN, type HomeButton, type HomeData, type HomeRequest, type HomeUsage } from '../views/home-views.js';
 import { buildNote } from '../views/click-views.js';
 import { md } from '../views/mrkdwn.js';
-import { readButtonValue } from './button-value.js';
+import { readButtonValue } from '../app/button-value.js';
 import { isRead, mayReadRecord } from '../access/record-access.js';
 import { SUBSCRIPTION_READS, WATCH_READ } from '../operations/record-reads.js';
 import { admit, type GuardDeps } from '../app/guard.js';

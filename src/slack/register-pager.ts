@@ -8,7 +8,7 @@ import type { Catalog } from '../operations/catalog.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
 import { runOperation, type RunDeps } from '../app/run-operation.js';
 import { admit, type GuardDeps } from '../app/guard.js';
-import { readButtonValue } from './button-value.js';
+import { readButtonValue } from '../app/button-value.js';
 import { PAGE_ACTION_NEXT, PAGE_ACTION_PREV } from '../views/pager.js';
 import type { AfterAck } from './after-ack.js';
 
