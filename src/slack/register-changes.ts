@@ -1,7 +1,8 @@
 /**
  * Clicks and forms of changes: Confirm, Cancel and Retry sync on status messages, the change
  * form's submission (checked and started by the core, app/submit-form.ts), and the "type the
- * hostname" form. Each click is acked first; the change flow decides, atomically, whether it acts.
+ * hostname" form (app/confirm-typed.ts). Each click is acked first; the change flow decides,
+ * atomically, whether it acts.
  */
 import type { App, BlockButtonAction, RespondFn } from '@slack/bolt';
 import type { ChangeFlow, ClickOutcome } from '../confirm/change-types.js';
@@ -18,14 +19,13 @@ import {
   CHANGE_MODAL_CALLBACK,
   readModalValues,
   TYPE_TO_CONFIRM_CALLBACK,
-  typedMismatchError,
 } from '../views/modal-views.js';
 import { buildNote } from '../views/click-views.js';
-import { typedMatches } from '../operations/typed-confirm.js';
 import type { Reply } from '../views/types.js';
 import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from '../views/status-views.js';
 import type { GuardDeps } from '../app/guard.js';
 import { submitForm, type FormVerdict } from '../app/submit-form.js';
+import { confirmTyped } from '../app/confirm-typed.js';
 import { buildModalFromReply as modalFrom } from '../views/modal-views.js';
 import type { AfterAck } from './after-ack.js';
 
@@ -83,20 +83,16 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
   onClick(ACTION_RETRY_SYNC, (id, user) => deps.flow.retrySync(id, user));
 
   app.view(TYPE_TO_CONFIRM_CALLBACK, async ({ ack, body, view }) => {
-    const recordId = view.private_metadata;
     const typed = view.state.values.typed?.typed?.value ?? '';
-    const record = await deps.store.get(recordId);
-    const op = record ? deps.catalog.byId(record.opId) : undefined;
-    const expected = record && op?.change?.typeToConfirm?.(record.args as never, record.facts);
-    if (expected && !typedMatches(typed, expected)) {
-      await ack({ response_action: 'errors', errors: { typed: typedMismatchError(expected) } });
+    const answer = await confirmTyped(deps, { recordId: view.private_metadata, typed, userId: body.user.id });
+    if (answer.kind === 'errors') {
+      await ack({ response_action: 'errors', errors: answer.errors });
       return;
     }
     await ack();
     deps.afterAck.run('that form', async () => {
-      const outcome = await deps.flow.confirm(recordId, body.user.id, typed);
-      if (outcome.kind === 'tell' && record) await tell(record.channelId, body.user.id, buildNote(outcome.text));
-      if (outcome.kind === 'show' && record) await tell(record.channelId, body.user.id, outcome.reply);
+      const said = await answer.confirm();
+      if (said) await tell(said.channelId, body.user.id, said.reply);
     });
   });
 
