@@ -27,8 +27,9 @@ import { createSubscriptionControl } from './monitor/control.js';
 import { subscriptionReadChecks } from './monitor/reads.js';
 import { skipRecentlyRemembered } from './store/known-recent.js';
 import { withInventory } from './access/known-inventory.js';
-import { createAliasControl } from './slack/alias-control.js';
-import { createWatchControl } from './slack/watch-control.js';
+import { createAliasControl } from './app/alias-control.js';
+import { createWatchControl } from './app/watch-control.js';
+import { nameSteps } from './app/name-steps.js';
 import { createAfterAck, type AfterAck } from './slack/after-ack.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
@@ -180,7 +181,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       return decision.ok ? undefined : refusalText(decision, op.command, op.tier);
     },
     store: store.operations,
-    known,
+    names: nameSteps(known),
     cloudFor: (account) => accounts.client(accountOf(account)),
     accountLabel: label,
     clock,

@@ -12,7 +12,6 @@ import { maskedRequest, splitSecrets } from '../access/secrets.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import { lookedUp } from '../operations/looked-up.js';
 import { typedMatches } from '../operations/typed-confirm.js';
-import { resolveNames } from '../operations/resolve-names.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { Reply } from '../views/types.js';
 import type { OperationRecord } from '../store/types.js';
@@ -84,7 +83,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       const change = op.change!;
       const account = typed.account ?? null;
       // Names become ids of this account before anything is shown, stored or sent (commands and forms alike).
-      const resolved = await resolveNames(deps.known, op, typed.args, account);
+      const resolved = await deps.names.resolve(op, typed.args, account);
       if (!resolved.ok) return { kind: 'tell', reply: buildCloudRefusal(op.command, resolved.message) };
       const req = { ...typed, args: resolved.args };
       if (req.dryRun) return { kind: 'tell', reply: buildDryRun(change.describe(req.args as never, {}).title, maskedRequest(op, req.args), deps.accountLabel?.(account)) };

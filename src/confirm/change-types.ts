@@ -3,7 +3,6 @@ import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { Catalog } from '../operations/catalog.js';
-import type { KnownResourceStore } from '../store/known-types.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { Reply } from '../views/types.js';
 import type { Sealer } from '../store/seal.js';
@@ -42,8 +41,16 @@ export interface ChangeFlowDeps {
    * that died (any replica's); `recoverInterrupted` marks it failed. Default 2 minutes.
    */
   staleRunningMs?: number;
-  /** Servers, groups and workers seen so far: names resolve here, results are remembered here. */
-  known?: KnownResourceStore;
+  /** The core's name steps (app/name-steps.ts): names resolve before a start, answers are remembered after. */
+  names: ChangeNames;
+}
+
+/** Names over the servers, groups and workers seen so far; given by the core, which owns them. */
+export interface ChangeNames {
+  /** A name typed for an id becomes the id seen on this account, or a refusal to show. */
+  resolve(op: AnyOperation, args: Record<string, unknown>, account: string | null): Promise<{ ok: true; args: Record<string, unknown> } | { ok: false; message: Mrkdwn }>;
+  /** What an answer showed is written down on its own; a failure only reaches `onError`. */
+  remember(op: AnyOperation, result: unknown, args: Record<string, unknown>, where: { account: string | null; now: number }, onError: (error: unknown) => void): void;
 }
 
 export interface ChangeRequest {

@@ -9,7 +9,6 @@ import { rememberSecrets, rememberSecretsIn } from '../access/secrets.js';
 import type { AuditOutcome } from '../domain/audit-entry.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { Reply } from '../views/types.js';
-import { rememberAnswer } from '../operations/remember.js';
 import type { OperationRecord } from '../store/types.js';
 import type { ChangeFlowDeps } from './change-types.js';
 import type { RenderOptions } from '../views/status-message.js';
@@ -78,7 +77,7 @@ export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteConte
     }
     // A password the cloud generated must be masked before any log line can carry it.
     rememberSecretsIn(deps.logger, result);
-    rememberAnswer(deps.known, op, result, args, { account: record.account, now: deps.clock.now() }, (error) => log.warn('could not remember what the answer showed', { error }));
+    deps.names.remember(op, result, args, { account: record.account, now: deps.clock.now() }, (error) => log.warn('could not remember what the answer showed', { error }));
     const summary = op.change!.summarize(result as never, args as never);
     const now = deps.clock.now();
     const patch = { result: { text: summary.text, ...(summary.details ? { details: summary.details } : {}) } };

@@ -33,7 +33,7 @@ export interface Catalog {
   notOffered(resource: string, verb: string): NotOffered | undefined;
   /** The usage line of an operation (views get it here, as they may not import this module). */
   usage(op: AnyOperation): string;
-  /** What a watch of each kind polls, how long, and how it reads (operations/watch-kinds.ts). */
+  /** How long a watch of each kind is followed and how it reads (operations/watch-kinds.ts); polling it: watch/observe.ts. */
   watchKinds: WatchKinds;
 }
 

@@ -4,11 +4,11 @@
  * src/cloud-api/schemas.ts: a Server's name/hostname, a group's name and its servers, a worker's name,
  * and (the API has no "get server") the reverse DNS of a server's primary address. Each is its
  * own field (known-types.ts): an answer replaces only names of the fields it carries.
+ * Declarations only: the core writes them down (app/name-steps.ts).
  */
 import { isUuid } from '../cloud/ids.js';
 import type { SecurityGroup, Server, ServerIp, ServerStatus, Worker } from '../cloud-api/schemas.js';
-import type { KnownEntry, KnownResourceStore } from '../store/known-types.js';
-import type { AnyOperation } from './types.js';
+import type { KnownEntry } from '../store/known-types.js';
 
 /** A server addressed by what was typed (numeric id, short uuid or uuid): it exists. */
 export function serverSeen(server: string): KnownEntry[] {
@@ -41,27 +41,4 @@ export function groupSeen(g: Pick<SecurityGroup, 'id' | 'name' | 'servers'>): Kn
 
 export function workerSeen(w: Pick<Worker, 'uuid' | 'name'>): KnownEntry[] {
   return [{ kind: 'worker', id: w.uuid, uuid: w.uuid, name: w.name ?? null }];
-}
-
-/**
- * Records what an answer showed, without holding the answer: the store write runs on its own
- * and a failure is only logged (names are a convenience; the answer is what was asked for).
- */
-export function rememberAnswer(
-  known: Pick<KnownResourceStore, 'remember'> | undefined,
-  op: Pick<AnyOperation, 'command' | 'remember'>,
-  result: unknown,
-  args: Record<string, unknown>,
-  where: { account: string | null; now: number },
-  onError: (error: unknown) => void,
-): void {
-  if (!known || !op.remember) return;
-  try {
-    // `via`: the command words (`server ips`), so `/cloud server known` can say which answer taught a name.
-    const via = op.command.replace(/^\/cloud /, '');
-    const entries = op.remember(result, args).map((e) => ({ ...e, via }));
-    if (entries.length > 0) known.remember(where.account, entries, where.now).catch(onError);
-  } catch (e) {
-    onError(e);
-  }
 }

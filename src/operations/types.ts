@@ -66,7 +66,7 @@ export interface WatchTarget {
 
 /**
  * The bot's watches, for the `watch` commands, as this person may see and stop them (each
- * decided in the watch's channel, on its account: slack/watch-control.ts).
+ * decided in the watch's channel, on its account: app/watch-control.ts).
  */
 export interface WatchControl {
   /** Recent watches this person may read: those of `channelId`, or every channel's (undefined). */

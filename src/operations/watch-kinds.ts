@@ -1,32 +1,22 @@
 /**
- * Watch kinds, part of the catalog: each kind declares in one place how it polls and when it
- * is over, how long it is followed, and how it reads — its subject, a state as a line, its
- * final word. The watcher, the watch's messages and `--watch` read the kind from here; the
- * views only lay the words out.
+ * Watch kinds, part of the catalog: each kind declares in one place how long it is followed
+ * and how it reads — its subject, a state as a line, its final word. The watcher, the watch's messages and `--watch` read the kind from here; the
+ * views only lay the words out. How a kind is polled, and when it is over, is an act, not a
+ * declaration: watch/observe.ts.
  *
  * A state holds only what the channel may see; a secret the end of a watch reveals (a
  * reinstalled server's root password) travels apart and goes to the requester only.
  */
-import type { CloudClient } from '../cloud/cloud-client.js';
-import { isServerBusy, PASSWORD_STATUSES, POWER_STATES, SERVER_APP_STATUSES } from '../cloud/server-status.js';
+import { PASSWORD_STATUSES, POWER_STATES, SERVER_APP_STATUSES } from '../cloud/server-status.js';
 import type { WatchKind, WatchState } from '../store/watch-store.js';
 import { hostLink, join, md, mention, val, type Mrkdwn } from '../views/mrkdwn.js';
 import type { FinalWords } from '../views/watch-views.js';
 import { statusWord } from '../views/words.js';
 
-export interface Observation {
-  state: WatchState;
-  /** Set when the watched work is over. */
-  outcome?: 'succeeded' | 'failed';
-  /** Requester-only (never stored, never posted to the channel). */
-  secret?: string;
-}
-
 export interface WatchKindSpec {
   kind: WatchKind;
   /** Watches of this kind stop (and offer "Keep watching") after this long. */
   deadlineMs: number;
-  observe(cloud: CloudClient, resource: string, signal?: AbortSignal): Promise<Observation>;
   /** "Worker `api`" (or "worker `api`" mid-sentence): the name once seen, else the id. */
   subject(resource: string, state: WatchState | null, capital?: boolean): Mrkdwn;
   /** One line for a thread reply or the status message: what the state means now. */
@@ -44,8 +34,8 @@ export type WatchKinds = Readonly<Record<WatchKind, WatchKindSpec>>;
 const str = (v: unknown): string | undefined => (v == null || v === '' ? undefined : String(v));
 
 // Value sets beyond `pending`/`active` are "not shown" in the spec; these are read as failure.
-const WORKER_FAILED = new Set(['failed', 'error', 'errored', 'suspended', 'stopped', 'deleted', 'cancelled', 'canceled']);
-const DEPLOY_FAILED = new Set(['failed', 'error', 'errored', 'cancelled', 'canceled']);
+export const WORKER_FAILED: ReadonlySet<string> = new Set(['failed', 'error', 'errored', 'suspended', 'stopped', 'deleted', 'cancelled', 'canceled']);
+export const DEPLOY_FAILED: ReadonlySet<string> = new Set(['failed', 'error', 'errored', 'cancelled', 'canceled']);
 /** Worker values read as words; anything else the cloud says is shown as a value. */
 const WORKER_STATUSES: ReadonlySet<string> = new Set(['pending', 'active', ...WORKER_FAILED]);
 const DEPLOY_STATUSES: ReadonlySet<string> = new Set(['queued', 'in_progress', 'finished', ...DEPLOY_FAILED]);
@@ -54,22 +44,6 @@ const RUNTIME_STATUSES: ReadonlySet<string> = new Set(['running', 'stopped']);
 const worker: WatchKindSpec = {
   kind: 'worker',
   deadlineMs: 30 * 60_000,
-  async observe(cloud, uuid, signal) {
-    const w = await cloud.workers.status(uuid, signal ? { signal } : {});
-    const state: WatchState = {
-      name: w.name ?? null,
-      status: w.status,
-      deployment: w.last_deployment_status ?? null,
-      runtime: w.runtime_status ?? null,
-      fqdn: w.fqdn ?? null,
-      error: w.last_error ?? null,
-      suspended: w.suspended_at ? (w.suspension_reason ?? 'suspended') : null,
-    };
-    const failed = WORKER_FAILED.has(w.status) || DEPLOY_FAILED.has(w.last_deployment_status ?? '') || !!w.suspended_at;
-    if (failed) return { state, outcome: 'failed' };
-    if (w.status === 'active') return { state, outcome: 'succeeded' };
-    return { state };
-  },
   subject: (uuid, s, capital = true) => md`${capital ? md`Worker` : md`worker`} ${val(str(s?.name) ?? uuid)}`,
   describe(s) {
     if (s.suspended) return md`suspended: ${val(str(s.suspended))}`;
@@ -101,16 +75,6 @@ const worker: WatchKindSpec = {
 const server: WatchKindSpec = {
   kind: 'server',
   deadlineMs: 30 * 60_000,
-  async observe(cloud, id, signal) {
-    const status = await cloud.servers.status(id, signal ? { signal } : {});
-    const state: WatchState = { server_status: status.server_status ?? null, power: status.state ?? null, password: null };
-    if (isServerBusy(status.server_status)) return { state: { ...state, password: 'generating' } };
-    // Credentials only once the install is over: they carry the new root password.
-    const creds = await cloud.servers.credentials(id, signal ? { signal } : {});
-    const done = { ...state, password: creds.password_status };
-    if (creds.password_status !== 'ready') return { state: done };
-    return { state: done, outcome: 'succeeded', ...(creds.root_password ? { secret: creds.root_password } : {}) };
-  },
   subject: (id, _s, capital = true) => md`${capital ? md`Server` : md`server`} ${val(id)}`,
   describe(s) {
     const parts = [s.server_status ? statusWord(str(s.server_status), SERVER_APP_STATUSES) : md`ready`];

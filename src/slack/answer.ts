@@ -1,13 +1,15 @@
 /**
  * Answering through a `response_url` (Bolt's `respond`). Slack allows 5 posts per URL in 30
  * minutes (shared/slack-facts.md), so an answer uses at most two: a "the cloud is slow"
- * notice if the work outlasts `slowNoticeMs`, then the answer, replacing the notice.
+ * notice if the work outlasts `slowNoticeMs`, then the answer, replacing the notice. An
+ * alias's note heads what it answers (`notingAlias`).
  */
 import type { RespondFn } from '@slack/bolt';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { Reply } from '../views/types.js';
 import { buildSlowNotice } from '../views/error-views.js';
+import { aliasNote, buildAliasNote } from '../views/alias-views.js';
 import { failureReply } from './answer-failure.js';
 import { nextTurn } from '../turns.js';
 
@@ -61,4 +63,28 @@ async function send(deps: AnswerDeps, respond: RespondFn, message: Parameters<Re
     // an ephemeral reply, so log it rather than fail the handler.
     deps.logger.warn('could not answer through response_url', { error: e });
   }
+}
+
+/**
+ * `respond` with "Ran `/cloud server status 101` (alias `web`)" above each answer; `flush`
+ * sends the note alone when nothing else was answered privately (a change posted its status
+ * message in the channel).
+ */
+export function notingAlias(respond: RespondFn, alias: { name: string; expanded: string }): { respond: RespondFn; flush(): Promise<void> } {
+  const note = aliasNote(alias.name, alias.expanded);
+  let sent = false;
+  const noted = (async (message: Parameters<RespondFn>[0]) => {
+    sent = true;
+    if (typeof message === 'string' || message.delete_original) return respond(message);
+    // A text-only answer stays so: blocks, once present, would hide its text.
+    const blocks = (message as { blocks?: unknown[] }).blocks;
+    if (!blocks?.length || blocks.length >= 50) return respond(message);
+    return respond({ ...message, blocks: [note, ...blocks] } as Parameters<RespondFn>[0]);
+  }) as RespondFn;
+  return {
+    respond: noted,
+    async flush() {
+      if (!sent) await respond({ response_type: 'ephemeral', ...buildAliasNote(alias.name, alias.expanded) });
+    },
+  };
 }

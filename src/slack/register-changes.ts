@@ -1,35 +1,31 @@
 /**
  * Clicks and forms of changes: Confirm, Cancel and Retry sync on status messages, the change
- * form's submission, and the "type the hostname" form. Each click is acked first; the change
- * flow decides, atomically, whether it acts.
+ * form's submission (checked and started by the core, app/submit-form.ts), and the "type the
+ * hostname" form (app/confirm-typed.ts). Each click is acked first; the change flow decides,
+ * atomically, whether it acts.
  */
-import { createHash } from 'node:crypto';
 import type { App, BlockButtonAction, RespondFn } from '@slack/bolt';
-import type { z } from 'zod';
-import type { ChangeFlow, ClickOutcome, StartOutcome } from '../confirm/change-types.js';
+import type { ChangeFlow, ClickOutcome } from '../confirm/change-types.js';
 import type { Logger } from '../log.js';
 import type { Catalog } from '../operations/catalog.js';
-import type { AnyOperation } from '../operations/types.js';
 import type { OperationStore } from '../store/types.js';
-import { outcomeReply, type ModalMetadata } from './change-commands.js';
+import { outcomeReply, type ModalMetadata } from '../app/change-commands.js';
 import { SlackApiError, type SlackApi } from '../chat/slack-api.js';
 import { handlerFailureReply, respondPrivately } from './respond-privately.js';
 import { buildFormNotOpened } from '../views/slack-failure-views.js';
 import {
   buildFormGone,
-  buildModalFromReply,
   buildTypeToConfirmModal,
   CHANGE_MODAL_CALLBACK,
   readModalValues,
   TYPE_TO_CONFIRM_CALLBACK,
-  typedMismatchError,
 } from '../views/modal-views.js';
 import { buildNote } from '../views/click-views.js';
-import { plainIssue } from '../views/input-message.js';
-import { typedMatches } from '../operations/typed-confirm.js';
 import type { Reply } from '../views/types.js';
 import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from '../views/status-views.js';
-import { admit, type GuardDeps } from './guard.js';
+import type { GuardDeps } from '../app/guard.js';
+import { submitForm, type FormVerdict } from '../app/submit-form.js';
+import { confirmTyped } from '../app/confirm-typed.js';
 import { buildModalFromReply as modalFrom } from '../views/modal-views.js';
 import type { AfterAck } from './after-ack.js';
 
@@ -87,107 +83,50 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
   onClick(ACTION_RETRY_SYNC, (id, user) => deps.flow.retrySync(id, user));
 
   app.view(TYPE_TO_CONFIRM_CALLBACK, async ({ ack, body, view }) => {
-    const recordId = view.private_metadata;
     const typed = view.state.values.typed?.typed?.value ?? '';
-    const record = await deps.store.get(recordId);
-    const op = record ? deps.catalog.byId(record.opId) : undefined;
-    const expected = record && op?.change?.typeToConfirm?.(record.args as never, record.facts);
-    if (expected && !typedMatches(typed, expected)) {
-      await ack({ response_action: 'errors', errors: { typed: typedMismatchError(expected) } });
+    const answer = await confirmTyped(deps, { recordId: view.private_metadata, typed, userId: body.user.id });
+    if (answer.kind === 'errors') {
+      await ack({ response_action: 'errors', errors: answer.errors });
       return;
     }
     await ack();
     deps.afterAck.run('that form', async () => {
-      const outcome = await deps.flow.confirm(recordId, body.user.id, typed);
-      if (outcome.kind === 'tell' && record) await tell(record.channelId, body.user.id, buildNote(outcome.text));
-      if (outcome.kind === 'show' && record) await tell(record.channelId, body.user.id, outcome.reply);
+      const said = await answer.confirm();
+      if (said) await tell(said.channelId, body.user.id, said.reply);
     });
   });
 
   app.view(CHANGE_MODAL_CALLBACK, async ({ ack, body, view }) => {
     const meta = JSON.parse(view.private_metadata || '{}') as ModalMetadata;
-    const op = deps.catalog.byId(meta.op);
-    const spec = op?.change?.modal;
-    if (!op || !spec) {
-      await ack({ response_action: 'update', view: buildFormGone() });
-      return;
-    }
-    // The form was opened by someone allowed; check again at submission, as roles can change.
-    const admitted = await admit(deps, op, body.user.id, meta.channel, {}, meta.account);
-    if (!admitted.ok) {
-      await ack({ response_action: 'update', view: modalFrom(spec.title, admitted.reply.blocks) });
-      return;
-    }
-    const fieldNames = new Set(spec.fields.map((f) => f.name));
-    // The form is the truth for its own fields: a value typed on the command line and then
-    // emptied in the form stays empty. Arguments the form does not show come from the command.
-    const given = Object.fromEntries(Object.entries(meta.given).filter(([name]) => !fieldNames.has(name)));
-    const raw = { ...given, ...readModalValues(spec, view.state.values as never) };
-    const invalid = validate(op, raw);
-    if (!invalid.ok) {
-      await ack({ response_action: 'errors', errors: onFields(invalid.fieldErrors, fieldNames, op) });
-      return;
-    }
-    const started = deps.flow.start({
-      op,
-      args: invalid.args,
+    const answer = await submitForm(deps, {
       userId: body.user.id,
-      channelId: meta.channel,
-      account: admitted.account,
       ...(body.team?.id ? { teamId: body.team.id } : {}),
-      // The same view submitted again after the cloud's field errors, corrected, is a new request.
-      dedupeKey: `view:${view.id}:${createHash('sha256').update(JSON.stringify(invalid.args)).digest('hex').slice(0, 16)}`,
+      formId: view.id,
+      meta,
+      values: (spec) => readModalValues(spec, view.state.values as never),
     });
+    if (answer.kind !== 'started') {
+      await ack(answer.kind === 'gone' ? { response_action: 'update', view: buildFormGone() } : formAck(answer));
+      return;
+    }
     // Wait briefly so a refusal or the cloud's field errors can still land on the form.
     const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), deps.submitDeadlineMs ?? 2000).unref());
-    const first = await Promise.race([started, timer]);
+    const first = await Promise.race([answer.outcome, timer]);
     if (first === 'late') {
       await ack();
-      const outcome = await started;
+      const outcome = await answer.outcome;
       const reply = outcomeReply(outcome);
-      if (reply) await tell(meta.channel, body.user.id, reply);
+      if (reply) await tell(answer.channel, body.user.id, reply);
       return;
     }
-    await ack(formAnswer(first, fieldNames, op, spec.title));
-    if (first.kind === 'posted' && first.unseen) await tell(meta.channel, body.user.id, first.unseen);
+    const verdict = answer.verdict(first);
+    await ack(verdict ? formAck(verdict) : undefined);
+    if (first.kind === 'posted' && first.unseen) await tell(answer.channel, body.user.id, first.unseen);
   });
 }
 
-/** Per-argument schemas, then the entry's cross-field check; errors keyed by argument. */
-function validate(op: AnyOperation, raw: Record<string, unknown>): { ok: true; args: Record<string, unknown> } | { ok: false; fieldErrors: Record<string, string> } {
-  const parsed = (op.schema as z.ZodType).safeParse(raw, { error: plainIssue });
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) {
-      const name = String(issue.path[0] ?? '');
-      fieldErrors[name] ??= issue.message;
-    }
-    return { ok: false, fieldErrors };
-  }
-  const args = parsed.data as Record<string, unknown>;
-  const checked = op.change?.check?.(args as never);
-  if (checked && !checked.ok) return { ok: false, fieldErrors: checked.fieldErrors };
-  return { ok: true, args: checked?.ok ? (checked.args as Record<string, unknown>) : args };
-}
-
-/** Errors for fields the form has; the rest (arguments given on the command line) on the first field. */
-function onFields(errors: Record<string, string>, fields: Set<string>, op: AnyOperation): Record<string, string> {
-  const out: Record<string, string> = {};
-  const first = op.change!.modal!.fields[0]!.name;
-  for (const [name, message] of Object.entries(errors)) {
-    const field = fields.has(name) ? name : fields.has(op.change?.bodyToArg?.[name] ?? '') ? op.change!.bodyToArg![name]! : first;
-    const onOwnField = fields.has(name) || field === op.change?.bodyToArg?.[name]; // else re-homed: say which input it is about
-    out[field] = out[field] ? `${out[field]} ${name}: ${message}` : onOwnField ? message : `${name}: ${message}`;
-  }
-  return out;
-}
-
-function formAnswer(outcome: StartOutcome, fields: Set<string>, op: AnyOperation, title: string) {
-  if (outcome.kind === 'invalid') return { response_action: 'errors' as const, errors: onFields(outcome.fieldErrors, fields, op) };
-  // A refusal about a field (a subnet in another location, or full): asked again on the form, as README says.
-  if (outcome.kind === 'tell' && outcome.fieldErrors && Object.keys(outcome.fieldErrors).length) {
-    return { response_action: 'errors' as const, errors: onFields(outcome.fieldErrors, fields, op) };
-  }
-  if (outcome.kind === 'tell') return { response_action: 'update' as const, view: buildModalFromReply(title, outcome.reply.blocks) };
-  return undefined;
+/** The core's verdict on a form, as Slack's answer to its submission. */
+function formAck(verdict: FormVerdict) {
+  if (verdict.kind === 'errors') return { response_action: 'errors' as const, errors: verdict.errors };
+  return { response_action: 'update' as const, view: modalFrom(verdict.title, verdict.reply.blocks) };
 }

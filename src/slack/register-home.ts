@@ -28,11 +28,11 @@ import type { AccountUsage } from '../cloud-api/schemas.js';
 import { buildHome, HOME_LIST_LINES, HOME_RUN_PATTERN, type HomeButton, type HomeData, type HomeRequest, type HomeUsage } from '../views/home-views.js';
 import { buildNote } from '../views/click-views.js';
 import { md } from '../views/mrkdwn.js';
-import { readButtonValue } from './button-value.js';
+import { runButton } from '../app/run-button.js';
 import { isRead, mayReadRecord } from '../access/record-access.js';
 import { SUBSCRIPTION_READS, WATCH_READ } from '../operations/record-reads.js';
-import { admit, type GuardDeps } from './guard.js';
-import { runOperation, type RunDeps } from './run-operation.js';
+import type { GuardDeps } from '../app/guard.js';
+import type { RunDeps } from '../app/run-operation.js';
 import { failureReply } from './answer-failure.js';
 import type { AfterAck } from './after-ack.js';
 
@@ -71,17 +71,12 @@ export function registerHome(app: App, deps: HomeDeps): void {
     await ack();
     deps.afterAck.run('that Home tab button', async () => {
       const userId = body.user.id;
-      const run = readButtonValue(action.value, deps.catalog);
-      let reply;
-      if (!run || !HOME_READS.has(run.op.id) || !isRead(run.op)) {
-        reply = buildNote(md`That button could not be read; nothing was done.`);
-      } else {
-        // As a typed command without a channel: the same access check, run and audit entry.
-        const { op, args, account } = run;
-        reply = await admit(deps, op, userId, undefined, {}, account)
-          .then(async (admitted) => (admitted.ok ? (await runOperation(deps, op, args, { userId }, admitted.account)).reply : admitted.reply))
-          .catch((e: unknown) => failureReply(deps.logger, op.command, e));
-      }
+      // As a typed command without a channel: the same access check, run and audit entry.
+      const run = runButton(deps, action.value, { userId }, (op) => HOME_READS.has(op.id) && isRead(op));
+      const reply =
+        run.kind === 'unreadable'
+          ? buildNote(md`That button could not be read; nothing was done.`)
+          : await run.reply.catch((e: unknown) => failureReply(deps.logger, run.what, e));
       try {
         await deps.slack.postMessage({ channel: userId, text: reply.text, blocks: reply.blocks });
       } catch (error) {

@@ -26,7 +26,8 @@ import type { Logger } from '../log.js';
 import type { WatchKind, WatchRecord, WatchState, WatchStore } from '../store/watch-store.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import type { Reply } from '../views/types.js';
-import { WATCH_KINDS, type Observation, type WatchKinds } from '../operations/watch-kinds.js';
+import { WATCH_KINDS, type WatchKinds } from '../operations/watch-kinds.js';
+import { observeWatch, type Observation } from './observe.js';
 import { buildCancelledReply, buildDeadlineReply, buildGoneReply, buildProgressReply } from '../views/watch-views.js';
 import { createLimiter, type Limiter } from './limit.js';
 import { newReplicaId } from './replica-id.js';
@@ -231,7 +232,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
         const [ok, result] = await limiter
           .run(async () => {
             if (deps.budget && !(await deps.budget.take(signal).then(() => true, () => false))) return UNPOLLED;
-            return kinds[kind].observe(deps.cloudFor(account), resource);
+            return observeWatch(deps.cloudFor(account), kind, resource);
           })
           .then((o) => [true, o] as const, (e: unknown) => [false, e] as const);
         // Stopped while waiting for the budget: not polled, still due (stop releases the lease).

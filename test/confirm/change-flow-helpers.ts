@@ -9,6 +9,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { createAuditor } from '../../src/audit/auditor.js';
 import type { AuditEntry } from '../../src/domain/audit-entry.js';
 import { SlackApiError, type MessageArgs, type SlackApi } from '../../src/chat/slack-api.js';
+import { nameSteps } from '../../src/app/name-steps.js';
 import { createChangeFlow } from '../../src/confirm/change-flow.js';
 import type { ChangeFlow, ChangeFlowDeps } from '../../src/confirm/change-types.js';
 import { createLogger } from '../../src/log.js';
@@ -113,6 +114,7 @@ export function makeFlow(over: Partial<ChangeFlowDeps> = {}, onStore: Store = st
     slack: slack.api,
     sealer,
     catalog,
+    names: nameSteps(),
     confirmTtlMs: TTL,
     auditor: createAuditor({ store: onStore.audit, logger, clock: rig.clock }),
     startWatch: async (input) => {

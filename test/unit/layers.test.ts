@@ -21,6 +21,8 @@ const LAYER: Record<string, number> = {
   'runtime-policy.ts': 7.5,
   'runtime-types.ts': 7,
   slack: 6,
+  // The application core: runs a request from any surface (commands, forms, clicks); knows no Slack transport.
+  app: 5.5,
   watch: 5,
   confirm: 5,
   monitor: 5,

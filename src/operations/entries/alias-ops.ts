@@ -2,7 +2,7 @@
  * Aliases (issue 14): a channel saves a command under a word. Operators save and delete (the
  * creator or an admin deletes); anyone who may read lists them. They act on the bot's own state
  * (scope `bot`). Running an alias is not an operation: the slash command expands it and the
- * expanded command is parsed, checked and run as if typed (slack/alias-commands.ts).
+ * expanded command is parsed, checked and run as if typed (app/alias-commands.ts).
  */
 import { z } from 'zod';
 import { buildAliasCreated, buildAliasList, buildAliasRemoved } from '../../views/alias-views.js';

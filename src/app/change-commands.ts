@@ -3,7 +3,6 @@
  * the form is the natural way in), otherwise hand it to the change flow. The form opens at
  * once with a loading view, because a trigger_id lives 3 s and the choices come from the cloud.
  */
-import type { RespondFn } from '@slack/bolt';
 import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudAccounts } from '../cloud/accounts.js';
 import type { Clock } from '../clock.js';
@@ -117,18 +116,10 @@ export function outcomeReply(outcome: StartOutcome): Reply | undefined {
   }
 }
 
-export async function runChangeCommand(
-  deps: ChangeCommandDeps,
-  respond: RespondFn,
-  op: AnyOperation,
-  args: Record<string, unknown>,
-  inv: Invocation & { dryRun: boolean },
-): Promise<void> {
+/** A typed change, started: what the person who typed it is told (nothing when its status message says it all). */
+export async function runChangeCommand(deps: ChangeCommandDeps, op: AnyOperation, args: Record<string, unknown>, inv: Invocation & { dryRun: boolean }): Promise<Reply | undefined> {
   const checked = op.change!.check?.(args as never);
-  if (checked && !checked.ok) {
-    await respond({ response_type: 'ephemeral', ...buildFieldErrors(checked.fieldErrors, 'check') });
-    return;
-  }
+  if (checked && !checked.ok) return buildFieldErrors(checked.fieldErrors, 'check');
   const finalArgs = checked?.ok ? (checked.args as Record<string, unknown>) : args;
   const outcome = await deps.flow.start({
     op,
@@ -140,6 +131,5 @@ export async function runChangeCommand(
     dedupeKey: `cmd:${inv.triggerId}`,
     dryRun: inv.dryRun,
   });
-  const reply = outcomeReply(outcome);
-  if (reply) await respond({ response_type: 'ephemeral', ...reply });
+  return outcomeReply(outcome);
 }

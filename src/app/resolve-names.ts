@@ -3,16 +3,16 @@
  * becomes the id the bot saw with that name on the admitted account, before any request; an
  * unknown name is refused with the nearest known one, and a name two resources claim with a
  * question naming both and where each name came from (issue 20). Every entry point (commands,
- * forms, buttons) comes through `resolveNames`: run-operation.ts for reads, the change flow's
- * start for changes.
+ * forms, buttons) comes through `resolveNames`: run-operation.ts for reads, and (through
+ * the flow's `names` port, name-steps.ts) the change flow's start for changes.
  */
 import { isServerId, positiveInt, serverId, uuid } from '../cloud/ids.js';
 import type { KnownKind, KnownResource, KnownResourceStore } from '../store/known-types.js';
 import { nameOrigin } from '../views/known-views.js';
 import { join, md, val, type Mrkdwn } from '../views/mrkdwn.js';
-import { isIdOf, isNameShape } from './args.js';
-import { nearest } from './suggest.js';
-import type { AnyOperation, ArgSpec } from './types.js';
+import { isIdOf, isNameShape } from '../operations/args.js';
+import { nearest } from '../operations/suggest.js';
+import type { AnyOperation, ArgSpec } from '../operations/types.js';
 
 export type KnownLookup = Pick<KnownResourceStore, 'find' | 'names'>;
 

@@ -2,8 +2,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { catalog } from '../../../src/operations/index.js';
 import { parseCommand } from '../../../src/operations/parse-command.js';
-import { resolveNames } from '../../../src/operations/resolve-names.js';
-import { groupSeen, rememberAnswer, serverFromIps, serverFromStatus, serverSeen } from '../../../src/operations/remember.js';
+import { resolveNames } from '../../../src/app/resolve-names.js';
+import { rememberAnswer } from '../../../src/app/name-steps.js';
+import { groupSeen, serverFromIps, serverFromStatus, serverSeen } from '../../../src/operations/remember.js';
 import { createSqliteStore, type Store } from '../../../src/store/index.js';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');

@@ -4,7 +4,6 @@
  * checked against the watch (issue 21) — clicked in the watch's own channel, by someone who
  * may run the read it polls there, on its account.
  */
-import type { App, BlockButtonAction } from '@slack/bolt';
 import type { CloudAccounts } from '../cloud/accounts.js';
 import type { Logger } from '../log.js';
 import type { AnyOperation } from '../operations/types.js';
@@ -16,10 +15,10 @@ import { placeOf } from '../access/record-access.js';
 import { buildNote } from '../views/click-views.js';
 import { md } from '../views/mrkdwn.js';
 import type { Watcher } from '../watch/watcher.js';
+import { observeWatch } from '../watch/observe.js';
 import { NOT_REACHABLE, SlackApiError, type SlackApi } from '../chat/slack-api.js';
 import { buildNotInChannel } from '../views/change-notices.js';
 import {
-  ACTION_KEEP_WATCHING,
   buildNotStopped,
   buildNothingToWatch,
   buildWatchingAgain,
@@ -27,8 +26,6 @@ import {
   buildWatchStarting,
 } from '../views/watch-views.js';
 import { guard, type GuardDeps } from './guard.js';
-import { tellFailure } from './answer-failure.js';
-import type { AfterAck } from './after-ack.js';
 
 export interface WatchCommandDeps extends Partial<GuardDeps> {
   watcher: Watcher;
@@ -51,7 +48,7 @@ export async function startWatchByHand(
   const target = op.watchable!(args as never);
   // Nothing to follow if it is already over: say so rather than announce an instant "done".
   const kind = deps.catalog.watchKinds[target.kind];
-  const now = await kind.observe(deps.accounts.client(account), target.resource);
+  const now = await observeWatch(deps.accounts.client(account), target.kind, target.resource);
   if (now.outcome) {
     return buildNothingToWatch(kind.idle);
   }
@@ -67,23 +64,8 @@ export async function startWatchByHand(
   return buildWatchStarted(w.id);
 }
 
-export function registerWatchActions(app: App, deps: WatchCommandDeps & { afterAck: AfterAck }): void {
-  app.action<BlockButtonAction>(ACTION_KEEP_WATCHING, async ({ ack, action, body }) => {
-    await ack();
-    deps.afterAck.run('Keep watching', async () => {
-      const channel = body.channel?.id;
-      if (!channel) return;
-      try {
-        await keepWatching(deps, channel, body.user.id, action.value ?? '');
-      } catch (e) {
-        // The store stayed locked, or a bug: the person hears of it, with a reference.
-        await tellFailure(deps.logger, 'Keep watching', e, (reply) => deps.slack.postEphemeral({ channel, user: body.user.id, text: reply.text, blocks: reply.blocks }));
-      }
-    });
-  });
-}
-
-async function keepWatching(deps: WatchCommandDeps, channel: string, userId: string, watchId: string): Promise<void> {
+/** "Keep watching" clicked in channel `channel`: resume the watch if the clicker may, and say so in its thread. */
+export async function keepWatching(deps: WatchCommandDeps, channel: string, userId: string, watchId: string): Promise<void> {
   const tell = (reply: Reply) => deps.slack.postEphemeral({ channel, user: userId, text: reply.text, blocks: reply.blocks }).catch(() => undefined);
   const w = await deps.watcher.get(watchId);
   const read = w && deps.catalog.byId(WATCH_READ[w.kind]);

@@ -3,7 +3,6 @@
  * there goes the one way every typed command goes (parse → access → confirm → run), so an alias
  * can never skip a check or a confirmation. The answer names what ran.
  */
-import type { RespondFn } from '@slack/bolt';
 import { aliasOperation, aliasWord, expandAlias } from '../operations/alias-grammar.js';
 import type { Catalog } from '../operations/catalog.js';
 import { COMMAND_TEXT_MAX, TokenizeError, tokenize, type Token } from '../operations/tokenize.js';
@@ -11,7 +10,7 @@ import type { AliasControl, AnyOperation } from '../operations/types.js';
 import type { Reply } from '../views/types.js';
 import type { AliasRecord } from '../store/alias-types.js';
 import { runnableAliases } from './alias-control.js';
-import { aliasNote, buildAliasNote, buildAliasProblem } from '../views/alias-views.js';
+import { buildAliasProblem } from '../views/alias-views.js';
 import { buildCommandTooLong } from '../views/error-views.js';
 import { admit, type GuardDeps } from './guard.js';
 
@@ -63,30 +62,6 @@ export async function expandTyped(aliases: AliasControl | undefined, catalog: Ca
   const expanded = expandAlias(alias, tokens.slice(1));
   if (!expanded.ok) return { kind: 'reply', reply: buildAliasProblem(expanded.problem) };
   return { kind: 'text', text: expanded.text, alias: { name: alias.name, expanded: expanded.text } };
-}
-
-/**
- * `respond` with "Ran `/cloud server status 101` (alias `web`)" above each answer; `flush`
- * sends the note alone when nothing else was answered privately (a change posted its status
- * message in the channel).
- */
-export function notingAlias(respond: RespondFn, alias: { name: string; expanded: string }): { respond: RespondFn; flush(): Promise<void> } {
-  const note = aliasNote(alias.name, alias.expanded);
-  let sent = false;
-  const noted = (async (message: Parameters<RespondFn>[0]) => {
-    sent = true;
-    if (typeof message === 'string' || message.delete_original) return respond(message);
-    // A text-only answer stays so: blocks, once present, would hide its text.
-    const blocks = (message as { blocks?: unknown[] }).blocks;
-    if (!blocks?.length || blocks.length >= 50) return respond(message);
-    return respond({ ...message, blocks: [note, ...blocks] } as Parameters<RespondFn>[0]);
-  }) as RespondFn;
-  return {
-    respond: noted,
-    async flush() {
-      if (!sent) await respond({ response_type: 'ephemeral', ...buildAliasNote(alias.name, alias.expanded) });
-    },
-  };
 }
 
 /** Help's list: this channel's aliases whose command the asker may run here. */

@@ -20,8 +20,8 @@ import { buildCloudError, buildInternalError, buildStoreUnavailable } from '../v
 import { isStoreUnavailable } from '../store/errors.js';
 import { withAccount } from '../views/account-label.js';
 import type { KnownResourceStore } from '../store/known-types.js';
-import { resolveNames } from '../operations/resolve-names.js';
-import { rememberAnswer } from '../operations/remember.js';
+import { resolveNames } from './resolve-names.js';
+import { rememberAnswer } from './name-steps.js';
 import { buildCloudRefusal } from '../views/click-views.js';
 import { RefusedByRecord } from './guard.js';
 

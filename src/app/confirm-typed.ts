@@ -1,0 +1,41 @@
+/**
+ * The "type the hostname" form of a destructive change: what was typed must match what the
+ * entry asks for before the change flow is asked to confirm. The answer is data: errors under
+ * the field, or accepted — `confirm` then runs the flow's one-time Confirm and says what, if
+ * anything, the person should be told privately and where.
+ */
+import type { ChangeFlow } from '../confirm/change-types.js';
+import type { Catalog } from '../operations/catalog.js';
+import { typedMatches } from '../operations/typed-confirm.js';
+import type { OperationStore } from '../store/types.js';
+import { buildNote } from '../views/click-views.js';
+import { typedMismatchError } from '../views/modal-views.js';
+import type { Reply } from '../views/types.js';
+
+export interface TypedConfirmDeps {
+  flow: ChangeFlow;
+  store: Pick<OperationStore, 'get'>;
+  catalog: Catalog;
+}
+
+export type TypedConfirmAnswer =
+  | { kind: 'errors'; errors: Record<string, string> }
+  | { kind: 'accepted'; confirm(): Promise<{ channelId: string; reply: Reply } | undefined> };
+
+export async function confirmTyped(deps: TypedConfirmDeps, input: { recordId: string; typed: string; userId: string }): Promise<TypedConfirmAnswer> {
+  const { recordId, typed, userId } = input;
+  const record = await deps.store.get(recordId);
+  const op = record ? deps.catalog.byId(record.opId) : undefined;
+  const expected = record && op?.change?.typeToConfirm?.(record.args as never, record.facts);
+  if (expected && !typedMatches(typed, expected)) return { kind: 'errors', errors: { typed: typedMismatchError(expected) } };
+  return {
+    kind: 'accepted',
+    async confirm() {
+      const outcome = await deps.flow.confirm(recordId, userId, typed);
+      if (!record) return undefined;
+      if (outcome.kind === 'tell') return { channelId: record.channelId, reply: buildNote(outcome.text) };
+      if (outcome.kind === 'show') return { channelId: record.channelId, reply: outcome.reply };
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * A typed command, from any surface: alias expansion, parse, admit (access), then help, a form,
+ * a change started or a read run — and the answer as data. The surface delivers it (the slash
+ * command through its response_url, slack/register-command.ts); nothing here knows Slack's
+ * transport. Opening a form and posting a change's status message go through the chat
+ * interface (chat/slack-api.ts), which every surface implements.
+ */
+import type { Catalog } from '../operations/catalog.js';
+import { parseCommand } from '../operations/parse-command.js';
+import { maskedArgs } from '../access/secrets.js';
+import type { Reply } from '../views/types.js';
+import { buildProblem } from '../views/error-views.js';
+import { buildHelp } from '../views/help-views.js';
+import { buildCommandHelp } from '../views/command-help-views.js';
+import { formCovers, openChangeForm, runChangeCommand, type ChangeCommandDeps } from './change-commands.js';
+import { runOperation, type RunDeps } from './run-operation.js';
+import { startWatchByHand, type WatchCommandDeps } from './watch-commands.js';
+import { admit, type GuardDeps } from './guard.js';
+import { expandTyped, helpAliases, mayRunHere } from './alias-commands.js';
+
+export interface CommandCoreDeps extends RunDeps, ChangeCommandDeps, GuardDeps {
+  catalog: Catalog;
+  watcher?: WatchCommandDeps['watcher'];
+}
+
+/** Who typed what, where. `triggerId` lets a change open its form. */
+export interface CommandInput {
+  userId: string;
+  channelId: string;
+  teamId: string;
+  triggerId?: string;
+  text: string;
+}
+
+/** What a command comes to, for the person who typed it. */
+export interface CommandAnswer {
+  /** The command's name, for a slow notice or a failure's wording. */
+  what: string;
+  /**
+   * `work`: a reply still being made (a read the cloud answers; the surface may say the cloud
+   * is slow meanwhile, and a failure inside is an answer too). `said`: the reply, if any — a
+   * form opened or a change's status message posted in the channel may leave nothing to say.
+   */
+  answer: { kind: 'work'; reply: Promise<Reply> } | { kind: 'said'; reply: Reply | undefined };
+  /** An alias ran: the surface notes what it expanded to. */
+  alias?: { name: string; expanded: string };
+}
+
+/** The account this channel drives, and the others `--account` may name here (help's last line). */
+function helpWhere(deps: CommandCoreDeps, channelId: string): { account?: string; accounts?: string[] } {
+  const policy = deps.access.policy();
+  if (!policy.namedAccounts) return {};
+  const rule = policy.channels[channelId] ?? policy.defaultChannel;
+  return rule === 'deny' ? {} : { account: rule.account, accounts: rule.accounts };
+}
+
+const work = (what: string, reply: Reply | Promise<Reply>): CommandAnswer => ({ what, answer: { kind: 'work', reply: Promise.resolve(reply) } });
+const said = (what: string, reply: Reply | undefined): CommandAnswer => ({ what, answer: { kind: 'said', reply } });
+
+/**
+ * Runs a typed command. `naming` hears the command's name once parsed, so a failure thrown
+ * before the answer exists (the store stayed locked) can still be worded for it.
+ */
+export async function runCommand(deps: CommandCoreDeps, input: CommandInput, naming: (what: string) => void = () => {}): Promise<CommandAnswer> {
+  // An alias of this channel is expanded first; what it expands to is answered as if typed.
+  // Whether the person may run what it runs here at all is asked before expanding (mayRunHere).
+  const typed = await expandTyped(deps.aliases, deps.catalog, input.text, input.channelId, mayRunHere(deps, input.userId, input.channelId));
+  if (typed.kind === 'reply') return work(COMMAND, typed.reply);
+  const answer = await runTyped(deps, input, typed.text, naming);
+  return typed.alias ? { ...answer, alias: typed.alias } : answer;
+}
+
+const COMMAND = '/cloud';
+
+async function runTyped(deps: CommandCoreDeps, input: CommandInput, text: string, naming: (what: string) => void): Promise<CommandAnswer> {
+  const actor = { userId: input.userId, channelId: input.channelId, teamId: input.teamId };
+  const inv = { ...actor, triggerId: input.triggerId ?? '' };
+  const parsed = parseCommand(text, deps.catalog);
+  if (parsed.kind === 'help') {
+    const resource = parsed.resource ? deps.catalog.resolveResource(parsed.resource) : undefined;
+    // Help lists only what the asker may run here, and names the account this channel drives.
+    const mine = await deps.access.allowed(actor.userId, actor.channelId, deps.catalog.operations);
+    const op = mine.find((o) => o.id === parsed.op?.id);
+    const reply = op ? buildCommandHelp(deps.catalog, op) : buildHelp(deps.catalog, mine, resource, { ...helpWhere(deps, actor.channelId), aliases: resource ? [] : await helpAliases(deps, actor.channelId, mine) });
+    return work('/cloud help', reply);
+  }
+  if (parsed.kind === 'problem') {
+    const missing = parsed.problem.missing;
+    // A change missing inputs its form asks for: open the form, prefilled with what was typed.
+    if (missing?.op.change?.modal && formCovers(missing.op, missing.names)) {
+      const admitted = await admit(deps, missing.op, actor.userId, actor.channelId, {}, missing.account);
+      if (!admitted.ok) return work(COMMAND, admitted.reply);
+      return said(COMMAND, await openChangeForm(deps, missing.op, missing.given, { ...inv, account: admitted.account }));
+    }
+    return work(COMMAND, buildProblem(parsed.problem, deps.catalog.usage));
+  }
+  const { op, args } = parsed;
+  naming(op.command);
+  const admitted = await admit(deps, op, actor.userId, actor.channelId, maskedArgs(op, args), parsed.account);
+  if (!admitted.ok) return work(op.command, admitted.reply);
+  const { account } = admitted;
+  if (op.change) {
+    if (op.change.modal?.whenBare && !parsed.flagsGiven && !parsed.dryRun) return said(op.command, await openChangeForm(deps, op, args, { ...inv, account }));
+    return said(op.command, await runChangeCommand(deps, op, args, { ...inv, account, dryRun: parsed.dryRun }));
+  }
+  const read = runOperation(deps, op, args, actor, account).then(async (o) => {
+    if (!o.ok || args.watch !== true || !op.watchable || !deps.watcher) return o.reply;
+    const started = await startWatchByHand({ ...deps, watcher: deps.watcher }, op, o.args ?? args, actor, account);
+    return { text: o.reply.text, blocks: [...o.reply.blocks, ...started.blocks] };
+  });
+  return { what: op.command, answer: { kind: 'work', reply: read } };
+}
