@@ -145,7 +145,7 @@ describe('backup delete', () => {
   });
 
   it('says what is lost, waits for Confirm, then sends one DELETE', async () => {
-    const target = rig.sandbox.state.backups[101]!.find((b) => b.name.startsWith('web-1-daily-') && !b.isLocked && Date.now() - b.createdAt > 2.5 * 86_400_000)!;
+    const target = rig.sandbox.state.backups[101]!.filter((b) => b.name.startsWith('web-1-daily-') && !b.isLocked).sort((x, y) => x.createdAt - y.createdAt)[0]!; // the oldest
     const from = rig.sandbox.requests.length;
     const before = Date.now();
     await rig.sendCommand(`backup delete 101 ${target.uuid.toUpperCase()}`);

@@ -101,13 +101,11 @@ it(`${CLICKS} Confirm clicks spread over three replicas send one DELETE; each is
 
   const ephemeralsBefore = slack.messages.ephemeral(ALICE.id).length;
   const urls = Array.from({ length: CLICKS }, () => responses.next());
-  const startedAt = performance.now();
   const acks = await Promise.all(
     urls.map((url, i) =>
       live[i % live.length]!.send.interaction(blockActionsPayload({ actionId: 'op_confirm', message: msg, userId: ALICE.id, responseUrl: url })),
     ),
   );
-  const allAckedMs = performance.now() - startedAt;
   expect(acks.map((a) => a.status)).toEqual(urls.map(() => 200));
   // Reported, not asserted: durations belong in `npm run bench`.
   const slowest = Math.max(...acks.map((a) => a.elapsedMs));
@@ -125,7 +123,7 @@ it(`${CLICKS} Confirm clicks spread over three replicas send one DELETE; each is
   });
   expect(answers().filter((t) => already.test(t))).toHaveLength(CLICKS - 1);
   expect(sandbox.requests.slice(from).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.rawPath}`)).toEqual(['DELETE /v2/ssh-keys/11']);
-  console.info(`[replicas] ${CLICKS} clicks: all acked after ${Math.round(allAckedMs)} ms, slowest ack ${Math.round(slowest)} ms; one DELETE`);
+  console.info(`[replicas] ${CLICKS} clicks: slowest ack ${Math.round(slowest)} ms; one DELETE`);
 }, 40_000);
 
 interface WatchRow {
@@ -161,12 +159,10 @@ it(`${WATCHES} watches over the replicas, one SIGKILLed mid-build and one mid-fi
   );
   await cloud.close();
 
-  const t0 = performance.now();
   const acks = await inBatches(
     uuids.map((uuid, i) => () => live[i % live.length]!.send.command({ text: `worker status ${uuid} --watch`, responseUrl: responses.next() })),
     12,
   );
-  const commandsMs = performance.now() - t0;
   expect(acks.map((x) => x.status)).toEqual(uuids.map(() => 200));
   const slowestAck = Math.max(...acks.map((x) => x.elapsedMs)); // reported below, not asserted
 
@@ -271,7 +267,7 @@ it(`${WATCHES} watches over the replicas, one SIGKILLed mid-build and one mid-fi
   const fates = (f: string) => heldByB.filter((h) => h.fate === f).length;
   const finalsBy = started.map((r) => `${r.name} ${r.proxy.finals.length}`).join(', ');
   console.info(
-    `[replicas] ${WATCHES} watches: commands acked in ${Math.round(commandsMs)} ms total (slowest ${Math.round(slowestAck)} ms); ` +
+    `[replicas] ${WATCHES} watches: commands acked (slowest ${Math.round(slowestAck)} ms); ` +
       `leased ${spread}; B killed with ${heldByB.length} finals in flight (${fates('reached-slack')} reached Slack, ${fates('lost')} lost); ` +
       `last of A's taken over ${takeover(ofA, killedA)} ms after its kill, of B's ${takeover(ofB, killedB)} ms (lease ${LEASE_MS} ms); ` +
       `all done ${((allDone - killedA) / 1000).toFixed(1)} s after A's kill, ${((allDone - killedB) / 1000).toFixed(1)} s after B's; final posts sent by ${finalsBy}`,
