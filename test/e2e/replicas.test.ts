@@ -226,7 +226,7 @@ it(`${WATCHES} watches over the replicas, one SIGKILLed mid-build and one mid-fi
     },
     { timeoutMs: LEASE_MS + 60_000, intervalMs: 250 },
   ).catch(() => {
-    throw new Error(`watches not done ${Math.round((Date.now() - killedB) / 1000)} s after B's kill:\n${rows.filter((w) => w.status !== 'done').map(explain).join('\n')}`);
+    throw new Error(`watches not done within the bound after B's kill:\n${rows.filter((w) => w.status !== 'done').map(explain).join('\n')}`);
   });
   const allDone = Date.now();
 
