@@ -20,8 +20,13 @@
  *
  * The heap share agrees with `npm start`'s `--max-old-space-size=256` (a limit of 304 MB with
  * the young generation): shedding starts at ~182 MB, ~4x the ~45 MB the bot's heap peaks at
- * with 1,000 watches, and leaves ~74 MB of the old space for the work already admitted (64
- * running); at 70% only ~43 MB was left. test/slack/heap-headroom.test.ts holds both sides.
+ * with 1,000 watches, and leaves ~74 MB of the old space for the work already admitted; at
+ * 70% only ~43 MB was left. test/slack/heap-headroom.test.ts holds both sides.
+ *
+ * The counts are sized for bursts, not to cap memory: a command waiting on the cloud holds
+ * ~2 KB once detached from Bolt (bench/results.md, issue 15) and its text is capped at 4,000
+ * characters, so 256 running and 1,024 waiting is a few MB. The bench's ack rounds send 500
+ * commands within a second, each answered 1 s later; 64 running had them queue for 8 s.
  */
 import { getHeapStatistics } from 'node:v8';
 import type { Logger } from '../log.js';
@@ -39,9 +44,9 @@ export interface AfterAck {
 }
 
 export interface AfterAckLimits {
-  /** Pieces of work running at once (default 64: more than the 50 in flight the bench sends). */
+  /** Pieces of work running at once (default 256: a burst of 500 commands drains in ~2 cloud answers). */
   running?: number;
-  /** Pieces waiting for a place; beyond this, sheddable work is shed (default 256). */
+  /** Pieces waiting for a place; beyond this, sheddable work is shed (default 1,024). */
   waiting?: number;
   /** Share of the heap limit in use now, 0…1 (default: V8's own figures). */
   heapUsed?: () => number;
@@ -55,8 +60,8 @@ const v8HeapUsed = (): number => {
 };
 
 export function createAfterAck(logger: Pick<Logger, 'error'> & Partial<Pick<Logger, 'warn'>>, limits: AfterAckLimits = {}): AfterAck {
-  const maxRunning = limits.running ?? 64;
-  const maxWaiting = limits.waiting ?? 256;
+  const maxRunning = limits.running ?? 256;
+  const maxWaiting = limits.waiting ?? 1024;
   const heapUsed = limits.heapUsed ?? v8HeapUsed;
   const heapShare = limits.heapShare ?? 0.6;
   let running = 0;
