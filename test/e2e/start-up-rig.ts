@@ -6,7 +6,7 @@
  * the instance listens and has asked Slack once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../rig/loopback.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createManualClock, type ManualClock } from '../../src/clock.js';
@@ -44,17 +44,6 @@ export interface StartUpRig {
   mutations(from?: number): Sandbox['requests'];
   stopBot(): Promise<void>;
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** `database`: default a SQLite file of the rig's own. */
