@@ -1,7 +1,7 @@
 /**
- * The Bolt app: a receiver for the chosen mode, our logger, and the listeners. What the
- * listeners work with (change flow, watcher, access, auditor) is built by src/runtime.ts;
- * nothing here knows about particular operations either, they come from the catalog.
+ * The Bolt app: a receiver for the chosen mode, our logger, and the listeners. The listeners
+ * translate payloads for the application core (src/app/app-core.ts, built by src/runtime.ts)
+ * and deliver its answers; nothing here knows about particular operations or access rules.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,13 +9,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type App, type Receiver } from '@slack/bolt';
 import { systemClock, type Clock } from '../clock.js';
 import type { SlackApi } from '../chat/slack-api.js';
+import type { AppCore } from '../app/app-core.js';
 import type { SlackConfig } from '../config.js';
 import { boltLogger, type Logger } from '../log.js';
 import { registerChanges, type ChangeHandlerDeps } from './register-changes.js';
 import { registerCommand, type CommandDeps } from './register-command.js';
 import { registerPager, type PagerDeps } from './register-pager.js';
-import { registerWatchActions } from './register-watch-actions.js';
-import type { WatchCommandDeps } from '../app/watch-commands.js';
+import { registerWatchActions, type WatchActionDeps } from './register-watch-actions.js';
 import { registerAlertActions, type AlertActionDeps } from './register-alert-actions.js';
 import { registerHome, type HomeDeps } from './register-home.js';
 import { slackApiDirect } from './slack-api-direct.js';
@@ -168,8 +168,12 @@ async function readyz(readiness: SlackAppOptions['readiness'], res: ServerRespon
   res.end(JSON.stringify(body));
 }
 
-/** Everything the listeners need, as src/runtime.ts assembles it. */
-export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchCommandDeps & AlertActionDeps & HomeDeps & RetriedDeliveryDeps;
+/**
+ * Everything the listeners need, as src/runtime.ts assembles it: the application core (which
+ * decides everything) and what delivering its answers takes — the Web API, the clock for slow
+ * notices, the after-ack runner, and the shared record of deliveries taken.
+ */
+export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchActionDeps & AlertActionDeps & HomeDeps & RetriedDeliveryDeps & { core: AppCore; slack: SlackApi };
 
 /** Registers every listener of the bot, and the last-resort error handler. */
 export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
