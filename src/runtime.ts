@@ -1,8 +1,10 @@
 /**
  * The composition root: from settings to a running bot — store, cloud clients per account
- * (one pool), sealer, auditor, access, watcher, monitor, change flow, the Bolt app and its
- * listeners; `start` and `stop` bring them up and down in order. src/main.ts, the local shell, the bench and the test rigs all come through here, so
- * what they run is the production wiring; tests change only what `overrides` names.
+ * (one pool), sealer, auditor, access, watcher, monitor, change flow, the application core
+ * (app/app-core.ts), the Bolt app and the listeners that deliver the core's answers; `start`
+ * and `stop` bring them up and down in order. src/main.ts, the local shell, the bench and the
+ * test rigs all come through here, so what they run is the production wiring; tests change
+ * only what `overrides` names.
  */
 import { Agent } from 'undici';
 import { createAccess } from './access/access.js';
