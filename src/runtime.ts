@@ -96,7 +96,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     }
     return { ready: storeState === 'ok' && slackState === 'ok', checks: { store: storeState, slack: slackState } };
   };
-  const { app, slackApi, authTestOnce, httpReceiver, closeConnections, gate } = createSlackApp({
+  const { app, slackApi, authTestOnce, httpReceiver, closeConnections, gate, postResponse } = createSlackApp({
     slack,
     logger,
     readiness,
@@ -225,6 +225,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     clock,
     logger,
     slack: slackApi,
+    postResponse,
     deliveries: store.deliveries,
     ...(overrides.slowNoticeMs !== undefined ? { slowNoticeMs: overrides.slowNoticeMs } : {}),
   });
