@@ -5,6 +5,7 @@
 import type { Receiver, webApi } from '@slack/bolt';
 import type { Dispatcher } from 'undici';
 import type { Access } from './access/access.js';
+import type { AppCore } from './app/app-core.js';
 import type { PolicyFile } from './access/policy-file.js';
 import type { PolicySource, ReloadOutcome, ReloadTrigger } from './access/policy-source.js';
 import type { CloudAccounts } from './cloud/accounts.js';
@@ -97,6 +98,8 @@ export interface Runtime {
   monitor: Monitor;
   budget: RequestBudget;
   flow: ChangeFlow;
+  /** The application core every surface calls (app/app-core.ts). */
+  core: AppCore;
   app: BoltApp;
   slackApi: SlackApi;
   /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests). */

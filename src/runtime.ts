@@ -1,8 +1,10 @@
 /**
  * The composition root: from settings to a running bot — store, cloud clients per account
- * (one pool), sealer, auditor, access, watcher, monitor, change flow, the Bolt app and its
- * listeners; `start` and `stop` bring them up and down in order. src/main.ts, the local shell, the bench and the test rigs all come through here, so
- * what they run is the production wiring; tests change only what `overrides` names.
+ * (one pool), sealer, auditor, access, watcher, monitor, change flow, the application core
+ * (app/app-core.ts), the Bolt app and the listeners that deliver the core's answers; `start`
+ * and `stop` bring them up and down in order. src/main.ts, the local shell, the bench and the
+ * test rigs all come through here, so what they run is the production wiring; tests change
+ * only what `overrides` names.
  */
 import { Agent } from 'undici';
 import { createAccess } from './access/access.js';
@@ -12,7 +14,7 @@ import { createCloudAccounts } from './cloud/accounts.js';
 import { createAuditor } from './audit/auditor.js';
 import { systemClock } from './clock.js';
 import { createChangeFlow } from './confirm/change-flow.js';
-import { createLogger, type Logger } from './log.js';
+import { createLogger } from './log.js';
 import { catalog as defaultCatalog } from './operations/index.js';
 import { createSlackApp, listen, registerListeners, type Readiness } from './slack/app.js';
 import { waitForSlack } from './slack/wait-for-slack.js';
@@ -30,7 +32,8 @@ import { withInventory } from './access/known-inventory.js';
 import { createAliasControl } from './app/alias-control.js';
 import { createWatchControl } from './app/watch-control.js';
 import { nameSteps } from './app/name-steps.js';
-import { createAfterAck, type AfterAck } from './slack/after-ack.js';
+import { createAppCore } from './app/app-core.js';
+import { createAfterAck, settleListeners } from './slack/after-ack.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -93,7 +96,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     }
     return { ready: storeState === 'ok' && slackState === 'ok', checks: { store: storeState, slack: slackState } };
   };
-  const { app, slackApi, authTestOnce, httpReceiver, closeConnections, gate } = createSlackApp({
+  const { app, slackApi, authTestOnce, httpReceiver, closeConnections, gate, postResponse } = createSlackApp({
     slack,
     logger,
     readiness,
@@ -191,10 +194,8 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     catalog,
     ...(overrides.confirmTtlMs ? { confirmTtlMs: overrides.confirmTtlMs } : {}),
   });
-  // What listeners do after their ack runs detached from Bolt (after-ack.ts); stop drains it.
-  const afterAck = createAfterAck(logger, overrides.afterAck);
-  registerListeners(app, {
-    afterAck,
+  // The application core: every surface calls it (app/app-core.ts); the listeners only deliver.
+  const core = createAppCore({
     catalog,
     accounts,
     accountLabel: (account) => access.accountLabel(account),
@@ -212,11 +213,21 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     watches: createWatchControl({ store: store.watches, watcher, access, auditor, catalog }),
     home: { watches: () => store.watches.listOpen(), subscriptions: () => store.subscriptions.listActive() },
     alertStores: store,
-    deliveries: store.deliveries,
     access,
     auditor,
-    ...(overrides.slowNoticeMs !== undefined ? { slowNoticeMs: overrides.slowNoticeMs } : {}),
     ...(overrides.operationTimeoutMs !== undefined ? { operationTimeoutMs: overrides.operationTimeoutMs } : {}),
+  });
+  // What listeners do after their ack runs detached (after-ack.ts); stop drains it.
+  const afterAck = createAfterAck(logger, overrides.afterAck);
+  registerListeners(app, {
+    core,
+    afterAck,
+    clock,
+    logger,
+    slack: slackApi,
+    postResponse,
+    deliveries: store.deliveries,
+    ...(overrides.slowNoticeMs !== undefined ? { slowNoticeMs: overrides.slowNoticeMs } : {}),
   });
 
   let sweep: NodeJS.Timeout | undefined;
@@ -237,6 +248,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     monitor,
     budget,
     flow,
+    core,
     app,
     slackApi,
     async start() {
@@ -302,19 +314,4 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       await store.close();
     },
   };
-}
-
-/**
- * How long stop waits for listener work under way (answers waiting on the cloud) before closing.
- * Real time on purpose, not the injected clock: a bound on shutdown must hold under a manual clock too.
- */
-const LISTENER_DRAIN_MS = 15_000;
-
-async function settleListeners(afterAck: AfterAck, logger: Pick<Logger, 'warn'>): Promise<void> {
-  if (afterAck.inFlight() === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), LISTENER_DRAIN_MS).unref()));
-  const outcome = await Promise.race([afterAck.idle().then(() => 'done' as const), late]);
-  clearTimeout(timer);
-  if (outcome === 'late') logger.warn('stopping with answers still under way', { inFlight: afterAck.inFlight() });
 }

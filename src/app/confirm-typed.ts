@@ -8,9 +8,9 @@ import type { ChangeFlow } from '../confirm/change-types.js';
 import type { Catalog } from '../operations/catalog.js';
 import { typedMatches } from '../operations/typed-confirm.js';
 import type { OperationStore } from '../store/types.js';
-import { buildNote } from '../views/click-views.js';
 import { typedMismatchError } from '../views/modal-views.js';
 import type { Reply } from '../views/types.js';
+import { clickReply } from './change-clicks.js';
 
 export interface TypedConfirmDeps {
   flow: ChangeFlow;
@@ -32,10 +32,8 @@ export async function confirmTyped(deps: TypedConfirmDeps, input: { recordId: st
     kind: 'accepted',
     async confirm() {
       const outcome = await deps.flow.confirm(recordId, userId, typed);
-      if (!record) return undefined;
-      if (outcome.kind === 'tell') return { channelId: record.channelId, reply: buildNote(outcome.text) };
-      if (outcome.kind === 'show') return { channelId: record.channelId, reply: outcome.reply };
-      return undefined;
+      const reply = record && clickReply(outcome);
+      return record && reply ? { channelId: record.channelId, reply } : undefined;
     },
   };
 }

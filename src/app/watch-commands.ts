@@ -64,28 +64,26 @@ export async function startWatchByHand(
   return buildWatchStarted(w.id);
 }
 
-/** "Keep watching" clicked in channel `channel`: resume the watch if the clicker may, and say so in its thread. */
-export async function keepWatching(deps: WatchCommandDeps, channel: string, userId: string, watchId: string): Promise<void> {
-  const tell = (reply: Reply) => deps.slack.postEphemeral({ channel, user: userId, text: reply.text, blocks: reply.blocks }).catch(() => undefined);
+/**
+ * What "Keep watching" comes to: a private note for the clicker, or a line in the watch's
+ * thread saying who resumed it. The surface delivers it (slack/register-watch-actions.ts).
+ */
+export type KeepWatchingAnswer = { kind: 'tell'; reply: Reply } | { kind: 'thread'; channelId: string; threadTs: string; reply: Reply };
+
+/** "Keep watching" clicked in channel `channel`: resume the watch if the clicker may. */
+export async function keepWatching(deps: WatchCommandDeps, channel: string, userId: string, watchId: string): Promise<KeepWatchingAnswer> {
+  const tell = (reply: Reply): KeepWatchingAnswer => ({ kind: 'tell', reply });
   const w = await deps.watcher.get(watchId);
   const read = w && deps.catalog.byId(WATCH_READ[w.kind]);
   // The button is drawn in the watch's own thread: from another channel, or naming no watch, it does nothing.
-  if (!w || !read || w.channelId !== channel) return void (await tell(buildNote(md`That button could not be read; nothing was done.`)));
+  if (!w || !read || w.channelId !== channel) return tell(buildNote(md`That button could not be read; nothing was done.`));
   // Watching is reading: the read it polls, in the watch's channel, on the watch's account.
   if (deps.access) {
     const keep = { id: 'watch.keep', command: '/cloud watch keep', tier: read.tier, scope: read.scope };
     const refused = await guard({ access: deps.access, ...(deps.auditor ? { auditor: deps.auditor } : {}) }, keep, userId, w.channelId, { id: w.id }, placeOf(deps.access, w).account);
-    if (refused) return void (await tell(refused));
+    if (refused) return tell(refused);
   }
   const resumed = await deps.watcher.keepWatching(watchId);
-  try {
-    if (resumed?.threadTs) {
-      const again = buildWatchingAgain(userId);
-      await deps.slack.postMessage({ channel: resumed.channelId, thread_ts: resumed.threadTs, text: again.text, blocks: again.blocks });
-    } else {
-      await tell(buildNotStopped());
-    }
-  } catch (e) {
-    deps.logger.warn('could not answer Keep watching', { error: e });
-  }
+  if (!resumed?.threadTs) return tell(buildNotStopped());
+  return { kind: 'thread', channelId: resumed.channelId, threadTs: resumed.threadTs, reply: buildWatchingAgain(userId) };
 }

@@ -1,7 +1,7 @@
 /**
- * The Bolt app: a receiver for the chosen mode, our logger, and the listeners. What the
- * listeners work with (change flow, watcher, access, auditor) is built by src/runtime.ts;
- * nothing here knows about particular operations either, they come from the catalog.
+ * The Bolt app: a receiver for the chosen mode, our logger, and the listeners. The listeners
+ * translate payloads for the application core (src/app/app-core.ts, built by src/runtime.ts)
+ * and deliver its answers; nothing here knows about particular operations or access rules.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,18 +9,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type App, type Receiver } from '@slack/bolt';
 import { systemClock, type Clock } from '../clock.js';
 import type { SlackApi } from '../chat/slack-api.js';
+import type { AppCore } from '../app/app-core.js';
 import type { SlackConfig } from '../config.js';
 import { boltLogger, type Logger } from '../log.js';
 import { registerChanges, type ChangeHandlerDeps } from './register-changes.js';
 import { registerCommand, type CommandDeps } from './register-command.js';
 import { registerPager, type PagerDeps } from './register-pager.js';
-import { registerWatchActions } from './register-watch-actions.js';
-import type { WatchCommandDeps } from '../app/watch-commands.js';
+import { registerWatchActions, type WatchActionDeps } from './register-watch-actions.js';
 import { registerAlertActions, type AlertActionDeps } from './register-alert-actions.js';
 import { registerHome, type HomeDeps } from './register-home.js';
 import { slackApiDirect } from './slack-api-direct.js';
 import { createSlackHttp } from './slack-http.js';
 import { createLightFetch } from './light-fetch.js';
+import { responseUrlPoster, type PostToResponseUrl } from './response-url.js';
 import { handlerFailureReply } from './respond-privately.js';
 import { rejectedToken } from './wait-for-slack.js';
 import { skipRetriedDeliveries, type RetriedDeliveryDeps } from './retried-deliveries.js';
@@ -61,6 +62,8 @@ export interface SlackApp {
   closeConnections: () => Promise<void>;
   /** Holds requests until start-up opens it, after `app.init()` (start-gate.ts). */
   gate: StartGate;
+  /** Posts to a response_url outside a listener's `respond` (the error handler), on the bot's own Agent. */
+  postResponse: PostToResponseUrl;
 }
 
 /**
@@ -115,7 +118,9 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
 
   // Requests that come before Slack answered auth.test wait for `app.init()` (start-gate.ts).
   const gate = createStartGate(opts.clock ?? systemClock);
-  const gateDeps = { gate, logger: opts.logger, slack: () => slackApi, fetchTimeoutMs: clientOptions.timeout };
+  // A response_url answer outside `respond` goes through the same fetch and Agent as every Slack call.
+  const postResponse = responseUrlPoster(light.fetch, clientOptions.timeout);
+  const gateDeps = { gate, logger: opts.logger, slack: () => slackApi, postResponse };
   const app = new GatedApp({
     token: slack.botToken,
     receiver,
@@ -152,6 +157,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     authTestOnce: () => probe.auth.test(),
     ...(receiver instanceof HTTPReceiver ? { httpReceiver: receiver } : {}),
     closeConnections: light.close,
+    postResponse,
     gate,
   };
 }
@@ -168,8 +174,12 @@ async function readyz(readiness: SlackAppOptions['readiness'], res: ServerRespon
   res.end(JSON.stringify(body));
 }
 
-/** Everything the listeners need, as src/runtime.ts assembles it. */
-export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchCommandDeps & AlertActionDeps & HomeDeps & RetriedDeliveryDeps;
+/**
+ * Everything the listeners need, as src/runtime.ts assembles it: the application core (which
+ * decides everything) and what delivering its answers takes — the Web API, the clock for slow
+ * notices, the after-ack runner, and the shared record of deliveries taken.
+ */
+export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchActionDeps & AlertActionDeps & HomeDeps & RetriedDeliveryDeps & { core: AppCore; slack: SlackApi; postResponse: PostToResponseUrl };
 
 /** Registers every listener of the bot, and the last-resort error handler. */
 export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
@@ -187,16 +197,7 @@ export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
     const b = (body ?? {}) as { response_url?: unknown; command?: unknown; user_id?: unknown; user?: { id?: unknown }; channel_id?: unknown; channel?: { id?: unknown } };
     const reply = handlerFailureReply(deps.logger, typeof b.command === 'string' ? b.command : 'that action', cause);
     try {
-      if (typeof b.response_url === 'string' && /^https?:\/\//.test(b.response_url)) {
-        const res = await fetch(b.response_url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ response_type: 'ephemeral', replace_original: false, text: reply.text, blocks: reply.blocks }),
-          signal: AbortSignal.timeout(SLACK_CALL_TIMEOUT_MS),
-        });
-        if (!res.ok) throw new Error(`response_url answered ${res.status}`);
-        return;
-      }
+      if (await deps.postResponse(b.response_url, reply)) return;
       const user = typeof b.user_id === 'string' ? b.user_id : b.user?.id;
       const channel = typeof b.channel_id === 'string' ? b.channel_id : b.channel?.id;
       if (typeof user === 'string' && typeof channel === 'string') await deps.slack.postEphemeral({ channel, user, text: reply.text, blocks: reply.blocks });

@@ -5,12 +5,14 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
 import { ALERT_RUN, ALERT_SNOOZE, ALERT_WATCH } from '../views/alert-views.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
-import { handleAlertClick, type AlertClick, type AlertClickDeps } from '../app/alert-clicks.js';
+import type { AlertClick } from '../app/alert-clicks.js';
+import type { AppCore } from '../app/app-core.js';
 import { buildNote } from '../views/click-views.js';
 import { md } from '../views/mrkdwn.js';
 import type { AfterAck } from './after-ack.js';
 
-export interface AlertActionDeps extends AlertClickDeps, AnswerDeps {
+export interface AlertActionDeps extends AnswerDeps {
+  core: Pick<AppCore, 'alertClick'>;
   /** Runs what a listener does after its ack, detached (after-ack.ts). */
   afterAck: AfterAck;
 }
@@ -25,7 +27,7 @@ export function registerAlertActions(app: App, deps: AlertActionDeps): void {
     app.action<BlockButtonAction>(byPrefix(actionId), async ({ ack, action, body, respond }) => {
       await ack();
       deps.afterAck.run('that alert button', async () => {
-        const answer = await handleAlertClick(deps, {
+        const answer = await deps.core.alertClick({
           button,
           value: action.value,
           userId: body.user.id,

@@ -1,41 +1,35 @@
 /**
- * Clicks and forms of changes: Confirm, Cancel and Retry sync on status messages, the change
- * form's submission (checked and started by the core, app/submit-form.ts), and the "type the
- * hostname" form (app/confirm-typed.ts). Each click is acked first; the change flow decides,
- * atomically, whether it acts.
+ * Clicks and forms of changes: Confirm, Cancel and Retry sync on status messages
+ * (app/change-clicks.ts), the change form's submission (app/submit-form.ts), and the "type the
+ * hostname" form (app/confirm-typed.ts). Each click is acked first; the core decides, and this
+ * delivers its answer: privately, on the form, or as the type-to-confirm form opened.
  */
 import type { App, BlockButtonAction, RespondFn } from '@slack/bolt';
-import type { ChangeFlow, ClickOutcome } from '../confirm/change-types.js';
 import type { Logger } from '../log.js';
-import type { Catalog } from '../operations/catalog.js';
-import type { OperationStore } from '../store/types.js';
+import type { AppCore } from '../app/app-core.js';
+import type { ChangeButton } from '../app/change-clicks.js';
 import { outcomeReply, type ModalMetadata } from '../app/change-commands.js';
+import type { FormVerdict } from '../app/submit-form.js';
 import { SlackApiError, type SlackApi } from '../chat/slack-api.js';
 import { handlerFailureReply, respondPrivately } from './respond-privately.js';
 import { buildFormNotOpened } from '../views/slack-failure-views.js';
 import {
   buildFormGone,
+  buildModalFromReply as modalFrom,
   buildTypeToConfirmModal,
   CHANGE_MODAL_CALLBACK,
   readModalValues,
   TYPE_TO_CONFIRM_CALLBACK,
 } from '../views/modal-views.js';
-import { buildNote } from '../views/click-views.js';
 import type { Reply } from '../views/types.js';
 import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from '../views/status-views.js';
-import type { GuardDeps } from '../app/guard.js';
-import { submitForm, type FormVerdict } from '../app/submit-form.js';
-import { confirmTyped } from '../app/confirm-typed.js';
-import { buildModalFromReply as modalFrom } from '../views/modal-views.js';
 import type { AfterAck } from './after-ack.js';
 
-export interface ChangeHandlerDeps extends GuardDeps {
+export interface ChangeHandlerDeps {
+  core: Pick<AppCore, 'changeClick' | 'confirmTyped' | 'submitForm'>;
   /** Runs what a listener does after its ack, detached (after-ack.ts). */
   afterAck: AfterAck;
-  flow: ChangeFlow;
-  slack: SlackApi;
-  store: OperationStore;
-  catalog: Catalog;
+  slack: Pick<SlackApi, 'postEphemeral' | 'openView'>;
   logger: Logger;
   /** How long a form submission may wait for the cloud before the form closes (default 2 s). */
   submitDeadlineMs?: number;
@@ -55,17 +49,16 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
     await respondPrivately(deps.logger, respond, reply);
   };
 
-  const onClick = (actionId: string, act: (recordId: string, user: string) => Promise<ClickOutcome>) =>
+  const onClick = (actionId: string, button: ChangeButton) =>
     app.action<BlockButtonAction>(actionId, async ({ ack, action, body, respond }) => {
       await ack();
       deps.afterAck.run('that click', async () => {
         try {
-          const outcome = await act(action.value ?? '', body.user.id);
-          if (outcome.kind === 'tell') await tell(body.channel?.id, body.user.id, buildNote(outcome.text), respond);
-          if (outcome.kind === 'show') await tell(body.channel?.id, body.user.id, outcome.reply, respond);
-          if (outcome.kind === 'type-to-confirm') {
+          const answer = await deps.core.changeClick({ button, recordId: action.value ?? '', userId: body.user.id });
+          if (answer.kind === 'tell') await tell(body.channel?.id, body.user.id, answer.reply, respond);
+          if (answer.kind === 'type-to-confirm') {
             try {
-              await deps.slack.openView(body.trigger_id, buildTypeToConfirmModal(outcome.what, outcome.expected, action.value ?? ''));
+              await deps.slack.openView(body.trigger_id, buildTypeToConfirmModal(answer.what, answer.expected, answer.recordId));
             } catch (e) {
               if (!(e instanceof SlackApiError)) throw e;
               deps.logger.warn('could not open the type-to-confirm form', { error: e });
@@ -78,13 +71,13 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
       });
     });
 
-  onClick(ACTION_CONFIRM, (id, user) => deps.flow.confirm(id, user));
-  onClick(ACTION_CANCEL, (id, user) => deps.flow.cancel(id, user));
-  onClick(ACTION_RETRY_SYNC, (id, user) => deps.flow.retrySync(id, user));
+  onClick(ACTION_CONFIRM, 'confirm');
+  onClick(ACTION_CANCEL, 'cancel');
+  onClick(ACTION_RETRY_SYNC, 'retry-sync');
 
   app.view(TYPE_TO_CONFIRM_CALLBACK, async ({ ack, body, view }) => {
     const typed = view.state.values.typed?.typed?.value ?? '';
-    const answer = await confirmTyped(deps, { recordId: view.private_metadata, typed, userId: body.user.id });
+    const answer = await deps.core.confirmTyped({ recordId: view.private_metadata, typed, userId: body.user.id });
     if (answer.kind === 'errors') {
       await ack({ response_action: 'errors', errors: answer.errors });
       return;
@@ -98,7 +91,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
 
   app.view(CHANGE_MODAL_CALLBACK, async ({ ack, body, view }) => {
     const meta = JSON.parse(view.private_metadata || '{}') as ModalMetadata;
-    const answer = await submitForm(deps, {
+    const answer = await deps.core.submitForm({
       userId: body.user.id,
       ...(body.team?.id ? { teamId: body.team.id } : {}),
       formId: view.id,

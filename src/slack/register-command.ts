@@ -1,12 +1,14 @@
 /** `/cloud …`: ack at once, then the core runs it (app/run-command.ts) and the answer goes back through the response_url. */
 import type { App, RespondFn } from '@slack/bolt';
 import { answerEphemeral, notingAlias, type AnswerDeps } from './answer.js';
-import { runCommand, type CommandAnswer, type CommandCoreDeps } from '../app/run-command.js';
+import type { CommandAnswer } from '../app/run-command.js';
+import type { AppCore } from '../app/app-core.js';
 import { buildBusy } from '../views/error-views.js';
 import { tellFailure } from './answer-failure.js';
 import type { AfterAck } from './after-ack.js';
 
-export interface CommandDeps extends CommandCoreDeps, AnswerDeps {
+export interface CommandDeps extends AnswerDeps {
+  core: Pick<AppCore, 'command'>;
   /** Runs what a listener does after its ack, detached (after-ack.ts). */
   afterAck: AfterAck;
 }
@@ -23,7 +25,7 @@ export function registerCommand(app: App, deps: CommandDeps): void {
       let what = SLASH_COMMAND;
       try {
         const input = { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id, triggerId: command.trigger_id, text: command.text ?? '' };
-        await deliver(deps, respond, await runCommand(deps, input, (w) => (what = w)));
+        await deliver(deps, respond, await deps.core.command(input, (w) => (what = w)));
       } catch (e) {
         await tellFailure(deps.logger, what, e, (reply) => respond({ response_type: 'ephemeral', ...reply }), { user: command.user_id });
       }

@@ -5,11 +5,12 @@
  */
 import type { App, BlockButtonAction } from '@slack/bolt';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
-import { runButton, type ButtonDeps } from '../app/run-button.js';
+import type { AppCore } from '../app/app-core.js';
 import { PAGE_ACTION_NEXT, PAGE_ACTION_PREV } from '../views/pager.js';
 import type { AfterAck } from './after-ack.js';
 
-export interface PagerDeps extends ButtonDeps, AnswerDeps {
+export interface PagerDeps extends AnswerDeps {
+  core: Pick<AppCore, 'pageButton'>;
   /** Runs what a listener does after its ack, detached (after-ack.ts). */
   afterAck: AfterAck;
 }
@@ -20,7 +21,7 @@ export function registerPager(app: App, deps: PagerDeps): void {
     await ack();
     deps.afterAck.run('that page button', async () => {
       const actor = { userId: body.user.id, channelId: body.channel?.id, teamId: body.team?.id };
-      const page = runButton(deps, action.value, actor, (op) => !!op.pageArg);
+      const page = deps.core.pageButton(action.value, actor);
       if (page.kind === 'unreadable') {
         deps.logger.warn('ignored a page button with an unreadable value', { user: actor.userId });
         return;

@@ -18,6 +18,7 @@ import type { ReceiverProcessEventErrorHandlerArgs, SocketModeReceiverProcessEve
 import type { SlackApi } from '../chat/slack-api.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
+import type { PostToResponseUrl } from './response-url.js';
 import { buildStarting, buildStartingModal, STARTING_FIELD_ERROR } from '../views/starting-views.js';
 
 /** How long an early request waits for the bot to be ready: well inside Slack's 3 s for the ack. */
@@ -73,7 +74,8 @@ export interface GateDeps {
   logger: Logger;
   /** Slack's Web API, for the click that came with no response_url. */
   slack: () => SlackApi;
-  fetchTimeoutMs: number;
+  /** A click's response_url, through the bot's own fetch (response-url.ts). */
+  postResponse: PostToResponseUrl;
 }
 
 /** Bolt's App, with every request passing through the start gate first. */
@@ -128,16 +130,7 @@ async function answerNotReady(event: ReceiverEvent, deps: GateDeps): Promise<voi
 async function tellClicker(body: Body, deps: GateDeps): Promise<void> {
   const reply = buildStarting(undefined);
   try {
-    if (typeof body.response_url === 'string' && /^https?:\/\//.test(body.response_url)) {
-      const res = await fetch(body.response_url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ response_type: 'ephemeral', replace_original: false, text: reply.text, blocks: reply.blocks }),
-        signal: AbortSignal.timeout(deps.fetchTimeoutMs),
-      });
-      if (!res.ok) throw new Error(`response_url answered ${res.status}`);
-      return;
-    }
+    if (await deps.postResponse(body.response_url, reply)) return;
     const user = body.user?.id;
     const channel = body.channel?.id ?? body.container?.channel_id;
     if (typeof user !== 'string' || typeof channel !== 'string') {

@@ -1,6 +1,6 @@
 /**
  * The App Home tab (issue 14): one view per person, published with views.publish when they
- * open it. Pure: register-home.ts gathers what this person may see (their role decides it) and
+ * open it. Pure: app/home-data.ts gathers what this person may see (their role decides it) and
  * this turns it into Block Kit. Every outside value — a command's arguments, a resource id, a
  * subscription's settings — goes through `val` / `mention` / `channelRef`, and each section is
  * capped, so the view stays under Slack's 100 blocks for a Home tab whatever the store holds.

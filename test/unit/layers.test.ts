@@ -149,6 +149,11 @@ describe('layers', () => {
     expect(bad).toEqual([]);
   });
 
+  it('the shell is a surface beside Slack, not on top of it: nothing under src/shell/ imports src/slack/ (issue 22)', () => {
+    const bad = all.filter(({ from, to }) => from === 'shell' && to === 'slack').map(({ file, to }) => `${file} -> ${to}`);
+    expect(bad).toEqual([]);
+  });
+
   it('the sandbox shares only the API shapes with the bot: nothing of cloud/, store/ or above', () => {
     const bad = all.filter(({ from, to }) => from === 'sandbox' && LAYER[to]! > 0 && to !== 'config.ts').map(({ file, to }) => `${file} -> ${to}`);
     expect(bad).toEqual([]);
