@@ -6,7 +6,7 @@
  * resource), one firing alert per condition, one digest per day, one lease holder.
  */
 import { sql as raw } from 'kysely';
-import type { Sql } from './dialect.js';
+import { bound, type Sql } from './dialect.js';
 import { newAlertId, newSubscriptionId } from './ids.js';
 import {
   alertInsertParams,
@@ -45,16 +45,7 @@ function createSubscriptionStore(sql: Sql): SubscriptionStore {
   const insert = sql.prepare((k, p) =>
     k
       .insertInto('subscriptions')
-      .values({
-        id: p('id'),
-        channel_id: p('channel_id'),
-        account: p('account'),
-        kind: p('kind'),
-        resource: p('resource'),
-        params: p('params'),
-        created_by: p('created_by'),
-        created_at: p('created_at'),
-      })
+      .values(bound(p, ['id', 'channel_id', 'account', 'kind', 'resource', 'params', 'created_by', 'created_at']))
       .onConflict((oc) => oc.doNothing())
       .returningAll(),
   );
@@ -141,15 +132,7 @@ function createAlertStore(sql: Sql): AlertStore {
   const insert = sql.prepare((k, p) =>
     k
       .insertInto('alerts')
-      .values({
-        id: p('id'),
-        subscription_id: p('subscription_id'),
-        channel_id: p('channel_id'),
-        condition: p('condition'),
-        status: 'firing',
-        started_at: p('started_at'),
-        detail: p('detail'),
-      })
+      .values({ ...bound(p, ['id', 'subscription_id', 'channel_id', 'condition', 'started_at', 'detail']), status: 'firing' })
       .onConflict((oc) => oc.doNothing())
       .returningAll(),
   );
