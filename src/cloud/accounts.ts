@@ -16,6 +16,14 @@ export interface AccountTarget {
   token: string;
 }
 
+/** What a flow needs to act on a record's account and to name it in messages. */
+export interface AccountDeps {
+  /** The client of a record's account (null: a record from before accounts, the default one). */
+  cloudFor: (account: string | null) => CloudClient;
+  /** The account's name where messages should show it (several accounts declared), else undefined. */
+  accountLabel?: (account: string | null) => string | undefined;
+}
+
 export class UnknownAccountError extends Error {
   override readonly name = 'UnknownAccountError';
   constructor(readonly account: string) {

@@ -1,5 +1,4 @@
 /** The change flow's contract (change-flow.ts): its dependencies, a request, and what a start or a click comes to. Types only. */
-import type { CloudClient } from '../cloud/cloud-client.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { Catalog } from '../operations/catalog.js';
@@ -11,13 +10,10 @@ import type { WatchKind } from '../store/watch-store.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
 import type { Auditor } from '../domain/audit-entry.js';
+import type { AccountDeps } from '../cloud/accounts.js';
 
-export interface ChangeFlowDeps {
+export interface ChangeFlowDeps extends AccountDeps {
   store: OperationStore;
-  /** The client of a record's account (null: a record from before accounts, the default one). */
-  cloudFor: (account: string | null) => CloudClient;
-  /** The account's name where messages should show it (several accounts declared), else undefined. */
-  accountLabel?: (account: string | null) => string | undefined;
   clock: Clock;
   logger: Logger;
   slack: SlackApi;

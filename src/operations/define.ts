@@ -60,6 +60,25 @@ function changeReply<A, R>(change: ChangeSpec<A, R> | undefined, result: R, args
   return buildChangeResult(change?.summarize(result, args).text);
 }
 
+/** A read of the cloud: tier `read`, and no arguments unless it names some. */
+export const defineRead = <const S extends ArgSpecs = Record<never, never>, R = unknown>(
+  decl: Omit<OperationDeclaration<S, R>, 'tier' | 'args'> & { args?: S },
+): Operation<S, R> => defineOperation<S, R>({ ...decl, args: decl.args ?? ({} as S), tier: 'read' });
+
+/** What a bot-local entry leaves out: it touches the bot's own records, never the cloud. */
+type BotDeclaration<S extends ArgSpecs, R> = Omit<OperationDeclaration<S, R>, 'tier' | 'scope' | 'mutates' | 'ephemeral'>;
+
+/**
+ * A change to the bot's own settings (an alias, a subscription, a watch): tier `change` for
+ * access, but nothing is sent to the cloud, so no confirmation, and the answer is private.
+ */
+export const defineBotChange = <const S extends ArgSpecs, R>(decl: BotDeclaration<S, R>): Operation<S, R> =>
+  defineOperation<S, R>({ ...decl, tier: 'change', scope: 'bot', mutates: false, ephemeral: true });
+
+/** A read of the bot's own records (aliases, subscriptions, watches, known names). */
+export const defineBotRead = <const S extends ArgSpecs, R>(decl: BotDeclaration<S, R>): Operation<S, R> =>
+  defineOperation<S, R>({ ...decl, tier: 'read', scope: 'bot' });
+
 export const positional = <S extends z.ZodType>(placeholder: string, schema: S, description: string): ArgSpec<S> => ({
   kind: 'positional',
   schema,

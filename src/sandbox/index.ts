@@ -7,17 +7,4 @@ export { createSandbox } from './sandbox.js';
 export { SEED_SERVERS, SEED_WORKER_UUID, seedNames, seedSummary } from './seed.js';
 export type { PowerChange, WorkerChange } from './outside-changes.js';
 export type { Fault, ListeningSandbox, RecordedRequest, Sandbox, SandboxOptions } from './types.js';
-export type {
-  AccountState,
-  BackupState,
-  LocationState,
-  OsTemplate,
-  PlanState,
-  ReservedIpState,
-  SandboxState,
-  SecurityGroupState,
-  ServerIpState,
-  ServerState,
-  SubnetState,
-  WorkerState,
-} from './state.js';
+export type * from './state.js';

@@ -45,13 +45,22 @@ export function bodyObject(body: unknown): Body {
   return body as Body;
 }
 
-interface StringRule {
+/** A field's rule: `min`/`max` are characters for a string, the value for an integer. */
+interface Rule {
   required?: boolean;
   min?: number;
   max?: number;
 }
 
-export function str(b: Body, field: string, errs: FieldErrors, rule: StringRule = {}): string | undefined {
+/** The Laravel-style "out of range" messages for a length or a value (`unit` ' characters' or ''). */
+function outOfRange(n: number, field: string, errs: FieldErrors, rule: Rule, unit: string): boolean {
+  if (rule.max !== undefined && n > rule.max) errs.add(field, `The ${label(field)} field must not be greater than ${rule.max}${unit}.`);
+  else if (rule.min !== undefined && n < rule.min) errs.add(field, `The ${label(field)} field must be at least ${rule.min}${unit}.`);
+  else return false;
+  return true;
+}
+
+export function str(b: Body, field: string, errs: FieldErrors, rule: Rule = {}): string | undefined {
   const v = b[field];
   if (v === undefined || v === null || (rule.required && typeof v === 'string' && v.trim() === '')) {
     if (rule.required) errs.add(field, `The ${label(field)} field is required.`);
@@ -61,25 +70,10 @@ export function str(b: Body, field: string, errs: FieldErrors, rule: StringRule 
     errs.add(field, `The ${label(field)} field must be a string.`);
     return undefined;
   }
-  const len = charLength(v);
-  if (rule.max !== undefined && len > rule.max) {
-    errs.add(field, `The ${label(field)} field must not be greater than ${rule.max} characters.`);
-    return undefined;
-  }
-  if (rule.min !== undefined && len < rule.min) {
-    errs.add(field, `The ${label(field)} field must be at least ${rule.min} characters.`);
-    return undefined;
-  }
-  return v;
+  return outOfRange(charLength(v), field, errs, rule, ' characters') ? undefined : v;
 }
 
-interface IntRule {
-  required?: boolean;
-  min?: number;
-  max?: number;
-}
-
-export function int(b: Body, field: string, errs: FieldErrors, rule: IntRule = {}): number | undefined {
+export function int(b: Body, field: string, errs: FieldErrors, rule: Rule = {}): number | undefined {
   const v = b[field];
   if (v === undefined || v === null) {
     if (rule.required) errs.add(field, `The ${label(field)} field is required.`);
@@ -89,15 +83,7 @@ export function int(b: Body, field: string, errs: FieldErrors, rule: IntRule = {
     errs.add(field, `The ${label(field)} field must be an integer.`);
     return undefined;
   }
-  if (rule.min !== undefined && v < rule.min) {
-    errs.add(field, `The ${label(field)} field must be at least ${rule.min}.`);
-    return undefined;
-  }
-  if (rule.max !== undefined && v > rule.max) {
-    errs.add(field, `The ${label(field)} field must not be greater than ${rule.max}.`);
-    return undefined;
-  }
-  return v;
+  return outOfRange(v, field, errs, rule, '') ? undefined : v;
 }
 
 export function oneOf<T extends string>(

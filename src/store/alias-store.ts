@@ -3,7 +3,7 @@
  * makes `add` one insert with one winner: a second person saving the same name at the same
  * moment gets the first's (INSERT … ON CONFLICT DO NOTHING, then read the winner).
  */
-import type { Sql } from './dialect.js';
+import { bound, type Sql } from './dialect.js';
 import { aliasInsertParams, assertAliasName, toAlias, type AliasRow, type AliasStore } from './alias-types.js';
 import { assertText } from './operation-rows.js';
 
@@ -11,14 +11,7 @@ export function createAliasStore(sql: Sql): AliasStore {
   const insert = sql.prepare((k, p) =>
     k
       .insertInto('aliases')
-      .values({
-        channel_id: p('channel_id'),
-        name: p('name'),
-        command: p('command'),
-        created_by: p('created_by'),
-        team_id: p('team_id'),
-        created_at: p('created_at'),
-      })
+      .values(bound(p, ['channel_id', 'name', 'command', 'created_by', 'team_id', 'created_at']))
       .onConflict((oc) => oc.columns(['channel_id', 'name']).doNothing())
       .returningAll(),
   );

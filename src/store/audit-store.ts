@@ -10,24 +10,18 @@ import type { Sql } from './dialect.js';
 import type { Tier } from '../domain/tier.js';
 import { accountParam, objectToJson } from './operation-rows.js';
 import type { AuditRow } from './audit-row.js';
+import { everyValue } from './every-value.js';
 export type { AuditRow } from './audit-row.js';
 
-export const AUDIT_TIERS = ['read', 'change', 'billing', 'destroy', 'secret'] as const satisfies readonly Tier[];
-export const AUDIT_OUTCOMES = [
+export const AUDIT_TIERS = everyValue<Tier>()(['read', 'change', 'billing', 'destroy', 'secret']);
+export const AUDIT_OUTCOMES = everyValue<AuditOutcome>()([
   'succeeded',
   'failed',
   'refused',
   'requested',
   'cancelled',
   'expired',
-] as const satisfies readonly AuditOutcome[];
-
-// Compile-time: the lists above name every value of their types (the migration's CHECKs match them).
-type Missing<T, L extends readonly unknown[]> = Exclude<T, L[number]>;
-const everyTier: [Missing<Tier, typeof AUDIT_TIERS>] extends [never] ? true : never = true;
-const everyOutcome: [Missing<AuditOutcome, typeof AUDIT_OUTCOMES>] extends [never] ? true : never = true;
-void everyTier;
-void everyOutcome;
+]);
 
 /** Most rows one `list` returns. */
 export const AUDIT_LIST_MAX = 500;

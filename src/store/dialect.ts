@@ -43,6 +43,10 @@ class Param {
 export type P = <T = never>(name: string) => T;
 const p: P = <T = never>(name: string) => new Param(name) as unknown as T;
 
+/** `{ a: p('a'), b: p('b') }`: an INSERT's values bound by column name, each filled in at run time. */
+export const bound = <const K extends string>(p: P, columns: readonly K[]): Record<K, never> =>
+  Object.fromEntries(columns.map((c) => [c, p(c)])) as Record<K, never>;
+
 /** Casts PostgreSQL needs where a parameter's type cannot be inferred (CASE, COALESCE, comparisons). */
 export type PgType = 'text' | 'bigint' | 'int' | 'jsonb' | 'text[]';
 

@@ -5,18 +5,13 @@
 import { ALERT_ID_PATTERN, SUBSCRIPTION_ID_PATTERN } from './ids.js';
 import type { AlertRecord, AlertStatus, NewAlert, NewSubscription, SubscriptionKind, SubscriptionRecord } from './monitor-types.js';
 import { accountParam, assertInteger, assertText, objectToJson } from './operation-rows.js';
+import { everyValue } from './every-value.js';
+import { camelRow, snakeParams } from './camel-row.js';
 
-export const SUBSCRIPTION_KINDS = ['server', 'worker', 'usage', 'invoices', 'digest'] as const satisfies readonly SubscriptionKind[];
+export const SUBSCRIPTION_KINDS = everyValue<SubscriptionKind>()(['server', 'worker', 'usage', 'invoices', 'digest']);
 /** Kinds that follow the whole account: their resource is always ''. */
 export const ACCOUNT_WIDE_KINDS: readonly SubscriptionKind[] = ['usage', 'invoices', 'digest'];
-export const ALERT_STATUSES = ['firing', 'resolved'] as const satisfies readonly AlertStatus[];
-
-// Compile-time: the lists name every value of their types (the migration's CHECKs match them).
-type Missing<T, L extends readonly unknown[]> = Exclude<T, L[number]>;
-const everyKind: [Missing<SubscriptionKind, typeof SUBSCRIPTION_KINDS>] extends [never] ? true : never = true;
-const everyStatus: [Missing<AlertStatus, typeof ALERT_STATUSES>] extends [never] ? true : never = true;
-void everyKind;
-void everyStatus;
+export const ALERT_STATUSES = everyValue<AlertStatus>()(['firing', 'resolved']);
 
 /** Most rows one `alerts.listSince` returns. */
 export const ALERT_LIST_MAX = 500;
@@ -56,31 +51,17 @@ function parseObject(text: string, where: string): Record<string, unknown> {
 export function toSubscription(r: SubscriptionRow): SubscriptionRecord {
   if (!(SUBSCRIPTION_KINDS as readonly string[]).includes(r.kind)) throw new Error(`subscriptions.kind of ${r.id} is unknown: ${r.kind}`);
   return {
-    id: r.id,
-    channelId: r.channel_id,
-    account: r.account,
+    ...camelRow(r, ['id', 'channel_id', 'account', 'resource', 'created_by', 'created_at', 'muted_until', 'removed_at', 'last_run']),
     kind: r.kind as SubscriptionKind,
-    resource: r.resource,
     params: parseObject(r.params, `subscriptions.params of ${r.id}`),
-    createdBy: r.created_by,
-    createdAt: r.created_at,
-    mutedUntil: r.muted_until,
-    removedAt: r.removed_at,
-    lastRun: r.last_run,
   };
 }
 
 export function toAlert(r: AlertRow): AlertRecord {
   if (!(ALERT_STATUSES as readonly string[]).includes(r.status)) throw new Error(`alerts.status of ${r.id} is unknown: ${r.status}`);
   return {
-    id: r.id,
-    subscriptionId: r.subscription_id,
-    channelId: r.channel_id,
-    condition: r.condition,
+    ...camelRow(r, ['id', 'subscription_id', 'channel_id', 'condition', 'message_ts', 'started_at', 'resolved_at']),
     status: r.status as AlertStatus,
-    messageTs: r.message_ts,
-    startedAt: r.started_at,
-    resolvedAt: r.resolved_at,
     detail: parseObject(r.detail, `alerts.detail of ${r.id}`),
   };
 }
@@ -101,13 +82,9 @@ export function subscriptionInsertParams(input: NewSubscription, id: string) {
   }
   return {
     id,
-    channel_id: input.channelId,
+    ...snakeParams(input, ['channelId', 'kind', 'resource', 'createdBy', 'createdAt']),
     account: accountParam(input.account),
-    kind: input.kind,
-    resource: input.resource,
     params: objectToJson(input.params ?? {}, 'params'),
-    created_by: input.createdBy,
-    created_at: input.createdAt,
   };
 }
 
@@ -119,10 +96,7 @@ export function alertInsertParams(input: NewAlert, id: string) {
   assertInteger(input.startedAt, 'startedAt');
   return {
     id,
-    subscription_id: input.subscriptionId,
-    channel_id: input.channelId,
-    condition: input.condition,
-    started_at: input.startedAt,
+    ...snakeParams(input, ['subscriptionId', 'channelId', 'condition', 'startedAt']),
     detail: objectToJson(input.detail ?? {}, 'detail'),
   };
 }

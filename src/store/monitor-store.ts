@@ -6,7 +6,7 @@
  * resource), one firing alert per condition, one digest per day, one lease holder.
  */
 import { sql as raw } from 'kysely';
-import type { Sql } from './dialect.js';
+import { bound, type Sql } from './dialect.js';
 import { newAlertId, newSubscriptionId } from './ids.js';
 import {
   alertInsertParams,
@@ -30,6 +30,20 @@ import { assertInteger, assertText, objectToJson } from './operation-rows.js';
 /** Fresh ids to try when the random one is taken (50 bits: practically never). */
 const ID_ATTEMPTS = 4;
 
+/**
+ * Inserts under a fresh random id, or finds the live twin that made the insert do nothing;
+ * `attempt` answers undefined when neither happened (the id was taken), and a new id is tried.
+ */
+async function insertOrTwin<T>(sql: Sql, what: string, attempt: (q: Sql) => Promise<T | undefined>): Promise<T> {
+  return sql.exclusive(async (q) => {
+    for (let i = 0; i < ID_ATTEMPTS; i++) {
+      const done = await attempt(q);
+      if (done !== undefined) return done;
+    }
+    throw new Error(`${what} insert found no free id`);
+  });
+}
+
 export function createMonitorStores(sql: Sql): MonitorStores {
   return {
     subscriptions: createSubscriptionStore(sql),
@@ -45,16 +59,7 @@ function createSubscriptionStore(sql: Sql): SubscriptionStore {
   const insert = sql.prepare((k, p) =>
     k
       .insertInto('subscriptions')
-      .values({
-        id: p('id'),
-        channel_id: p('channel_id'),
-        account: p('account'),
-        kind: p('kind'),
-        resource: p('resource'),
-        params: p('params'),
-        created_by: p('created_by'),
-        created_at: p('created_at'),
-      })
+      .values(bound(p, ['id', 'channel_id', 'account', 'kind', 'resource', 'params', 'created_by', 'created_at']))
       .onConflict((oc) => oc.doNothing())
       .returningAll(),
   );
@@ -95,16 +100,13 @@ function createSubscriptionStore(sql: Sql): SubscriptionStore {
 
   return {
     async add(input) {
-      return sql.exclusive(async (q) => {
-        for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
-          const params = subscriptionInsertParams(input, newSubscriptionId());
-          const row = await q.one<SubscriptionRow>(insert, params);
-          if (row) return { record: toSubscription(row), created: true };
-          const twin = await q.one<SubscriptionRow>(activeTwin, params);
-          if (twin) return { record: toSubscription(twin), created: false };
-          // Neither inserted nor a twin: the random id was taken (or, on PostgreSQL, the twin removed meanwhile); try again.
-        }
-        throw new Error('subscription insert found no free id');
+      return insertOrTwin(sql, 'subscription', async (q) => {
+        const params = subscriptionInsertParams(input, newSubscriptionId());
+        const row = await q.one<SubscriptionRow>(insert, params);
+        if (row) return { record: toSubscription(row), created: true };
+        const twin = await q.one<SubscriptionRow>(activeTwin, params);
+        // Neither inserted nor a twin: the random id was taken (or, on PostgreSQL, the twin removed meanwhile).
+        return twin ? { record: toSubscription(twin), created: false } : undefined;
       });
     },
     async get(id) {
@@ -141,15 +143,7 @@ function createAlertStore(sql: Sql): AlertStore {
   const insert = sql.prepare((k, p) =>
     k
       .insertInto('alerts')
-      .values({
-        id: p('id'),
-        subscription_id: p('subscription_id'),
-        channel_id: p('channel_id'),
-        condition: p('condition'),
-        status: 'firing',
-        started_at: p('started_at'),
-        detail: p('detail'),
-      })
+      .values({ ...bound(p, ['id', 'subscription_id', 'channel_id', 'condition', 'started_at', 'detail']), status: 'firing' })
       .onConflict((oc) => oc.doNothing())
       .returningAll(),
   );
@@ -189,15 +183,12 @@ function createAlertStore(sql: Sql): AlertStore {
 
   return {
     async open(input) {
-      return sql.exclusive(async (q) => {
-        for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
-          const params = alertInsertParams(input, newAlertId());
-          const row = await q.one<AlertRow>(insert, params);
-          if (row) return { record: toAlert(row), created: true };
-          const firing = await q.one<AlertRow>(firingOf, { s: params.subscription_id, c: params.condition });
-          if (firing) return { record: toAlert(firing), created: false };
-        }
-        throw new Error('alert insert found no free id');
+      return insertOrTwin(sql, 'alert', async (q) => {
+        const params = alertInsertParams(input, newAlertId());
+        const row = await q.one<AlertRow>(insert, params);
+        if (row) return { record: toAlert(row), created: true };
+        const firing = await q.one<AlertRow>(firingOf, { s: params.subscription_id, c: params.condition });
+        return firing ? { record: toAlert(firing), created: false } : undefined;
       });
     },
     async setMessage(id, messageTs) {

@@ -1,6 +1,7 @@
 /** Mapping between `operations` rows (snake_case, JSON as TEXT) and OperationRecord. */
 import { OPERATION_STATUSES } from './types.js';
 import type { OperationPatch, OperationRecord, OperationStatus } from './types.js';
+import { snakeParams } from './camel-row.js';
 
 export interface OperationRow {
   id: string;
@@ -134,16 +135,13 @@ export function insertParams(input: import('./types.js').NewOperation, id: strin
   assertInteger(input.expiresAt, 'expiresAt');
   return {
     id,
-    op_id: input.opId,
+    now,
+    ...snakeParams(input, ['opId', 'requestedBy', 'channelId', 'expiresAt']),
     args: objectToJson(input.args, 'args'),
     facts: objectToJson(input.facts ?? {}, 'facts'),
     sealed_secrets: input.sealedSecrets ?? null,
-    requested_by: input.requestedBy,
     team_id: input.teamId ?? null,
-    channel_id: input.channelId,
     dedupe_key: input.dedupeKey ?? null,
-    now,
-    expires_at: input.expiresAt,
     account: accountParam(input.account),
   };
 }

@@ -6,7 +6,7 @@
  */
 import { sql as raw, type RawBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
-import type { PgType, Sql } from './dialect.js';
+import { bound, type PgType, type Sql } from './dialect.js';
 import { newOperationId } from './ids.js';
 import { PATCH_COLUMN_NAMES, assertInteger, assertText, insertParams, patchParams, rowToRecord, type OperationRow, type PatchColumn } from './operation-rows.js';
 import { TERMINAL_STATUSES, type NewOperation, type OperationStore, type TransitionResult } from './types.js';
@@ -27,22 +27,7 @@ export function createOperationStore(sql: Sql, clock: Pick<Clock, 'now'>): Opera
   const insert = sql.prepare((k, p) =>
     k
       .insertInto('operations')
-      .values({
-        id: p('id'),
-        op_id: p('op_id'),
-        args: p('args'),
-        facts: p('facts'),
-        sealed_secrets: p('sealed_secrets'),
-        status: 'pending',
-        requested_by: p('requested_by'),
-        team_id: p('team_id'),
-        channel_id: p('channel_id'),
-        dedupe_key: p('dedupe_key'),
-        created_at: p('now'),
-        updated_at: p('now'),
-        expires_at: p('expires_at'),
-        account: p('account'),
-      })
+      .values({ ...bound(p, ['id', 'op_id', 'args', 'facts', 'sealed_secrets', 'requested_by', 'team_id', 'channel_id', 'dedupe_key', 'expires_at', 'account']), status: 'pending', created_at: p('now'), updated_at: p('now') })
       .onConflict((oc) => oc.column('dedupe_key').doNothing())
       .returningAll(),
   );

@@ -5,7 +5,7 @@
  */
 import { sql as raw, type RawBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
-import type { PgType, Sql } from './dialect.js';
+import { bound, type PgType, type Sql } from './dialect.js';
 import { newWatchId } from './ids.js';
 import { accountParam } from './operation-rows.js';
 import type { WatchRow } from './watch-row.js';
@@ -176,22 +176,7 @@ export function createWatchStore(sql: Sql, clock: Pick<Clock, 'now'>): WatchStor
   const insert = sql.prepare((k, p) =>
     k
       .insertInto('watches')
-      .values({
-        id: p('id'),
-        kind: p('kind'),
-        resource: p('resource'),
-        operation_id: p('operation_id'),
-        channel_id: p('channel_id'),
-        thread_ts: p('thread_ts'),
-        requested_by: p('requested_by'),
-        status: 'active',
-        interval_ms: p('interval_ms'),
-        started_at: p('started_at'),
-        deadline_at: p('deadline_at'),
-        next_poll_at: p('next_poll_at'),
-        updated_at: p('now'),
-        account: p('account'),
-      })
+      .values({ ...bound(p, ['id', 'kind', 'resource', 'operation_id', 'channel_id', 'thread_ts', 'requested_by', 'interval_ms', 'started_at', 'deadline_at', 'next_poll_at', 'account']), status: 'active', updated_at: p('now') })
       .returningAll(),
   );
   const byId = sql.prepare((k, p) => k.selectFrom('watches').selectAll().where('id', '=', p('id')));

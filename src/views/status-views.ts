@@ -17,24 +17,15 @@ export const ACTION_CONFIRM = 'op_confirm';
 export const ACTION_CANCEL = 'op_cancel';
 export const ACTION_RETRY_SYNC = 'op_retry_sync';
 
-const ICON: Record<OperationRecord['status'], Mrkdwn> = {
-  pending: md`:warning:`,
-  confirmed: md`:hourglass_flowing_sand:`,
-  running: md`:hourglass_flowing_sand:`,
-  succeeded: md`:white_check_mark:`,
-  failed: md`:x:`,
-  cancelled: md`:no_entry_sign:`,
-  expired: md`:alarm_clock:`,
-};
-
-const STATE: Record<OperationRecord['status'], Mrkdwn> = {
-  pending: md`awaiting confirmation`,
-  confirmed: md`confirmed`,
-  running: md`running`,
-  succeeded: md`done`,
-  failed: md`failed`,
-  cancelled: md`cancelled`,
-  expired: md`expired — nothing was done`,
+/** Each status's icon and words on the status message. */
+const LOOK: Record<OperationRecord['status'], { icon: Mrkdwn; state: Mrkdwn }> = {
+  pending: { icon: md`:warning:`, state: md`awaiting confirmation` },
+  confirmed: { icon: md`:hourglass_flowing_sand:`, state: md`confirmed` },
+  running: { icon: md`:hourglass_flowing_sand:`, state: md`running` },
+  succeeded: { icon: md`:white_check_mark:`, state: md`done` },
+  failed: { icon: md`:x:`, state: md`failed` },
+  cancelled: { icon: md`:no_entry_sign:`, state: md`cancelled` },
+  expired: { icon: md`:alarm_clock:`, state: md`expired — nothing was done` },
 };
 
 export interface StatusInput {
@@ -75,14 +66,14 @@ export function buildStatusMessage(s: StatusInput): Reply {
   // A change that needs no confirmation is "starting" until it runs, never "awaiting confirmation".
   const starting = r.status === 'pending' && !s.needsConfirm;
   const underway = r.status === 'succeeded' && s.underway !== undefined;
-  const icon = starting || underway ? md`:hourglass_flowing_sand:` : ICON[r.status];
+  const icon = starting || underway ? md`:hourglass_flowing_sand:` : LOOK[r.status].icon;
   const state = starting
     ? md`starting`
     : underway
       ? s.underway!
       : r.status === 'pending' && s.approval
         ? md`awaiting approval by a second admin`
-        : STATE[r.status];
+        : LOOK[r.status].state;
   const blocks: Block[] = [section(md`${icon} *${s.title}* — ${state}`)];
   if ((r.status === 'pending' && !starting) || r.status === 'expired' || r.status === 'cancelled') {
     if (s.lines.length) blocks.push(section(join(s.lines.map((l) => md`• ${l}`), '\n')));

@@ -19,7 +19,6 @@
  * its thread, so a final that did get posted is recorded rather than posted again.
  */
 import { isCloudApiError } from '../cloud/errors.js';
-import type { CloudClient } from '../cloud/cloud-client.js';
 import type { RequestBudget } from '../cloud/request-budget.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
@@ -32,15 +31,13 @@ import { buildCancelledReply, buildDeadlineReply, buildGoneReply, buildProgressR
 import { createLimiter, type Limiter } from './limit.js';
 import { newReplicaId } from './replica-id.js';
 import { createFinisher, type BroadcastPolicy } from './final-post.js';
+import type { AccountDeps } from '../cloud/accounts.js';
 
 export { FINAL_EVENT } from './final-post.js';
 
-export interface WatcherDeps {
+/** `cloudFor` gives the watcher's own client of a watch's account. */
+export interface WatcherDeps extends AccountDeps {
   store: WatchStore;
-  /** The watcher's client of a watch's account (null: a watch from before accounts, the default one). */
-  cloudFor: (account: string | null) => CloudClient;
-  /** The account's name where messages should show it (several accounts declared), else undefined. */
-  accountLabel?: (account: string | null) => string | undefined;
   clock: Clock;
   logger: Logger;
   slack: SlackApi;

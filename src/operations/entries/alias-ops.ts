@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { buildAliasCreated, buildAliasList, buildAliasRemoved } from '../../views/alias-views.js';
 import { ALIAS_NAME, normalizeCommand } from '../alias-grammar.js';
-import { defineOperation, positional, rest } from '../define.js';
+import { positional, rest, defineBotChange, defineBotRead } from '../define.js';
 import type { RunContext } from '../types.js';
 
 const nameSchema = z
@@ -21,13 +21,9 @@ function control(ctx: RunContext) {
   return { aliases: ctx.aliases, channelId: ctx.actor.channelId, userId: ctx.actor.userId };
 }
 
-export const aliasCreate = defineOperation({
+export const aliasCreate = defineBotChange({
   id: 'alias.create',
   summary: 'Save a command under a word for this channel; $1…$9 are its arguments, $* the rest',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
-  ephemeral: true,
   args: {
     name: positional('name', nameSchema, 'a lower-case word that is not a command word'),
     command: { ...rest('command', z.string().max(1000, { error: 'is too long (at most 1000 characters)' }).transform(normalizeCommand), 'a /cloud command, e.g. server status $1'), lead: '=' },
@@ -40,23 +36,17 @@ export const aliasCreate = defineOperation({
   render: (outcome) => buildAliasCreated(outcome),
 });
 
-export const aliasList = defineOperation({
+export const aliasList = defineBotRead({
   id: 'alias.list',
   summary: 'This channel’s aliases and the commands they run',
-  tier: 'read',
-  scope: 'bot',
   args: {},
   run: (ctx) => control(ctx).aliases.list(control(ctx).channelId),
   render: (aliases) => buildAliasList(aliases),
 });
 
-export const aliasDelete = defineOperation({
+export const aliasDelete = defineBotChange({
   id: 'alias.delete',
   summary: 'Delete one of this channel’s aliases (its creator or an admin)',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
-  ephemeral: true,
   args: { name: positional('name', nameSchema, 'the alias, as /cloud aliases lists it') },
   async run(ctx, { name }) {
     const c = control(ctx);

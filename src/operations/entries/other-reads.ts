@@ -7,13 +7,12 @@ import { buildPlans } from '../../views/plan-views.js';
 import { buildSecurityGroup } from '../../views/sg-views.js';
 import { buildSshKeys } from '../../views/ssh-key-views.js';
 import { groupArg, locationFlag, serverArg } from '../args.js';
-import { defineOperation, pageFlag } from '../define.js';
+import { defineOperation, pageFlag, defineRead } from '../define.js';
 import { groupSeen, serverSeen } from '../remember.js';
 
-export const backupList = defineOperation({
+export const backupList = defineRead({
   id: 'backup.list',
   summary: 'Backups of a server with size, state and lock',
-  tier: 'read',
   args: { server: serverArg, page: pageFlag },
   pageArg: 'page',
   run: ({ cloud, signal }, { server, page }) => cloud.backups.list(server, { page: page ?? 1, signal }),
@@ -22,38 +21,32 @@ export const backupList = defineOperation({
     buildBackupList(args.server, result, view, buildPager('backup.list', args, 'page', result.meta, 'backups', view.account)),
 });
 
-export const ipSubnets = defineOperation({
+export const ipSubnets = defineRead({
   id: 'ip.subnets',
   summary: 'Subnets you can reserve IPs from, with free addresses and price',
-  tier: 'read',
-  args: {},
   run: ({ cloud, signal }) => cloud.reservedIps.subnets({ signal }),
   render: (subnets) => buildSubnets(subnets),
 });
 
-export const sgShow = defineOperation({
+export const sgShow = defineRead({
   id: 'sg.show',
   summary: 'A security group: its rules in the order they apply, and attached servers',
-  tier: 'read',
   args: { id: groupArg },
   run: ({ cloud, signal }, { id }) => cloud.securityGroups.get(id, { signal }),
   remember: (group) => groupSeen(group),
   render: (group) => buildSecurityGroup(group),
 });
 
-export const sshKeyList = defineOperation({
+export const sshKeyList = defineRead({
   id: 'ssh-key.list',
   summary: 'SSH keys saved in the account',
-  tier: 'read',
-  args: {},
   run: ({ cloud, signal }) => cloud.sshKeys.list({ signal }),
   render: (keys, _args, view) => buildSshKeys(keys, view),
 });
 
-export const planList = defineOperation({
+export const planList = defineRead({
   id: 'plan.list',
   summary: 'Plans by monthly price; with --location, availability there',
-  tier: 'read',
   args: { location: locationFlag, page: pageFlag },
   pageArg: 'page',
   run: ({ cloud, signal }, { location, page }) =>
@@ -61,11 +54,9 @@ export const planList = defineOperation({
   render: (result, args, view) => buildPlans(result, args.location, buildPager('plan.list', args, 'page', result.meta, 'plans', view.account)),
 });
 
-export const accountUsage = defineOperation({
+export const accountUsage = defineRead({
   id: 'account.usage',
   summary: 'What the account uses against its limits: servers, CPU, memory, disk, IPs',
-  tier: 'read',
-  args: {},
   run: ({ cloud, signal }) => cloud.account.usage({ signal }),
   render: (usage) => buildUsage(usage),
 });

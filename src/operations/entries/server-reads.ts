@@ -1,13 +1,12 @@
 /** Reads of one server: live status, credentials (a secret), addresses. */
 import { buildCredentials, buildServerIps, buildServerStatus } from '../../views/server-views.js';
 import { serverArg } from '../args.js';
-import { defineOperation, switchFlag } from '../define.js';
+import { defineOperation, switchFlag, defineRead } from '../define.js';
 import { serverFromIps, serverFromStatus, serverSeen } from '../remember.js';
 
-export const serverStatus = defineOperation({
+export const serverStatus = defineRead({
   id: 'server.status',
   summary: 'Live power state and application status (installing, reinstalling…) of a server',
-  tier: 'read',
   args: { server: serverArg, watch: switchFlag('follow it in the channel until an install is done') },
   watchable: ({ server }) => ({ kind: 'server', resource: server }),
   run: ({ cloud, signal }, { server }) => cloud.servers.status(server, { signal }),
@@ -25,10 +24,9 @@ export const serverCredentials = defineOperation({
   render: (creds, { server }) => buildCredentials(server, creds),
 });
 
-export const serverIps = defineOperation({
+export const serverIps = defineRead({
   id: 'server.ips',
   summary: 'Every IPv4 and IPv6 address of a server, reserved ones marked',
-  tier: 'read',
   args: { server: serverArg },
   run: ({ cloud, signal }, { server }) => cloud.servers.ips(server, { signal }),
   remember: (ips, { server }) => serverFromIps(server, ips),

@@ -12,7 +12,7 @@ import type { SubscriptionKind } from '../../store/monitor-types.js';
 import { buildMuted, buildSubscribed, buildSubscriptionList, buildUnsubscribed } from '../../views/subscription-views.js';
 import { buildAccessRefusal } from '../../views/access-views.js';
 import { serverArg, workerArg } from '../args.js';
-import { defineOperation, flag, positional } from '../define.js';
+import { flag, positional, defineBotChange, defineBotRead } from '../define.js';
 import type { RunContext, SubscribeOutcome } from '../types.js';
 import type { ViewContext } from '../../views/types.js';
 
@@ -72,84 +72,58 @@ const render = (out: SubscribeOutcome, _args: unknown, view: ViewContext) =>
     ? buildAccessRefusal(out.refused.refusal, out.refused.command, out.refused.tier)
     : buildSubscribed(out.record, out.created, { now: view.now, ...(out.holds ? { holds: out.holds } : {}), ...(out.invoicesHidden ? { invoicesHidden: true } : {}) });
 
-export const subscribeServer = defineOperation({
+export const subscribeServer = defineBotChange({
   id: 'subscribe.server',
   summary: 'Tell this channel when a server powers off or on, or an install or reinstall starts and ends',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
-  ephemeral: true,
   args: { server: serverArg },
   run: (ctx, { server }) => subscribe(ctx, 'server', String(server)),
   render,
 });
 
-export const subscribeWorker = defineOperation({
+export const subscribeWorker = defineBotChange({
   id: 'subscribe.worker',
   summary: 'Tell this channel when a worker starts building (also outside the bot) or fails',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
-  ephemeral: true,
   args: { worker: workerArg },
   run: (ctx, { worker }) => subscribe(ctx, 'worker', worker),
   render,
 });
 
-export const subscribeUsage = defineOperation({
+export const subscribeUsage = defineBotChange({
   id: 'subscribe.usage',
   summary: 'Tell this channel when CPU, RAM or IP use reaches a share of the account limit (default 90 %)',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
-  ephemeral: true,
   args: { cpu: percent('CPU'), ram: percent('RAM'), ip: percent('IP') },
   run: (ctx, { cpu, ram, ip }) => subscribe(ctx, 'usage', '', defined({ cpu, ram, ip })),
   render,
 });
 
-export const subscribeInvoices = defineOperation({
+export const subscribeInvoices = defineBotChange({
   id: 'subscribe.invoices',
   summary: 'Tell this channel when an invoice is unpaid or overdue',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
-  ephemeral: true,
   args: {},
   run: (ctx) => subscribe(ctx, 'invoices', ''),
   render,
 });
 
-export const subscribeDigest = defineOperation({
+export const subscribeDigest = defineBotChange({
   id: 'subscribe.digest',
   summary: 'A daily summary in this channel: usage, invoices, state changes, failed builds, watches',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
-  ephemeral: true,
   args: { at: flag('HH:MM', timeOfDay.optional(), 'local time of day (default 09:00)'), tz: flag('ZONE', timeZone.optional(), 'time zone (default UTC)') },
   run: (ctx, { at, tz }) => subscribe(ctx, 'digest', '', { at: at ?? '09:00', tz: tz ?? 'UTC' }),
   render,
 });
 
-export const subscriptionList = defineOperation({
+export const subscriptionList = defineBotRead({
   id: 'subscriptions.list',
   summary: 'What this channel is subscribed to, firing alerts and mutes',
-  tier: 'read',
-  scope: 'bot',
   args: {},
   run: (ctx) => control(ctx).subs.list(control(ctx).channelId),
   render: ({ subs, firing }, _args, view) =>
     buildSubscriptionList(subs, firing, view.now, view.namedDefaultAccount ? { showAccounts: true, defaultAccount: view.namedDefaultAccount } : {}),
 });
 
-export const unsubscribe = defineOperation({
+export const unsubscribe = defineBotChange({
   id: 'unsubscribe.remove',
   summary: 'Stop one of this channel’s subscriptions (its open alerts are closed)',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
-  ephemeral: true,
   args: { id: positional('subscription-id', subscriptionId, 'the id from /cloud subscriptions') },
   async run(ctx, { id }) {
     const c = control(ctx);
@@ -158,13 +132,9 @@ export const unsubscribe = defineOperation({
   render: ({ id, removed }) => buildUnsubscribed(id, removed),
 });
 
-export const mute = defineOperation({
+export const mute = defineBotChange({
   id: 'mute.set',
   summary: 'Post nothing for a subscription for a while (30m, 2h, 1d; off unmutes)',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
-  ephemeral: true,
   args: {
     target: positional('target', muteTarget, 'a subscription id, a server or worker id, or usage, invoices or digest'),
     duration: positional('duration', durationSchema, '30m, 2h, 1d (at most 30d), or off'),

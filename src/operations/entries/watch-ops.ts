@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { WATCH_ID_PATTERN } from '../../store/ids.js';
 import { buildWatchCancelAnswer, buildWatchList } from '../../views/watch-views.js';
-import { defineOperation, positional, switchFlag } from '../define.js';
+import { positional, switchFlag, defineBotChange, defineBotRead } from '../define.js';
 import { quote } from '../firewall-syntax.js';
 
 const watchId = z
@@ -11,11 +11,9 @@ const watchId = z
   // The message names what was typed (parse-command shows a quoted part as a value).
   .regex(WATCH_ID_PATTERN, { error: (i) => `${quote(String(i.input).slice(0, 40))} is not a watch id (see /cloud watch list)` });
 
-export const watchList = defineOperation({
+export const watchList = defineBotRead({
   id: 'watch.list',
   summary: 'Builds and reinstalls the bot is following in this channel (`--all`: every channel you may read)',
-  tier: 'read',
-  scope: 'bot',
   args: { all: switchFlag('the watches of every channel you may read, not only this one') },
   async run({ watches, actor }, { all }) {
     if (!watches || !actor) throw new Error('watches are not available here');
@@ -28,13 +26,9 @@ export const watchList = defineOperation({
     buildWatchList(watches, view.now, { ...(view.namedDefaultAccount ? { showAccounts: true, defaultAccount: view.namedDefaultAccount } : {}), scope: channelId ? { channelId } : 'every channel' }),
 });
 
-export const watchCancel = defineOperation({
+export const watchCancel = defineBotChange({
   id: 'watch.cancel',
   summary: 'Stop following a build or reinstall (the work itself goes on)',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
-  ephemeral: true,
   args: { id: positional('watch-id', watchId, 'the watch id from /cloud watch list') },
   async run({ watches, actor }, { id }) {
     if (!watches || !actor) throw new Error('watches are not available here');
