@@ -78,16 +78,9 @@ export async function admit(
   return { ok: false, reply: buildAccessRefusal(decision, op.command, op.tier) };
 }
 
-/** undefined when allowed; otherwise the refusal to show. */
-export async function guard(
-  deps: GuardDeps,
-  op: GuardedOp,
-  userId: string,
-  channelId: string | undefined,
-  args: Record<string, unknown> = {},
-  account?: string,
-): Promise<Reply | undefined> {
-  const admitted = await admit(deps, op, userId, channelId, args, account);
+/** undefined when allowed; otherwise the refusal to show (`admit` without the account). */
+export async function guard(...args: Parameters<typeof admit>): Promise<Reply | undefined> {
+  const admitted = await admit(...args);
   return admitted.ok ? undefined : admitted.reply;
 }
 

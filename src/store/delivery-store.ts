@@ -6,6 +6,7 @@
  */
 import { sql as raw } from 'kysely';
 import type { Sql } from './dialect.js';
+import { prepareClaim } from './claim-row.js';
 import { assertInteger, assertText } from './operation-rows.js';
 
 export interface DeliveryStore {
@@ -20,18 +21,7 @@ export const DELIVERY_KEY_MAX = 200;
 
 export function createDeliveryStore(sql: Sql): DeliveryStore {
   const { f } = sql;
-  const take = sql.prepare((k, p) =>
-    k
-      .insertInto('deliveries')
-      .values({ key: p('key'), taken_at: p('now'), expires_at: p('expires') })
-      .onConflict((oc) =>
-        oc
-          .column('key')
-          .doUpdateSet({ taken_at: raw`excluded.taken_at`, expires_at: raw`excluded.expires_at` })
-          .where(raw<boolean>`deliveries.expires_at <= ${f.typed(p('now'), 'bigint')}`),
-      )
-      .returning('key'),
-  );
+  const take = prepareClaim(sql, 'deliveries', 'key', ['key', 'taken_at', 'expires_at'], (p) => raw<boolean>`deliveries.expires_at <= ${f.typed(p('now'), 'bigint')}`);
   const expired = sql.prepare((k, p) => k.deleteFrom('deliveries').where('expires_at', '<=', p('now')));
   return {
     async claim(key, now, expiresAt) {
@@ -39,7 +29,7 @@ export function createDeliveryStore(sql: Sql): DeliveryStore {
       if (key.length > DELIVERY_KEY_MAX) throw new TypeError(`key must be at most ${DELIVERY_KEY_MAX} characters`);
       assertInteger(now, 'now');
       assertInteger(expiresAt, 'expiresAt');
-      return (await sql.one(take, { key, now, expires: expiresAt })) !== undefined;
+      return (await sql.one(take, { key, now, taken_at: now, expires_at: expiresAt })) !== undefined;
     },
     async prune(now) {
       assertInteger(now, 'now');

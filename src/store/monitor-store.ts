@@ -7,6 +7,7 @@
  */
 import { sql as raw } from 'kysely';
 import { bound, type Sql } from './dialect.js';
+import { prepareClaim } from './claim-row.js';
 import { newAlertId, newSubscriptionId } from './ids.js';
 import {
   alertInsertParams,
@@ -247,17 +248,8 @@ function createMonitorStateStore(sql: Sql): MonitorStateStore {
 function createLeaseStore(sql: Sql): LeaseStore {
   const { f } = sql;
   // One statement: free → insert; expired or ours → update; someone else's → no row.
-  const take = sql.prepare((k, p) =>
-    k
-      .insertInto('leases')
-      .values({ name: p('name'), owner: p('owner'), until: p('until') })
-      .onConflict((oc) =>
-        oc
-          .column('name')
-          .doUpdateSet({ owner: raw`excluded.owner`, until: raw`excluded.until` })
-          .where(raw<boolean>`leases.until <= ${f.typed(p('now'), 'bigint')} OR leases.owner = excluded.owner`),
-      )
-      .returning('name'),
+  const take = prepareClaim(sql, 'leases', 'name', ['name', 'owner', 'until'], (p) =>
+    raw<boolean>`leases.until <= ${f.typed(p('now'), 'bigint')} OR leases.owner = excluded.owner`,
   );
   const drop = sql.prepare((k, p) => k.deleteFrom('leases').where('name', '=', p('name')).where('owner', '=', p('owner')));
   return {
