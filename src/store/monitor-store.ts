@@ -5,7 +5,7 @@
  * second UPDATE of a row re-checks its WHERE): one subscription per (channel, account, kind,
  * resource), one firing alert per condition, one digest per day, one lease holder.
  */
-import { sql as raw } from 'kysely';
+import { sql as raw, type CompiledQuery } from 'kysely';
 import { bound, type Sql } from './dialect.js';
 import { prepareClaim } from './claim-row.js';
 import { newAlertId, newSubscriptionId } from './ids.js';
@@ -32,14 +32,25 @@ import { assertInteger, assertText, objectToJson } from './operation-rows.js';
 const ID_ATTEMPTS = 4;
 
 /**
- * Inserts under a fresh random id, or finds the live twin that made the insert do nothing;
- * `attempt` answers undefined when neither happened (the id was taken), and a new id is tried.
+ * Inserts a row under a fresh random id, or finds the live twin that made the insert do
+ * nothing; when neither happened, the random id was taken (or, on PostgreSQL, the twin
+ * removed meanwhile), and a new id is tried.
  */
-async function insertOrTwin<T>(sql: Sql, what: string, attempt: (q: Sql) => Promise<T | undefined>): Promise<T> {
+async function insertOrTwin<Row, Rec, V extends Record<string, unknown>>(
+  sql: Sql,
+  what: string,
+  fresh: () => V,
+  insert: CompiledQuery<unknown>,
+  twin: (values: V) => [CompiledQuery<unknown>, Record<string, unknown>],
+  toRecord: (row: Row) => Rec,
+): Promise<{ record: Rec; created: boolean }> {
   return sql.exclusive(async (q) => {
     for (let i = 0; i < ID_ATTEMPTS; i++) {
-      const done = await attempt(q);
-      if (done !== undefined) return done;
+      const values = fresh();
+      const row = await q.one<Row>(insert, values);
+      if (row) return { record: toRecord(row), created: true };
+      const found = await q.one<Row>(...twin(values));
+      if (found) return { record: toRecord(found), created: false };
     }
     throw new Error(`${what} insert found no free id`);
   });
@@ -101,14 +112,8 @@ function createSubscriptionStore(sql: Sql): SubscriptionStore {
 
   return {
     async add(input) {
-      return insertOrTwin(sql, 'subscription', async (q) => {
-        const params = subscriptionInsertParams(input, newSubscriptionId());
-        const row = await q.one<SubscriptionRow>(insert, params);
-        if (row) return { record: toSubscription(row), created: true };
-        const twin = await q.one<SubscriptionRow>(activeTwin, params);
-        // Neither inserted nor a twin: the random id was taken (or, on PostgreSQL, the twin removed meanwhile).
-        return twin ? { record: toSubscription(twin), created: false } : undefined;
-      });
+      const fresh = () => subscriptionInsertParams(input, newSubscriptionId());
+      return insertOrTwin(sql, 'subscription', fresh, insert, (v) => [activeTwin, v], toSubscription);
     },
     async get(id) {
       assertIdText(id);
@@ -184,13 +189,8 @@ function createAlertStore(sql: Sql): AlertStore {
 
   return {
     async open(input) {
-      return insertOrTwin(sql, 'alert', async (q) => {
-        const params = alertInsertParams(input, newAlertId());
-        const row = await q.one<AlertRow>(insert, params);
-        if (row) return { record: toAlert(row), created: true };
-        const firing = await q.one<AlertRow>(firingOf, { s: params.subscription_id, c: params.condition });
-        return firing ? { record: toAlert(firing), created: false } : undefined;
-      });
+      const fresh = () => alertInsertParams(input, newAlertId());
+      return insertOrTwin(sql, 'alert', fresh, insert, (v) => [firingOf, { s: v.subscription_id, c: v.condition }], toAlert);
     },
     async setMessage(id, messageTs) {
       assertAlertId(id);
