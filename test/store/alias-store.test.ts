@@ -1,15 +1,8 @@
 /** Aliases (migration 9) on both backends: one per (channel, name), listed by name, deleted for good. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BACKENDS, T0, tempStores } from './helpers.js';
+import { expect, it } from 'vitest';
+import { T0, describeStores } from './helpers.js';
 
-describe.each(BACKENDS)('%s', (backend) => {
-  let t: ReturnType<typeof tempStores>;
-  beforeEach(() => {
-    t = tempStores(backend);
-  });
-  afterEach(async () => {
-    await t.cleanup();
-  });
+describeStores((t) => {
 
   const web = { channelId: 'C1', name: 'web', command: 'server status $1', createdBy: 'U1', teamId: 'T1', createdAt: T0 };
 

@@ -1,15 +1,8 @@
 /** Deliveries taken (migration 11) on both backends: one replica takes a key, the others see it taken. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BACKENDS, T0, tempStores } from './helpers.js';
+import { expect, it } from 'vitest';
+import { T0, describeStores } from './helpers.js';
 
-describe.each(BACKENDS)('%s', (backend) => {
-  let t: ReturnType<typeof tempStores>;
-  beforeEach(() => {
-    t = tempStores(backend);
-  });
-  afterEach(async () => {
-    await t.cleanup();
-  });
+describeStores((t) => {
 
   const MIN = 60_000;
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterEach, beforeEach, describe, inject } from 'vitest';
 import { createPostgresStore, createSqliteStore } from '../../src/store/index.js';
 import type { NewOperation, PostgresStore, Store } from '../../src/store/index.js';
 
@@ -113,4 +113,23 @@ export function newOp(over: Partial<NewOperation> = {}): NewOperation {
     expiresAt: T0 + 5 * 60_000,
     ...over,
   };
+}
+
+export type TempStores = ReturnType<typeof tempStores>;
+
+/**
+ * The suite once per backend, each test with fresh stores removed after it. `t` stays the
+ * same object across tests; its methods are the current test's.
+ */
+export function describeStores(body: (t: TempStores, backend: Backend) => void): void {
+  describe.each(BACKENDS)('%s', (backend) => {
+    const t = {} as TempStores;
+    beforeEach(() => {
+      Object.assign(t, tempStores(backend));
+    });
+    afterEach(async () => {
+      await t.cleanup();
+    });
+    body(t, backend);
+  });
 }

@@ -1,15 +1,8 @@
 /** Known resources (migrations 8 and 10) on both backends: upsert keeps first_seen, one name per field, lookups per account and kind. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BACKENDS, T0, tempStores } from './helpers.js';
+import { expect, it } from 'vitest';
+import { T0, describeStores } from './helpers.js';
 
-describe.each(BACKENDS)('%s', (backend) => {
-  let t: ReturnType<typeof tempStores>;
-  beforeEach(() => {
-    t = tempStores(backend);
-  });
-  afterEach(async () => {
-    await t.cleanup();
-  });
+describeStores((t) => {
 
   it('upserts: first_seen stays, last_seen moves, a missing name keeps the known one', async () => {
     const path = t.file();

@@ -1,10 +1,10 @@
 /** The monitor's state and lease stores, and migration 7 over a v6 database, on both backends. */
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, PG_MIGRATIONS, migrate, migratePostgres, schemaVersion } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
 import { createPool } from '../../src/store/postgres/pool.js';
-import { BACKENDS, T0, postgresUrl, tempStores } from './helpers.js';
+import { T0, postgresUrl, describeStores } from './helpers.js';
 
 const V6_ROWS = `
   INSERT INTO operations (id, op_id, args, status, requested_by, channel_id, created_at, updated_at, expires_at, account)
@@ -15,14 +15,7 @@ const V6_ROWS = `
   INSERT INTO audit (at, user_id, op_id, tier, args, outcome) VALUES (1, 'U', 'server.reinstall', 'destroy', '{}', 'requested');
 `;
 
-describe.each(BACKENDS)('%s', (backend) => {
-  let t: ReturnType<typeof tempStores>;
-  beforeEach(() => {
-    t = tempStores(backend);
-  });
-  afterEach(async () => {
-    await t.cleanup();
-  });
+describeStores((t, backend) => {
 
   const twoStores = async (): Promise<[Store, Store]> => {
     const path = t.file();

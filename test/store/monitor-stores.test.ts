@@ -1,8 +1,8 @@
 /** The monitor's subscription and alert stores (issue 13), on both backends. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NewAlert, NewSubscription, Store, SubscriptionRecord } from '../../src/store/index.js';
 import { ALERT_ID_PATTERN, SUBSCRIPTION_ID_PATTERN } from '../../src/store/index.js';
-import { BACKENDS, T0, tempStores } from './helpers.js';
+import { T0, describeStores } from './helpers.js';
 
 const newSub = (over: Partial<NewSubscription> = {}): NewSubscription => ({
   channelId: 'C_OPS',
@@ -15,14 +15,7 @@ const newSub = (over: Partial<NewSubscription> = {}): NewSubscription => ({
   ...over,
 });
 
-describe.each(BACKENDS)('%s', (backend) => {
-  let t: ReturnType<typeof tempStores>;
-  beforeEach(() => {
-    t = tempStores(backend);
-  });
-  afterEach(async () => {
-    await t.cleanup();
-  });
+describeStores((t) => {
 
   /** Two stores on one database: two connections (pools), as two replicas. */
   const twoStores = async (): Promise<[Store, Store, string]> => {

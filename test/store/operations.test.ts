@@ -1,15 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isOperationId } from '../../src/store/index.js';
-import { BACKENDS, T0, fixedClock, newOp, tempStores } from './helpers.js';
+import { T0, fixedClock, newOp, describeStores } from './helpers.js';
 
-describe.each(BACKENDS)('%s', (backend) => {
-  let t: ReturnType<typeof tempStores>;
-  beforeEach(() => {
-    t = tempStores(backend);
-  });
-  afterEach(async () => {
-    await t.cleanup();
-  });
+describeStores((t) => {
 
   describe('create and get', () => {
     it('round-trips every field, JSON included', async () => {

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OperationRecord, PostgresStore, Store, TransitionResult } from '../../src/store/index.js';
-import { BACKENDS, T0, newOp, postgresUrl, tempStores } from './helpers.js';
+import { T0, newOp, postgresUrl, describeStores } from './helpers.js';
 
 const confirmBy = (user: string, now = T0 + 1000) => ({
   from: ['pending' as const],
@@ -11,14 +11,7 @@ const confirmBy = (user: string, now = T0 + 1000) => ({
   patch: { confirmedBy: user, confirmedAt: now },
 });
 
-describe.each(BACKENDS)('%s', (backend) => {
-  let t: ReturnType<typeof tempStores>;
-  beforeEach(() => {
-    t = tempStores(backend);
-  });
-  afterEach(async () => {
-    await t.cleanup();
-  });
+describeStores((t, backend) => {
 
   describe('transition', () => {
     it('pending → confirmed succeeds once; the second click learns who already confirmed', async () => {

@@ -1,8 +1,8 @@
 /** The watch store's contract, on both backends. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { NewWatch, WatchRecord } from '../../src/store/index.js';
 import { WATCH_ID_PATTERN } from '../../src/store/index.js';
-import { BACKENDS, T0, fixedClock, tempStores } from './helpers.js';
+import { T0, fixedClock, describeStores } from './helpers.js';
 
 const newWatch = (over: Partial<NewWatch> = {}): NewWatch => ({
   kind: 'server',
@@ -17,14 +17,7 @@ const newWatch = (over: Partial<NewWatch> = {}): NewWatch => ({
   ...over,
 });
 
-describe.each(BACKENDS)('%s', (backend) => {
-  let t: ReturnType<typeof tempStores>;
-  beforeEach(() => {
-    t = tempStores(backend);
-  });
-  afterEach(async () => {
-    await t.cleanup();
-  });
+describeStores((t) => {
 
   it('creates an active watch and reads it back, across a reopen', async () => {
     const path = t.file();
