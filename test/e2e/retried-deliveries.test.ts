@@ -5,17 +5,12 @@
  * shown once, however often it is delivered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webApi } from '@slack/bolt';
 import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
-import { createRuntime, type Runtime } from '../../src/runtime.js';
-import { createSandbox, type ListeningSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
-import { createFakeSocket, type FakeSocket } from '../rig/fake-socket.js';
+import { startSocketRig, type SocketRig } from './socket-rig.js';
 import { appHomeOpenedEnvelope, slashCommandFields } from '../rig/payloads.js';
-import { createResponseUrls, type ResponseUrls } from '../rig/response-url.js';
 import { triggerId as newTriggerId } from '../rig/ids.js';
 import { waitFor } from '../rig/wait-for.js';
-import { ALICE, APP_TOKEN, BOT_TOKEN } from '../rig/workspace.js';
+import { ALICE } from '../rig/workspace.js';
 
 const retry = (n: number) => ({ headers: { 'x-slack-retry-num': String(n), 'x-slack-retry-reason': 'http_timeout' } });
 
@@ -72,48 +67,23 @@ describe('over HTTP', () => {
 });
 
 describe('over Socket Mode', () => {
-  let sandbox: Sandbox;
-  let cloudServer: ListeningSandbox;
-  let slack: FakeSlack;
-  let socket: FakeSocket;
-  let responses: ResponseUrls;
-  let bot: Runtime;
+  let sock: SocketRig;
   beforeAll(async () => {
-    sandbox = createSandbox({ token: 'retry-socket-cloud-token' });
-    cloudServer = await sandbox.listen();
-    slack = await createFakeSlack();
-    socket = await createFakeSocket({ slack });
-    responses = await createResponseUrls();
-    bot = createRuntime(
-      {
-        slack: { mode: 'socket', botToken: BOT_TOKEN, appToken: APP_TOKEN, signingSecret: undefined, port: 0, apiUrl: slack.url },
-        cloud: { baseUrl: cloudServer.baseUrl, token: sandbox.token },
-        databasePath: ':memory:',
-        access: { config: { admins: [ALICE.id], operators: [], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined } },
-        log: { sink: () => {} },
-      },
-      { slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy },
-    );
-    await bot.start();
-    await socket.waitForConnection();
+    sock = await startSocketRig({ cloudToken: 'retry-socket-cloud-token', admins: [ALICE.id] });
   });
   afterAll(async () => {
-    await bot?.stop();
-    await socket?.close();
-    await cloudServer?.close();
-    await slack?.close();
-    await responses?.close();
+    await sock?.close();
   });
 
   it('an envelope with retry_attempt for a command already taken is acked, not answered again', async () => {
-    const responseUrl = responses.next();
+    const responseUrl = sock.responses.next();
     const fields = slashCommandFields({ userId: ALICE.id, text: 'server credentials 101', responseUrl, triggerId: newTriggerId() });
-    await socket.slashCommand(fields);
-    await waitFor(() => responses.postsTo(responseUrl).length > 0, { timeoutMs: 5000 });
-    const ack = await socket.slashCommand(fields, { retryAttempt: 1, retryReason: 'timeout' });
+    await sock.socket.slashCommand(fields);
+    await waitFor(() => sock.responses.postsTo(responseUrl).length > 0, { timeoutMs: 5000 });
+    const ack = await sock.socket.slashCommand(fields, { retryAttempt: 1, retryReason: 'timeout' });
     expect(ack.envelope_id).toBeTruthy();
-    await bot.settled();
-    expect(responses.postsTo(responseUrl)).toHaveLength(1);
-    expect(sandbox.requests.filter((q) => q.path.endsWith('/credentials'))).toHaveLength(1);
+    await sock.bot.settled();
+    expect(sock.responses.postsTo(responseUrl)).toHaveLength(1);
+    expect(sock.sandbox.requests.filter((q) => q.path.endsWith('/credentials'))).toHaveLength(1);
   });
 });

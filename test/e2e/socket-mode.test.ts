@@ -4,58 +4,26 @@
  * acks it, and answers through the response_url.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { webApi } from '@slack/bolt';
-import { createRuntime, type Runtime } from '../../src/runtime.js';
-import { createSandbox, type ListeningSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
-import { createFakeSocket, type FakeSocket } from '../rig/fake-socket.js';
 import { slashCommandFields } from '../rig/payloads.js';
-import { createResponseUrls, type ResponseUrls } from '../rig/response-url.js';
 import { waitFor } from '../rig/wait-for.js';
-import { APP_TOKEN, BOT_TOKEN } from '../rig/workspace.js';
+import { APP_TOKEN } from '../rig/workspace.js';
 import { visibleText } from './bot-rig.js';
+import { startSocketRig, type SocketRig } from './socket-rig.js';
 
-let sandbox: Sandbox;
-let cloudServer: ListeningSandbox;
-let slack: FakeSlack;
-let socket: FakeSocket;
-let responses: ResponseUrls;
-let bot: Runtime;
-
+let rig: SocketRig;
 beforeAll(async () => {
-  sandbox = createSandbox({ token: 'socket-mode-cloud-token' });
-  cloudServer = await sandbox.listen();
-  slack = await createFakeSlack();
-  socket = await createFakeSocket({ slack });
-  responses = await createResponseUrls();
-  bot = createRuntime(
-    {
-      slack: { mode: 'socket', botToken: BOT_TOKEN, appToken: APP_TOKEN, signingSecret: undefined, port: 0, apiUrl: slack.url },
-      cloud: { baseUrl: cloudServer.baseUrl, token: sandbox.token },
-      databasePath: ':memory:',
-      access: { config: { admins: [], operators: [], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined } },
-      log: { sink: () => {} },
-    },
-    { slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy },
-  );
-  await bot.start();
-  await socket.waitForConnection();
+  rig = await startSocketRig({ cloudToken: 'socket-mode-cloud-token' });
 });
-
 afterAll(async () => {
-  await bot.stop();
-  await socket.close();
-  await cloudServer.close();
-  await slack.close();
-  await responses.close();
+  await rig?.close();
 });
 
 it('answers a slash command delivered over the socket', async () => {
-  const responseUrl = responses.next();
-  const ack = await socket.slashCommand(slashCommandFields({ text: 'server status 101', responseUrl }));
+  const responseUrl = rig.responses.next();
+  const ack = await rig.socket.slashCommand(slashCommandFields({ text: 'server status 101', responseUrl }));
   expect(ack.envelope_id).toBeTruthy();
-  const [post] = await waitFor(() => (responses.postsTo(responseUrl).length ? responses.postsTo(responseUrl) : undefined), { timeoutMs: 5000 });
+  const [post] = await waitFor(() => (rig.responses.postsTo(responseUrl).length ? rig.responses.postsTo(responseUrl) : undefined), { timeoutMs: 5000 });
   expect(visibleText(post!.body)).toMatch(/Server 101[\s\S]*running/);
-  expect(sandbox.requests.map((r) => `${r.method} ${r.rawPath}`)).toEqual(['GET /v2/servers/101/status']);
-  expect(slack.callsTo('apps.connections.open')[0]?.token).toBe(APP_TOKEN);
+  expect(rig.sandbox.requests.map((r) => `${r.method} ${r.rawPath}`)).toEqual(['GET /v2/servers/101/status']);
+  expect(rig.slack.callsTo('apps.connections.open')[0]?.token).toBe(APP_TOKEN);
 });
