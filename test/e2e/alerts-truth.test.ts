@@ -7,13 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BOB, OPS_CHANNEL } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
-import { after, monitorPolls, postedIn, powerFromPanel } from './rig-alerts.js';
-
-const INTERVAL = 60_000;
-const RECHECK = 1000;
-const MONITOR = { intervalMs: INTERVAL, holdPolls: 2, monitorLoop: false, monitorRecheckMs: RECHECK, postSpacingMs: 0 } as const;
-const STATUS = '/servers/101/status';
-const OFF = /Server `101` is powered off/;
+import { after, monitorPolls, postedIn, powerFromPanel, INTERVAL, MONITOR, OFF, RECHECK, STATUS } from './rig-alerts.js';
 
 let rig: BotRig;
 const { text, latest } = rigHelpers(() => rig);

@@ -8,13 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BOB, OPS_CHANNEL, type FakeChannel } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig, type BotRigOptions } from './bot-rig.js';
-import { after, alertButtons, monitorPolls, postedIn, powerFromPanel, setClock } from './rig-alerts.js';
-
-const INTERVAL = 60_000;
-const RECHECK = 1000;
-const MONITOR = { intervalMs: INTERVAL, holdPolls: 2, monitorLoop: false, monitorRecheckMs: RECHECK, postSpacingMs: 0 } as const;
-const STATUS = '/servers/101/status';
-const OFF = /Server `101` is powered off/;
+import { after, alertButtons, monitorPolls, postedIn, powerFromPanel, setClock, INTERVAL, MONITOR, OFF, RECHECK, STATUS } from './rig-alerts.js';
 
 let rig: BotRig;
 const { text, latest } = rigHelpers(() => rig);

@@ -10,6 +10,14 @@ import { waitFor } from '../rig/wait-for.js';
 import { CLOUD_TOKEN, visibleText, WATCHER_AGENT, type BotRig } from './bot-rig.js';
 
 /** What the monitor asked the cloud for: requests with the watcher's User-Agent, by path. */
+/** The monitor as the alert suites run it: a pass a minute, ticked by hand, held for two polls. */
+export const INTERVAL = 60_000;
+export const RECHECK = 1000;
+export const MONITOR = { intervalMs: INTERVAL, holdPolls: 2, monitorLoop: false, monitorRecheckMs: RECHECK, postSpacingMs: 0 } as const;
+/** Server 101's status endpoint, and how its powered-off alert reads. */
+export const STATUS = '/servers/101/status';
+export const OFF = /Server `101` is powered off/;
+
 export const monitorPolls = (rig: BotRig, path: string | RegExp, from = 0) =>
   rig.sandbox.requests.slice(from).filter((r) => r.userAgent === WATCHER_AGENT && (typeof path === 'string' ? r.path === path : path.test(r.path)));
 
