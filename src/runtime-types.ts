@@ -12,7 +12,8 @@ import type { AuditorService } from './audit/auditor.js';
 import type { SlackApi } from './chat/slack-api.js';
 import type { RetryOptions } from './cloud/retry.js';
 import type { Clock } from './clock.js';
-import type { AccessConfig, CloudConfig, LogLevelName, MonitorConfig, SlackConfig } from './config.js';
+import type { AccessConfig, CloudConfig, LogLevelName, MonitorConfig, SlackConfig, TelemetryConfig } from './config.js';
+import type { Telemetry } from './telemetry/index.js';
 import type { ChangeFlow } from './confirm/change-types.js';
 import type { Logger } from './log.js';
 import type { Catalog } from './operations/catalog.js';
@@ -47,6 +48,8 @@ export interface RuntimeSettings {
   /** Subscriptions and alerts (issue 13): poll interval, shared request budget, hold polls. */
   monitor?: Partial<MonitorConfig>;
   log?: { level?: LogLevelName; sink?: (line: string) => void };
+  /** Metrics endpoint and traces (issue 24); traces off when absent. */
+  telemetry?: TelemetryConfig;
 }
 
 /** What tests, the bench and the shell change; production passes none of these. */
@@ -84,6 +87,8 @@ export interface RuntimeOverrides {
 
 export interface Runtime {
   logger: Logger;
+  /** The Prometheus registry and the tracer of this bot (issue 24). */
+  telemetry: Telemetry;
   store: Store;
   /** One client per account for commands, one for the watcher (same pool, its own User-Agent). */
   accounts: CloudAccounts;

@@ -31,6 +31,8 @@ import { createAliasControl } from './app/alias-control.js';
 import { createWatchControl } from './app/watch-control.js';
 import { nameSteps } from './app/name-steps.js';
 import { createAfterAck, type AfterAck } from './slack/after-ack.js';
+import { afterAckHooks, listenMetricsSocketMode, observedStore, readGauges, runtimeTelemetry, watchTraces } from './runtime-telemetry.js';
+import { cloudAttempts, observeAuditor, type MetricsServer } from './telemetry/index.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -51,13 +53,16 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   const catalog = overrides.catalog ?? defaultCatalog;
   const { path, policyOf, targetsOf, initialPolicy } = resolvePolicy(settings);
   const initialTargets = targetsOf(initialPolicy);
+  const telemetry = runtimeTelemetry(settings.telemetry);
   const logger = createLogger({
+    ...(telemetry.tracing.on ? { context: telemetry.tracing.logFields } : {}),
     ...(settings.log?.level ? { level: settings.log.level } : {}),
     ...(settings.log?.sink ? { sink: settings.log.sink } : {}),
     secrets: [slack.botToken, slack.appToken, slack.signingSecret, ...initialTargets.map((t) => t.token)],
   });
 
-  const store = createStore(settings.database ?? { kind: 'sqlite', path: settings.databasePath }, { clock });
+  // Every store method timed and counted (and a span in a trace); the monitor lease tracked for the gauges.
+  const { store, holdsLease } = observedStore(createStore(settings.database ?? { kind: 'sqlite', path: settings.databasePath }, { clock }), telemetry, () => watcher.owner);
   const ownPool = overrides.dispatcher ? undefined : new Agent({ connect: { timeout: 5000 }, headersTimeout: 20_000, bodyTimeout: 20_000 });
   const accounts = createCloudAccounts({
     targets: initialTargets,
@@ -65,6 +70,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     dispatcher: overrides.dispatcher ?? ownPool!,
     ...(overrides.cloudRetry ? { retry: overrides.cloudRetry } : {}),
     watchUserAgent: WATCHER_USER_AGENT,
+    observe: cloudAttempts(telemetry),
   });
   // Sealed secrets live minutes (a pending reinstall's password); the key comes from the bot's
   // own credentials, so a copied database file alone does not open them.
@@ -98,17 +104,20 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     logger,
     readiness,
     clock,
+    telemetry,
+    metricsToken: settings.telemetry?.metricsToken,
     ...(overrides.slackRetryConfig ? { slackRetryConfig: overrides.slackRetryConfig } : {}),
     ...(overrides.slackCallTimeoutMs ? { slackCallTimeoutMs: overrides.slackCallTimeoutMs } : {}),
     ...(overrides.receiver ? { receiver: overrides.receiver } : {}),
   });
-  const auditor = createAuditor({
+  // Changes are counted from the audit trail (operation, outcome).
+  const auditor = observeAuditor(createAuditor({
     store: store.audit,
     logger: logger.child({ component: 'audit' }),
     slack: slackApi,
     ...(settings.auditChannel ? { auditChannel: settings.auditChannel } : {}),
     clock,
-  });
+  }), telemetry);
   // A file caught mid-save is read again shortly; stop() ends the wait.
   const policyRetries = new AbortController();
   policySource = createPolicySource({
@@ -141,7 +150,8 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   const { channelMay, mayRead } = subscriptionReadChecks({ access, catalog, accountOf });
   // One budget for everything that polls the cloud: watches and subscriptions share it.
   const budget = createRequestBudget({ perMinute: settings.monitor?.requestsPerMinute ?? 1200, clock });
-  const watcher = createWatcher({
+  const traces = watchTraces(telemetry);
+  const watcher = traces.remembering(createWatcher({
     budget,
     store: store.watches,
     cloudFor: (account) => accounts.watchClient(accountOf(account)),
@@ -155,7 +165,9 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(settings.watch?.broadcast ? { broadcast: settings.watch.broadcast } : {}),
     ...(settings.watch?.leaseMs ? { leaseMs: settings.watch.leaseMs } : {}),
     ...(overrides.watchConcurrency ? { concurrency: overrides.watchConcurrency } : {}),
-  });
+    tracePoll: traces.poll,
+  }));
+  readGauges(telemetry, { store, clock, budget, owner: watcher.owner, holdsLease });
   const monitor = createMonitor({
     stores: store,
     cloudFor: (account) => accounts.watchClient(accountOf(account)),
@@ -192,7 +204,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(overrides.confirmTtlMs ? { confirmTtlMs: overrides.confirmTtlMs } : {}),
   });
   // What listeners do after their ack runs detached from Bolt (after-ack.ts); stop drains it.
-  const afterAck = createAfterAck(logger, overrides.afterAck);
+  const afterAck = createAfterAck(logger, overrides.afterAck, afterAckHooks(telemetry));
   registerListeners(app, {
     afterAck,
     catalog,
@@ -224,8 +236,10 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   let stopped = false;
   const stopping = new AbortController();
   let listening = false;
+  let metricsServer: MetricsServer | undefined;
   return {
     logger,
+    telemetry,
     store,
     accounts,
     policy: policySource,
@@ -279,6 +293,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
         reloadTimer.unref();
       }
       if (early) return early;
+      if (slack.mode === 'socket') metricsServer = await listenMetricsSocketMode(telemetry, settings.telemetry);
       const bound = await listen(app, slack);
       listening = true;
       return bound;
@@ -299,6 +314,8 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       policyRetries.abort();
       await accounts.close();
       await ownPool?.close();
+      await metricsServer?.close();
+      await telemetry.tracing.shutdown(); // spans still buffered go out
       await store.close();
     },
   };

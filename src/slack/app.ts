@@ -24,6 +24,7 @@ import { createLightFetch } from './light-fetch.js';
 import { handlerFailureReply } from './respond-privately.js';
 import { rejectedToken } from './wait-for-slack.js';
 import { skipRetriedDeliveries, type RetriedDeliveryDeps } from './retried-deliveries.js';
+import { metricsHandler, METRICS_PATH, observeSlackCalls, type Telemetry } from '../telemetry/index.js';
 import { createStartGate, GatedApp, httpProcessEventError, socketProcessEventError, type StartGate } from './start-gate.js';
 
 export type BoltApp = InstanceType<typeof App>;
@@ -41,6 +42,9 @@ export interface SlackAppOptions {
   readiness?: () => Promise<Readiness>;
   /** Times how long a request that came before the bot was ready is held (start-gate.ts). */
   clock?: Clock;
+  /** Metrics (`/metrics` in HTTP mode, behind `metricsToken` when set) and traces (issue 24). */
+  telemetry?: Telemetry;
+  metricsToken?: string | undefined;
 }
 
 export interface Readiness {
@@ -87,6 +91,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     // Liveness: the process answers; nothing is awaited.
     { path: '/healthz', method: 'GET', handler: (_req: IncomingMessage, res: ServerResponse) => res.end('ok') },
     { path: '/readyz', method: 'GET', handler: (_req: IncomingMessage, res: ServerResponse) => void readyz(opts.readiness, res) },
+    ...(opts.telemetry ? [{ path: METRICS_PATH, method: 'GET', handler: metricsHandler(opts.telemetry.metrics, opts.metricsToken) }] : []),
   ];
 
   if (slack.mode === 'shell' && !opts.receiver) throw new Error('shell mode needs the shell’s receiver');
@@ -115,7 +120,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
 
   // Requests that come before Slack answered auth.test wait for `app.init()` (start-gate.ts).
   const gate = createStartGate(opts.clock ?? systemClock);
-  const gateDeps = { gate, logger: opts.logger, slack: () => slackApi, fetchTimeoutMs: clientOptions.timeout };
+  const gateDeps = { gate, logger: opts.logger, slack: () => slackApi, fetchTimeoutMs: clientOptions.timeout, ...(opts.telemetry ? { telemetry: opts.telemetry } : {}) };
   const app = new GatedApp({
     token: slack.botToken,
     receiver,
@@ -145,7 +150,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     timeoutMs: clientOptions.timeout,
     retry: clientOptions.retryConfig,
   });
-  const slackApi = slackApiDirect(http);
+  const slackApi = slackApiDirect(opts.telemetry ? observeSlackCalls(http, opts.telemetry) : http);
   return {
     app,
     slackApi,

@@ -18,6 +18,8 @@ import type { ReceiverProcessEventErrorHandlerArgs, SocketModeReceiverProcessEve
 import type { SlackApi } from '../chat/slack-api.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
+import type { Telemetry } from '../telemetry/index.js';
+import { observeRequest } from './observe-request.js';
 import { buildStarting, buildStartingModal, STARTING_FIELD_ERROR } from '../views/starting-views.js';
 
 /** How long an early request waits for the bot to be ready: well inside Slack's 3 s for the ack. */
@@ -74,6 +76,8 @@ export interface GateDeps {
   /** Slack's Web API, for the click that came with no response_url. */
   slack: () => SlackApi;
   fetchTimeoutMs: number;
+  /** Acks timed, and each request a trace (observe-request.ts). */
+  telemetry?: Telemetry;
 }
 
 /** Bolt's App, with every request passing through the start gate first. */
@@ -85,7 +89,12 @@ export class GatedApp extends App {
     super(options);
   }
 
-  override async processEvent(event: ReceiverEvent): Promise<void> {
+  override processEvent(event: ReceiverEvent): Promise<void> {
+    const { telemetry } = this.gateDeps;
+    return telemetry ? observeRequest(telemetry, event, (e) => this.gated(e)) : this.gated(event);
+  }
+
+  private async gated(event: ReceiverEvent): Promise<void> {
     const deps = this.gateDeps;
     if (deps.gate.isOpen() || (await deps.gate.wait())) return super.processEvent(event);
     await answerNotReady(event, deps);
