@@ -61,11 +61,18 @@ function slackOutcome(e: unknown): SlackOutcome {
   return err?.failure === 'refused' ? 'refused' : 'failed';
 }
 
+/** Whether a post is a thread reply is a yes or no; the thread itself (a ts) stays out. */
+const slackAttributes = (method: string, params: unknown) => ({
+  'rpc.system': 'slack',
+  'rpc.method': method,
+  'cloudbot.slack.thread_reply': !!(params as { thread_ts?: unknown } | undefined)?.thread_ts,
+});
+
 /** The bot's Web API caller, each call counted by method and outcome, and a client span when traced. */
 export function observeSlackCalls<H extends { call: AnyFn }>(http: H, t: Telemetry): H {
   const call = (method: string, ...rest: unknown[]) => {
     const send = () => http.call(method, ...rest) as Promise<unknown>;
-    const traced = t.tracing.on ? t.tracing.span(`slack ${method}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'slack', 'rpc.method': method } }, send) : send();
+    const traced = t.tracing.on ? t.tracing.span(`slack ${method}`, { kind: SpanKind.CLIENT, attributes: slackAttributes(method, rest[0]) }, send) : send();
     return traced.then(
       (v) => {
         t.metrics.slackCall(method, 'ok');
