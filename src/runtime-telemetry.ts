@@ -101,6 +101,6 @@ export function watchTraces(t: Telemetry, limit = 10_000) {
 }
 
 /** Socket Mode: `/metrics` on a listener of its own (HTTP mode serves it on PORT). */
-export function listenMetricsSocketMode(t: Telemetry, config: TelemetryConfig | undefined): Promise<MetricsServer> {
-  return listenForMetrics(metricsHandler(t.metrics, config?.metricsToken), config?.metricsPort ?? 9464);
+export function listenMetricsSocketMode(t: Telemetry, config: TelemetryConfig): Promise<MetricsServer> {
+  return listenForMetrics(metricsHandler(t.metrics, config.metricsToken), config.metricsPort);
 }

@@ -104,8 +104,8 @@ export interface Runtime {
   flow: ChangeFlow;
   app: BoltApp;
   slackApi: SlackApi;
-  /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests). */
-  start(): Promise<{ port?: number }>;
+  /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests); in Socket Mode, /metrics's. */
+  start(): Promise<{ port?: number; metricsPort?: number }>;
   /** Resolves when no listener work after an ack is under way (the shell waits for a reply so). */
   settled(): Promise<void>;
   /** Finishes what is in flight, then closes the app, the pool (if its own) and the store. */

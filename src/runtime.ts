@@ -293,10 +293,11 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
         reloadTimer.unref();
       }
       if (early) return early;
-      if (slack.mode === 'socket') metricsServer = await listenMetricsSocketMode(telemetry, settings.telemetry);
+      // Socket Mode has no HTTP server for /metrics: one of its own, when configured (main.ts always is).
+      if (slack.mode === 'socket' && settings.telemetry) metricsServer = await listenMetricsSocketMode(telemetry, settings.telemetry);
       const bound = await listen(app, slack);
       listening = true;
-      return bound;
+      return metricsServer ? { ...bound, metricsPort: metricsServer.port } : bound;
     },
     settled: () => afterAck.idle(),
     async stop() {

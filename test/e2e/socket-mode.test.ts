@@ -21,6 +21,8 @@ let slack: FakeSlack;
 let socket: FakeSocket;
 let responses: ResponseUrls;
 let bot: Runtime;
+let metricsPort: number | undefined;
+const METRICS_TOKEN = 'socket-metrics-token-0123';
 
 beforeAll(async () => {
   sandbox = createSandbox({ token: 'socket-mode-cloud-token' });
@@ -35,10 +37,11 @@ beforeAll(async () => {
       databasePath: ':memory:',
       access: { config: { admins: [], operators: [], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined } },
       log: { sink: () => {} },
+      telemetry: { metricsPort: 0, metricsToken: METRICS_TOKEN, traces: undefined },
     },
     { slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy },
   );
-  await bot.start();
+  ({ metricsPort } = await bot.start());
   await socket.waitForConnection();
 });
 
@@ -58,4 +61,16 @@ it('answers a slash command delivered over the socket', async () => {
   expect(visibleText(post!.body)).toMatch(/Server 101[\s\S]*running/);
   expect(sandbox.requests.map((r) => `${r.method} ${r.rawPath}`)).toEqual(['GET /v2/servers/101/status']);
   expect(slack.callsTo('apps.connections.open')[0]?.token).toBe(APP_TOKEN);
+});
+
+it('serves /metrics on a listener of its own (METRICS_PORT), behind METRICS_TOKEN, with the socket command counted', async () => {
+  expect(metricsPort).toBeGreaterThan(0);
+  const url = `http://127.0.0.1:${metricsPort}/metrics`;
+  expect((await fetch(url)).status).toBe(401);
+  const res = await fetch(url, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  expect(res.status).toBe(200);
+  const body = await res.text();
+  expect(body).toMatch(/^cloudbot_ack_seconds_count\{kind="command"\} [1-9]/m);
+  expect(body).toMatch(/^cloudbot_cloud_requests_total\{endpoint="GET \/servers\/\{server\}\/status",status="200"\} 1$/m);
+  expect((await fetch(`http://127.0.0.1:${metricsPort}/slack/events`)).status).toBe(404); // nothing else is served there
 });
