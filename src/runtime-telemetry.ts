@@ -4,6 +4,7 @@
  * root stays readable; everything here is called once, at construction.
  */
 import type { Context } from '@opentelemetry/api';
+import type { Access } from './access/access.js';
 import type { TelemetryConfig } from './config.js';
 import type { RequestBudget } from './cloud/request-budget.js';
 import type { Clock } from './clock.js';
@@ -57,6 +58,26 @@ export function readGauges(t: Telemetry, deps: { store: Store; clock: Clock; bud
     },
     alertsFiring: async () => (await store.alerts.listFiring()).length,
     budget: () => ({ perMinute: budget.perMinute, ...budget.stats() }),
+  });
+}
+
+/**
+ * Access decisions as spans of the request (tier and verdict only: the operation's catalog id
+ * when the caller passes an operation, never the person or the channel). Off: access as it is.
+ */
+export function tracedAccess(access: Access, t: Telemetry): Access {
+  if (!t.tracing.on) return access;
+  // Delegation, not a copy: `unconfigured` is a getter that follows policy reloads.
+  return Object.assign(Object.create(access) as Access, {
+    check: (userId: string, channelId: string | undefined, op: Parameters<Access['check']>[2], account?: string) => {
+      const id = (op as { id?: unknown }).id;
+      const attributes = { 'cloudbot.tier': op.tier, ...(typeof id === 'string' ? { 'cloudbot.operation': id } : {}) };
+      return t.tracing.span('access check', { attributes }, async (span) => {
+        const decision = await access.check(userId, channelId, op, account);
+        span?.setAttribute('cloudbot.access.allowed', decision.ok);
+        return decision;
+      });
+    },
   });
 }
 

@@ -31,7 +31,7 @@ import { createAliasControl } from './app/alias-control.js';
 import { createWatchControl } from './app/watch-control.js';
 import { nameSteps } from './app/name-steps.js';
 import { createAfterAck, type AfterAck } from './slack/after-ack.js';
-import { afterAckHooks, listenMetricsSocketMode, observedStore, readGauges, runtimeTelemetry, watchTraces } from './runtime-telemetry.js';
+import { afterAckHooks, listenMetricsSocketMode, observedStore, readGauges, runtimeTelemetry, tracedAccess, watchTraces } from './runtime-telemetry.js';
 import { cloudAttempts, observeAuditor, type MetricsServer } from './telemetry/index.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
@@ -134,13 +134,13 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     clock,
     signal: policyRetries.signal,
   });
-  const access = createAccess({
+  const access = tracedAccess(createAccess({
     policy: () => policySource!.current(),
     groupMembers: (id) => slackApi.usergroupMembers(id),
     clock,
     logger,
     ...(overrides.groupCacheMs !== undefined ? { cacheMs: overrides.groupCacheMs } : {}),
-  });
+  }), telemetry);
   const label = (account: string | null) => access.accountLabel(accountOf(account));
   // Reads remember what they showed; the same entry is written at most once a minute. The policy
   // file's inventory names resources too, read from the policy in force (a reload replaces it).

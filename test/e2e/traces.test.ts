@@ -82,6 +82,8 @@ describe('a slash command that changes something', () => {
     expect(names).toContain('slack chat.postMessage'); // the status message
     expect(names).toContain('slack chat.update'); // … edited to done
     expect(names).toContain('store operations.create');
+    // The access decision, by tier and verdict (and the catalog id), never the person.
+    expect(trace.find((s) => s.name === 'access check')?.attributes).toEqual({ 'cloudbot.tier': 'change', 'cloudbot.operation': 'server.rename', 'cloudbot.access.allowed': true });
     expect(names.filter((n) => n.startsWith('cloud '))).toContain('cloud PATCH /servers/{server}/rename');
     expect(otlp.lastHeaders['x-collector-key']).toBe(COLLECTOR_KEY);
 
