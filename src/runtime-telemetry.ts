@@ -121,7 +121,22 @@ export function watchTraces(t: Telemetry, limit = 10_000) {
   };
 }
 
-/** Socket Mode: `/metrics` on a listener of its own (HTTP mode serves it on PORT). */
-export function listenMetricsSocketMode(t: Telemetry, config: TelemetryConfig): Promise<MetricsServer> {
-  return listenForMetrics(metricsHandler(t.metrics, config.metricsToken), config.metricsPort);
+/**
+ * What start and stop do for telemetry. `socketMetrics`: Socket Mode has no HTTP server, so
+ * `/metrics` gets a listener of its own (METRICS_PORT), only when configured (main.ts always is;
+ * test runtimes never bind the default port). Stop sends the spans still buffered.
+ */
+export function telemetryLifecycle(t: Telemetry, socketMetrics: TelemetryConfig | undefined) {
+  let server: MetricsServer | undefined;
+  return {
+    async start(): Promise<{ metricsPort?: number }> {
+      if (!socketMetrics) return {};
+      server = await listenForMetrics(metricsHandler(t.metrics, socketMetrics.metricsToken), socketMetrics.metricsPort);
+      return { metricsPort: server.port };
+    },
+    async stop(): Promise<void> {
+      await server?.close();
+      await t.tracing.shutdown();
+    },
+  };
 }

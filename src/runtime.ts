@@ -31,8 +31,8 @@ import { createAliasControl } from './app/alias-control.js';
 import { createWatchControl } from './app/watch-control.js';
 import { nameSteps } from './app/name-steps.js';
 import { createAfterAck, type AfterAck } from './slack/after-ack.js';
-import { afterAckHooks, listenMetricsSocketMode, observedStore, readGauges, runtimeTelemetry, tracedAccess, watchTraces } from './runtime-telemetry.js';
-import { cloudAttempts, observeAuditor, type MetricsServer } from './telemetry/index.js';
+import { afterAckHooks, observedStore, readGauges, runtimeTelemetry, telemetryLifecycle, tracedAccess, watchTraces } from './runtime-telemetry.js';
+import { cloudAttempts, observeAuditor } from './telemetry/index.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -55,13 +55,12 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   const initialTargets = targetsOf(initialPolicy);
   const telemetry = runtimeTelemetry(settings.telemetry);
   const logger = createLogger({
-    ...(telemetry.tracing.on ? { context: telemetry.tracing.logFields } : {}),
+    context: telemetry.tracing.logFields,
     ...(settings.log?.level ? { level: settings.log.level } : {}),
     ...(settings.log?.sink ? { sink: settings.log.sink } : {}),
     secrets: [slack.botToken, slack.appToken, slack.signingSecret, ...initialTargets.map((t) => t.token)],
   });
 
-  // Every store method timed and counted (and a span in a trace); the monitor lease tracked for the gauges.
   const { store, holdsLease } = observedStore(createStore(settings.database ?? { kind: 'sqlite', path: settings.databasePath }, { clock }), telemetry, () => watcher.owner);
   const ownPool = overrides.dispatcher ? undefined : new Agent({ connect: { timeout: 5000 }, headersTimeout: 20_000, bodyTimeout: 20_000 });
   const accounts = createCloudAccounts({
@@ -110,7 +109,6 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(overrides.slackCallTimeoutMs ? { slackCallTimeoutMs: overrides.slackCallTimeoutMs } : {}),
     ...(overrides.receiver ? { receiver: overrides.receiver } : {}),
   });
-  // Changes are counted from the audit trail (operation, outcome).
   const auditor = observeAuditor(createAuditor({
     store: store.audit,
     logger: logger.child({ component: 'audit' }),
@@ -236,7 +234,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   let stopped = false;
   const stopping = new AbortController();
   let listening = false;
-  let metricsServer: MetricsServer | undefined;
+  const ops = telemetryLifecycle(telemetry, slack.mode === 'socket' ? settings.telemetry : undefined);
   return {
     logger,
     telemetry,
@@ -293,11 +291,10 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
         reloadTimer.unref();
       }
       if (early) return early;
-      // Socket Mode has no HTTP server for /metrics: one of its own, when configured (main.ts always is).
-      if (slack.mode === 'socket' && settings.telemetry) metricsServer = await listenMetricsSocketMode(telemetry, settings.telemetry);
+      const metrics = await ops.start();
       const bound = await listen(app, slack);
       listening = true;
-      return metricsServer ? { ...bound, metricsPort: metricsServer.port } : bound;
+      return { ...bound, ...metrics };
     },
     settled: () => afterAck.idle(),
     async stop() {
@@ -315,8 +312,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       policyRetries.abort();
       await accounts.close();
       await ownPool?.close();
-      await metricsServer?.close();
-      await telemetry.tracing.shutdown(); // spans still buffered go out
+      await ops.stop();
       await store.close();
     },
   };
