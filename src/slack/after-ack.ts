@@ -112,9 +112,7 @@ export function createAfterAck(logger: Pick<Logger, 'error'> & Partial<Pick<Logg
     return () => bound().finally(() => done(what, (performance.now() - t0) / 1000));
   };
   return {
-    run(what, piece, busyPiece) {
-      const work = observed(what, piece);
-      const busy = busyPiece && observed(what, busyPiece);
+    run(what, piece, busy) {
       running++;
       if (busy && shouldShed()) {
         if (!shedding) {
@@ -125,10 +123,11 @@ export function createAfterAck(logger: Pick<Logger, 'error'> & Partial<Pick<Logg
             // as above
           }
         }
-        void nextTurn().then(busy).catch(logged(what)).finally(settle);
+        void nextTurn().then(observed(what, busy)).catch(logged(what)).finally(settle);
         return;
       }
       if (busy) shedding = false;
+      const work = observed(what, piece);
       if (active < maxRunning) start(what, work);
       else queue.push(() => start(what, work));
     },

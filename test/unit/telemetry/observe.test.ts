@@ -1,7 +1,7 @@
 /** The telemetry wrappers (issue 24): what each counts, and that the wrapped service behaves as before. */
 import { describe, expect, it } from 'vitest';
 import { SlackApiError } from '../../../src/chat/slack-api.js';
-import { cloudAttempts, createMetrics, noTracing, observeSlackCalls, observeStore, type Telemetry } from '../../../src/telemetry/index.js';
+import { cloudAttempts, createMetrics, noTracing, observeSlackCalls, observeStore, requestKind, type Telemetry } from '../../../src/telemetry/index.js';
 
 const telemetry = (): Telemetry => ({ metrics: createMetrics(), tracing: noTracing });
 const scraped = async (t: Telemetry) => (await t.metrics.scrape()).body;
@@ -71,5 +71,20 @@ describe('metrics of two runtimes in one process', () => {
     a.metrics.change('server.rename', 'succeeded');
     expect(await scraped(a)).toContain('cloudbot_changes_total{operation="server.rename",outcome="succeeded"} 1');
     expect(await scraped(b)).not.toContain('cloudbot_changes_total{');
+  });
+});
+
+describe('requestKind', () => {
+  it('names each Slack request by what it is, from its body', () => {
+    expect(requestKind({ command: '/cloud', text: 'server status 101' })).toBe('command');
+    expect(requestKind({ type: 'block_actions' })).toBe('click');
+    expect(requestKind({ type: 'block_suggestion' })).toBe('click');
+    expect(requestKind({ type: 'view_submission' })).toBe('view');
+    expect(requestKind({ type: 'view_closed' })).toBe('view');
+    expect(requestKind({ type: 'shortcut' })).toBe('command');
+    expect(requestKind({ type: 'event_callback', event: { type: 'app_home_opened' } })).toBe('event');
+    expect(requestKind({ type: 'event_callback', event: { type: 'function_executed' } })).toBe('step');
+    expect(requestKind({ type: 'something_new' })).toBe('other');
+    expect(requestKind(undefined)).toBe('other');
   });
 });
