@@ -7,7 +7,8 @@
  * id, a name, a user or a channel. Recording is one observe or inc (microseconds); the gauges
  * about watches, subscriptions and alerts are read from their sources only when scraped.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { leanCounter, leanHistogram } from './lean-metrics.js';
 
 /** What a Slack request was, as the ack histogram counts it. */
 export type RequestKind = 'command' | 'click' | 'view' | 'event' | 'step' | 'other';
@@ -29,7 +30,8 @@ export interface Metrics {
   slackCall(method: string, outcome: SlackOutcome): void;
   cloudRequest(endpoint: string, status: string, seconds: number): void;
   change(operation: string, outcome: string): void;
-  storeCall(store: string, op: string, seconds: number, failed: boolean): void;
+  /** One store method's recorder, made once when the store is wrapped. */
+  storeTimer(store: string, op: string): (seconds: number, failed: boolean) => void;
   /** Connects the gauges to what they report. */
   read(sources: GaugeSources): void;
   /** The exposition text and its content type. */
@@ -42,18 +44,30 @@ const ANSWER_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60];
 const CLOUD_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20];
 const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
+/** A family's series by label values, each made once (the lean families' `child`, remembered). */
+function memo<F>(child: (...values: string[]) => F): (...values: string[]) => F {
+  const made = new Map<string, F>();
+  return (...values) => {
+    const key = values.length === 1 ? values[0]! : values.join('\u0000');
+    let f = made.get(key);
+    if (!f) made.set(key, (f = child(...values)));
+    return f;
+  };
+}
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
-  const ack = new Histogram({ name: 'cloudbot_ack_seconds', help: 'Time from a Slack request reaching the bot to its ack, by kind', labelNames: ['kind'], buckets: ACK_BUCKETS, registers });
-  const answer = new Histogram({ name: 'cloudbot_answer_seconds', help: 'Time from the ack to the answer being delivered (the work after the ack ended), by kind', labelNames: ['kind'], buckets: ANSWER_BUCKETS, registers });
-  const slack = new Counter({ name: 'cloudbot_slack_api_calls_total', help: 'Slack Web API calls by method and outcome (ok, rate_limited, refused, failed)', labelNames: ['method', 'outcome'], registers });
-  const cloud = new Counter({ name: 'cloudbot_cloud_requests_total', help: 'Cloud API requests (each try) by endpoint template and HTTP status (or failure code)', labelNames: ['endpoint', 'status'], registers });
-  const cloudTime = new Histogram({ name: 'cloudbot_cloud_request_seconds', help: 'Cloud API request latency (each try) by endpoint template', labelNames: ['endpoint'], buckets: CLOUD_BUCKETS, registers });
+  // The hot paths use lean-metrics.ts (recording without label hashing); the rest prom-client's own.
+  const ack = memo(leanHistogram(registry, { name: 'cloudbot_ack_seconds', help: 'Time from a Slack request reaching the bot to its ack, by kind', labelNames: ['kind'], buckets: ACK_BUCKETS }));
+  const answer = memo(leanHistogram(registry, { name: 'cloudbot_answer_seconds', help: 'Time from the ack to the answer being delivered (the work after the ack ended), by kind', labelNames: ['kind'], buckets: ANSWER_BUCKETS }));
+  const slack = memo(leanCounter(registry, { name: 'cloudbot_slack_api_calls_total', help: 'Slack Web API calls by method and outcome (ok, rate_limited, refused, failed)', labelNames: ['method', 'outcome'] }));
+  const cloud = memo(leanCounter(registry, { name: 'cloudbot_cloud_requests_total', help: 'Cloud API requests (each try) by endpoint template and HTTP status (or failure code)', labelNames: ['endpoint', 'status'] }));
+  const cloudTime = memo(leanHistogram(registry, { name: 'cloudbot_cloud_request_seconds', help: 'Cloud API request latency (each try) by endpoint template', labelNames: ['endpoint'], buckets: CLOUD_BUCKETS }));
   const changes = new Counter({ name: 'cloudbot_changes_total', help: 'Changes by catalog operation and outcome (requested, succeeded, failed, refused, cancelled, expired)', labelNames: ['operation', 'outcome'], registers });
-  const storeTime = new Histogram({ name: 'cloudbot_store_operation_seconds', help: 'Store operation latency by store and method', labelNames: ['store', 'op'], buckets: STORE_BUCKETS, registers });
-  const storeErrors = new Counter({ name: 'cloudbot_store_errors_total', help: 'Store operations that failed, by store and method', labelNames: ['store', 'op'], registers });
+  const storeTime = leanHistogram(registry, { name: 'cloudbot_store_operation_seconds', help: 'Store operation latency by store and method', labelNames: ['store', 'op'], buckets: STORE_BUCKETS });
+  const storeErrors = leanCounter(registry, { name: 'cloudbot_store_errors_total', help: 'Store operations that failed, by store and method', labelNames: ['store', 'op'] });
 
   let sources: GaugeSources | undefined;
   /** One read of each source per scrape (two gauges come from one store query). */
@@ -105,17 +119,21 @@ export function createMetrics(): Metrics {
 
   return {
     registry,
-    ack: (kind, s) => ack.observe({ kind }, s),
-    answered: (kind, s) => answer.observe({ kind }, s),
-    slackCall: (method, outcome) => slack.inc({ method, outcome }),
+    ack: (kind, s) => ack(kind)(s),
+    answered: (kind, s) => answer(kind)(s),
+    slackCall: (method, outcome) => slack(method, outcome)(),
     cloudRequest: (endpoint, status, s) => {
-      cloud.inc({ endpoint, status });
-      cloudTime.observe({ endpoint }, s);
+      cloud(endpoint, status)();
+      cloudTime(endpoint)(s);
     },
     change: (operation, outcome) => changes.inc({ operation, outcome }),
-    storeCall: (store, op, s, failed) => {
-      storeTime.observe({ store, op }, s);
-      if (failed) storeErrors.inc({ store, op });
+    storeTimer: (store, op) => {
+      const time = storeTime(store, op);
+      let failure: (() => void) | undefined; // made at the first failure: a method that never fails shows no error series
+      return (s, failed) => {
+        time(s);
+        if (failed) (failure ??= storeErrors(store, op))();
+      };
     },
     read: (s) => void (sources = s),
     scrape: async () => {

@@ -29,16 +29,17 @@ function observeGroup<G extends object>(group: G, name: string, t: Telemetry): G
     }
     const fn = value as AnyFn;
     const attributes = { 'db.operation.name': op, 'cloudbot.store': name };
+    const record = t.metrics.storeTimer(name, op);
     out[op] = (...args: unknown[]) => {
       const t0 = performance.now();
       const call = () => fn.apply(group, args) as Promise<unknown>;
       return (t.tracing.on ? t.tracing.span(`store ${name}.${op}`, { attributes }, call) : call()).then(
         (v) => {
-          t.metrics.storeCall(name, op, seconds(t0), false);
+          record(seconds(t0), false);
           return v;
         },
         (e: unknown) => {
-          t.metrics.storeCall(name, op, seconds(t0), true);
+          record(seconds(t0), true);
           throw e;
         },
       );
