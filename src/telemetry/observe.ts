@@ -140,9 +140,14 @@ export function requestKind(body: unknown): RequestKind {
   }
 }
 
-/** The after-ack work's name (after-ack.ts `what`) → the answer histogram's kind. */
+/**
+ * The after-ack work's name (after-ack.ts `what`) → the answer histogram's kind. Names, not the
+ * request, because with tracing off no request context follows the work (that would cost every
+ * promise a hook); a new surface names its work so it maps here (a step's name says "step").
+ */
 export function workKind(what: string): RequestKind {
-  if (what.startsWith('/')) return 'command';
+  if (what.startsWith('/') || /shortcut/i.test(what)) return 'command';
+  if (/step/i.test(what)) return 'step';
   if (what === 'that form') return 'view';
   if (what === 'App Home') return 'event';
   return 'click';

@@ -1,7 +1,7 @@
 /** The telemetry wrappers (issue 24): what each counts, and that the wrapped service behaves as before. */
 import { describe, expect, it } from 'vitest';
 import { SlackApiError } from '../../../src/chat/slack-api.js';
-import { cloudAttempts, createMetrics, noTracing, observeSlackCalls, observeStore, requestKind, type Telemetry } from '../../../src/telemetry/index.js';
+import { cloudAttempts, createMetrics, noTracing, observeSlackCalls, observeStore, requestKind, workKind, type Telemetry } from '../../../src/telemetry/index.js';
 
 const telemetry = (): Telemetry => ({ metrics: createMetrics(), tracing: noTracing });
 const scraped = async (t: Telemetry) => (await t.metrics.scrape()).body;
@@ -86,5 +86,17 @@ describe('requestKind', () => {
     expect(requestKind({ type: 'event_callback', event: { type: 'function_executed' } })).toBe('step');
     expect(requestKind({ type: 'something_new' })).toBe('other');
     expect(requestKind(undefined)).toBe('other');
+  });
+});
+
+describe('workKind', () => {
+  it('maps the names listeners give their work after the ack to request kinds', () => {
+    expect(workKind('/cloud')).toBe('command');
+    expect(workKind('that shortcut')).toBe('command');
+    expect(workKind('that workflow step')).toBe('step');
+    expect(workKind('that form')).toBe('view');
+    expect(workKind('App Home')).toBe('event');
+    expect(workKind('that click')).toBe('click');
+    expect(workKind('Keep watching')).toBe('click');
   });
 });
