@@ -33,7 +33,10 @@ function observeGroup<G extends object>(group: G, name: string, t: Telemetry): G
     out[op] = (...args: unknown[]) => {
       const t0 = performance.now();
       const call = () => fn.apply(group, args) as Promise<unknown>;
-      return (t.tracing.on ? t.tracing.span(`store ${name}.${op}`, { attributes }, call) : call()).then(
+      const pending = t.tracing.on ? t.tracing.span(`store ${name}.${op}`, { attributes }, call) : call();
+      // Every store method is async; should one not be, it is left as it is rather than made so.
+      if (typeof (pending as { then?: unknown } | undefined)?.then !== 'function') return pending;
+      return pending.then(
         (v) => {
           record(seconds(t0), false);
           return v;
