@@ -49,7 +49,8 @@ export async function listenForMetrics(handler: (req: IncomingMessage, res: Serv
     res.end();
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    // A port taken by another process is named by its variable, so the fix is obvious.
+    server.once('error', (e) => reject(new Error(`METRICS_PORT ${port}: cannot listen for /metrics (${e.message})`)));
     server.listen(port, () => resolve());
   });
   return {

@@ -26,4 +26,9 @@ describe('/metrics', () => {
     server = await listenForMetrics(metricsHandler(createMetrics(), undefined), 0);
     expect((await fetch(`http://127.0.0.1:${server.port}/metrics`)).status).toBe(200);
   });
+
+  it('a port already taken is named by its variable', async () => {
+    server = await listenForMetrics(metricsHandler(createMetrics(), undefined), 0);
+    await expect(listenForMetrics(metricsHandler(createMetrics(), undefined), server.port)).rejects.toThrow(`METRICS_PORT ${server.port}: cannot listen for /metrics (listen EADDRINUSE`);
+  });
 });
