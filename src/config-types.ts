@@ -3,6 +3,8 @@
  * given. Types only; config.ts alone reads the environment.
  */
 
+import type { TelemetryConfig } from './config-telemetry.js';
+
 /** How Slack reaches the bot; `shell` is the local shell (no Slack at all). */
 export type SlackMode = 'socket' | 'http' | 'shell';
 export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
@@ -72,6 +74,8 @@ export interface BotConfig {
   };
   /** Subscriptions and alerts (issue 13). */
   monitor: MonitorConfig;
+  /** Prometheus metrics and OpenTelemetry traces (issue 24). */
+  telemetry: TelemetryConfig;
 }
 
 /**

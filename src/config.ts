@@ -8,7 +8,9 @@ import { z } from 'zod';
 import { isHttpUrl, isPostgresUrl, isV2Url } from './urls.js';
 import { idList, optional, port, principals, whole } from './config-fields.js';
 import type { BotConfig, CloudConfig, DatabaseConfig, LogLevelName, ShellConfig, SlackMode } from './config-types.js';
+import { telemetryConfig, telemetryEnvSchema } from './config-telemetry.js';
 
+export type { TelemetryConfig, TracesConfig } from './config-telemetry.js';
 export type { AccessConfig, BotConfig, CloudConfig, DatabaseConfig, LogLevelName, MonitorConfig, ShellConfig, SlackConfig, SlackMode } from './config-types.js';
 
 type Env = Record<string, string | undefined>;
@@ -118,6 +120,8 @@ export const botEnvSchema = cloudEnvSchema
         error: 'must be sqlite:<path> (e.g. sqlite:./data/cloudbot.db) or postgres://user:password@host:5432/database',
       }),
     ).transform((v) => v ?? 'sqlite:./data/cloudbot.db'),
+    // Metrics and traces (config-telemetry.ts).
+    ...telemetryEnvSchema,
   });
 
 function databaseConfig(url: string): DatabaseConfig {
@@ -174,6 +178,7 @@ function common(e: z.output<typeof botEnvSchema>) {
       requestsPerMinute: e.CLOUD_REQUESTS_PER_MINUTE ?? 1200,
       holdPolls: e.ALERT_HOLD_POLLS ?? 2,
     },
+    telemetry: telemetryConfig(e),
   };
 }
 

@@ -28,6 +28,8 @@ export interface LoggerOptions {
   /** Where lines go; default stdout. */
   sink?: (line: string) => void;
   now?: () => number;
+  /** Fields of the request in force (its trace_id and span_id when tracing is on), added to each line written. */
+  context?: () => Record<string, unknown> | undefined;
 }
 
 const MASK = '[redacted]';
@@ -55,7 +57,7 @@ export function createLogger(opts: LoggerOptions = {}, base: Record<string, unkn
 
   const write = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[level] < min) return;
-    const entry = { time: new Date(now()).toISOString(), level, msg, ...base, ...fields };
+    const entry = { time: new Date(now()).toISOString(), level, msg, ...base, ...opts.context?.(), ...fields };
     sink(redact(JSON.stringify(entry, errorReplacer)));
   };
 

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
       watch: config.watch,
       monitor: config.monitor,
       log: { level: config.logLevel },
+      telemetry: config.telemetry,
     });
   } catch (e) {
     // One message naming every problem of the file; nothing starts.

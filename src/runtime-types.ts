@@ -13,7 +13,8 @@ import type { AuditorService } from './audit/auditor.js';
 import type { SlackApi } from './chat/slack-api.js';
 import type { RetryOptions } from './cloud/retry.js';
 import type { Clock } from './clock.js';
-import type { AccessConfig, CloudConfig, LogLevelName, MonitorConfig, SlackConfig } from './config.js';
+import type { AccessConfig, CloudConfig, LogLevelName, MonitorConfig, SlackConfig, TelemetryConfig } from './config.js';
+import type { Telemetry } from './telemetry/index.js';
 import type { ChangeFlow } from './confirm/change-types.js';
 import type { Logger } from './log.js';
 import type { Catalog } from './operations/catalog.js';
@@ -48,6 +49,8 @@ export interface RuntimeSettings {
   /** Subscriptions and alerts (issue 13): poll interval, shared request budget, hold polls. */
   monitor?: Partial<MonitorConfig>;
   log?: { level?: LogLevelName; sink?: (line: string) => void };
+  /** Metrics endpoint and traces (issue 24); traces off when absent. */
+  telemetry?: TelemetryConfig;
 }
 
 /** What tests, the bench and the shell change; production passes none of these. */
@@ -85,6 +88,8 @@ export interface RuntimeOverrides {
 
 export interface Runtime {
   logger: Logger;
+  /** The Prometheus registry and the tracer of this bot (issue 24). */
+  telemetry: Telemetry;
   store: Store;
   /** One client per account for commands, one for the watcher (same pool, its own User-Agent). */
   accounts: CloudAccounts;
@@ -102,8 +107,8 @@ export interface Runtime {
   core: AppCore;
   app: BoltApp;
   slackApi: SlackApi;
-  /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests). */
-  start(): Promise<{ port?: number }>;
+  /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests); in Socket Mode, /metrics's. */
+  start(): Promise<{ port?: number; metricsPort?: number }>;
   /** Resolves when no listener work after an ack is under way (the shell waits for a reply so). */
   settled(): Promise<void>;
   /** Finishes what is in flight, then closes the app, the pool (if its own) and the store. */

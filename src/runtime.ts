@@ -34,6 +34,8 @@ import { createWatchControl } from './app/watch-control.js';
 import { nameSteps } from './app/name-steps.js';
 import { createAppCore } from './app/app-core.js';
 import { createAfterAck, settleListeners } from './slack/after-ack.js';
+import { afterAckHooks, observedStore, readGauges, runtimeTelemetry, telemetryLifecycle, tracedAccess, watchTraces } from './runtime-telemetry.js';
+import { cloudAttempts, observeAuditor } from './telemetry/index.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -54,13 +56,15 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   const catalog = overrides.catalog ?? defaultCatalog;
   const { path, policyOf, targetsOf, initialPolicy } = resolvePolicy(settings);
   const initialTargets = targetsOf(initialPolicy);
+  const telemetry = runtimeTelemetry(settings.telemetry);
   const logger = createLogger({
+    context: telemetry.tracing.logFields,
     ...(settings.log?.level ? { level: settings.log.level } : {}),
     ...(settings.log?.sink ? { sink: settings.log.sink } : {}),
     secrets: [slack.botToken, slack.appToken, slack.signingSecret, ...initialTargets.map((t) => t.token)],
   });
 
-  const store = createStore(settings.database ?? { kind: 'sqlite', path: settings.databasePath }, { clock });
+  const { store, holdsLease } = observedStore(createStore(settings.database ?? { kind: 'sqlite', path: settings.databasePath }, { clock }), telemetry, () => watcher.owner);
   const ownPool = overrides.dispatcher ? undefined : new Agent({ connect: { timeout: 5000 }, headersTimeout: 20_000, bodyTimeout: 20_000 });
   const accounts = createCloudAccounts({
     targets: initialTargets,
@@ -68,6 +72,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     dispatcher: overrides.dispatcher ?? ownPool!,
     ...(overrides.cloudRetry ? { retry: overrides.cloudRetry } : {}),
     watchUserAgent: WATCHER_USER_AGENT,
+    observe: cloudAttempts(telemetry),
   });
   // Sealed secrets live minutes (a pending reinstall's password); the key comes from the bot's
   // own credentials, so a copied database file alone does not open them.
@@ -101,17 +106,19 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     logger,
     readiness,
     clock,
+    telemetry,
+    metricsToken: settings.telemetry?.metricsToken,
     ...(overrides.slackRetryConfig ? { slackRetryConfig: overrides.slackRetryConfig } : {}),
     ...(overrides.slackCallTimeoutMs ? { slackCallTimeoutMs: overrides.slackCallTimeoutMs } : {}),
     ...(overrides.receiver ? { receiver: overrides.receiver } : {}),
   });
-  const auditor = createAuditor({
+  const auditor = observeAuditor(createAuditor({
     store: store.audit,
     logger: logger.child({ component: 'audit' }),
     slack: slackApi,
     ...(settings.auditChannel ? { auditChannel: settings.auditChannel } : {}),
     clock,
-  });
+  }), telemetry);
   // A file caught mid-save is read again shortly; stop() ends the wait.
   const policyRetries = new AbortController();
   policySource = createPolicySource({
@@ -128,13 +135,13 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     clock,
     signal: policyRetries.signal,
   });
-  const access = createAccess({
+  const access = tracedAccess(createAccess({
     policy: () => policySource!.current(),
     groupMembers: (id) => slackApi.usergroupMembers(id),
     clock,
     logger,
     ...(overrides.groupCacheMs !== undefined ? { cacheMs: overrides.groupCacheMs } : {}),
-  });
+  }), telemetry);
   const label = (account: string | null) => access.accountLabel(accountOf(account));
   // Reads remember what they showed; the same entry is written at most once a minute. The policy
   // file's inventory names resources too, read from the policy in force (a reload replaces it).
@@ -144,7 +151,8 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   const { channelMay, mayRead } = subscriptionReadChecks({ access, catalog, accountOf });
   // One budget for everything that polls the cloud: watches and subscriptions share it.
   const budget = createRequestBudget({ perMinute: settings.monitor?.requestsPerMinute ?? 1200, clock });
-  const watcher = createWatcher({
+  const traces = watchTraces(telemetry);
+  const watcher = traces.remembering(createWatcher({
     budget,
     store: store.watches,
     cloudFor: (account) => accounts.watchClient(accountOf(account)),
@@ -158,7 +166,9 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(settings.watch?.broadcast ? { broadcast: settings.watch.broadcast } : {}),
     ...(settings.watch?.leaseMs ? { leaseMs: settings.watch.leaseMs } : {}),
     ...(overrides.watchConcurrency ? { concurrency: overrides.watchConcurrency } : {}),
-  });
+    tracePoll: traces.poll,
+  }));
+  readGauges(telemetry, { store, clock, budget, owner: watcher.owner, holdsLease });
   const monitor = createMonitor({
     stores: store,
     cloudFor: (account) => accounts.watchClient(accountOf(account)),
@@ -218,7 +228,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(overrides.operationTimeoutMs !== undefined ? { operationTimeoutMs: overrides.operationTimeoutMs } : {}),
   });
   // What listeners do after their ack runs detached (after-ack.ts); stop drains it.
-  const afterAck = createAfterAck(logger, overrides.afterAck);
+  const afterAck = createAfterAck(logger, overrides.afterAck, afterAckHooks(telemetry));
   registerListeners(app, {
     core,
     afterAck,
@@ -235,8 +245,10 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   let stopped = false;
   const stopping = new AbortController();
   let listening = false;
+  const ops = telemetryLifecycle(telemetry, slack.mode === 'socket' ? settings.telemetry : undefined);
   return {
     logger,
+    telemetry,
     store,
     accounts,
     policy: policySource,
@@ -291,9 +303,10 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
         reloadTimer.unref();
       }
       if (early) return early;
+      const metrics = await ops.start();
       const bound = await listen(app, slack);
       listening = true;
-      return bound;
+      return { ...bound, ...metrics };
     },
     settled: () => afterAck.idle(),
     async stop() {
@@ -311,6 +324,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       policyRetries.abort();
       await accounts.close();
       await ownPool?.close();
+      await ops.stop();
       await store.close();
     },
   };

@@ -9,6 +9,7 @@ import type { Clock } from '../clock.js';
 import { createCloudClient, type ClosableCloudClient } from './client.js';
 import type { CloudClient } from './cloud-client.js';
 import type { RetryOptions } from './retry.js';
+import type { AttemptObserver } from './http.js';
 
 export interface AccountTarget {
   name: string;
@@ -50,6 +51,8 @@ export interface CloudAccountsOptions {
   dispatcher: Dispatcher;
   retry?: RetryOptions;
   watchUserAgent: string;
+  /** Metrics and traces of every try (http.ts). */
+  observe?: AttemptObserver;
 }
 
 export function createCloudAccounts(options: CloudAccountsOptions): CloudAccounts {
@@ -64,6 +67,7 @@ export function createCloudAccounts(options: CloudAccountsOptions): CloudAccount
       clock: options.clock,
       dispatcher: options.dispatcher,
       ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.observe ? { observe: options.observe } : {}),
     };
     const pair = { target, cloud: createCloudClient(base), watch: createCloudClient({ ...base, userAgent: options.watchUserAgent }) };
     made.push(pair.cloud, pair.watch);

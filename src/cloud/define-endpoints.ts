@@ -194,8 +194,10 @@ function queryOf(filters: Record<string, string>, query: Record<string, unknown>
 type Method = (...args: unknown[]) => unknown;
 
 /** The methods one entry gives its group (two for a paginated list). */
-function methodsOf(e: Endpoint, method: string, t: Transport): Record<string, Method> {
+function methodsOf(e: Endpoint, method: string, transport: Transport): Record<string, Method> {
   const { names } = splitTemplate(e.template);
+  // Every request names its template: metrics and traces label by it, never by the concrete path.
+  const t: Transport = { send: (req) => transport.send({ ...req, endpoint: e.template }), close: () => transport.close() };
   const split = (args: unknown[]) => ({ params: Object.fromEntries(names.map((n, i) => [n, args[i]])), rest: args.slice(names.length) });
   const r = e.reply;
   if (r.kind === 'one') {

@@ -48,6 +48,13 @@ export interface TransportEvent {
   code?: string;
 }
 
+/**
+ * Metrics and traces of each try (issue 24): called as a try starts, with the endpoint's template
+ * (never the concrete path: ids stay out of labels); what it returns is called once with how the
+ * try ended (the HTTP status, or the failure's code when there was no answer).
+ */
+export type AttemptObserver = (attempt: { method: HttpMethod; endpoint: string; attempt: number }) => (end: { status?: number; code?: string }) => void;
+
 export interface TransportOptions {
   /** Ends in `/v2` ("Versioning"); a trailing slash is ignored. */
   baseUrl: string;
@@ -61,6 +68,7 @@ export interface TransportOptions {
   onEvent?: (event: TransportEvent) => void;
   /** Names the caller in the provider's logs (the watcher uses its own). */
   userAgent?: string;
+  observe?: AttemptObserver;
 }
 
 export interface TransportRequest {
@@ -72,6 +80,8 @@ export interface TransportRequest {
   signal?: AbortSignal;
   /** false: any 2xx body is ignored (deletes answer 204 or 200 with something). */
   expectBody?: boolean;
+  /** The endpoint table's template (`/servers/{server}`), for metrics and traces. */
+  endpoint?: string;
 }
 
 export interface TransportResponse {
@@ -146,6 +156,15 @@ export function createTransport(options: TransportOptions): Transport {
   };
   let closing: Promise<void> | undefined;
 
+  const observe = options.observe;
+  const ended = (end: ReturnType<AttemptObserver> | undefined, how: { status?: number; code?: string }) => {
+    try {
+      end?.(how);
+    } catch {
+      // Telemetry must not break a cloud call.
+    }
+  };
+
   const emit = (event: TransportEvent): void => {
     try {
       options.onEvent?.(event);
@@ -195,6 +214,7 @@ export function createTransport(options: TransportOptions): Transport {
       if (req.signal?.aborted) throw abortedError(requestLine, req.signal);
       if (closing) throw localCloudError('NETWORK_ERROR', `${requestLine}: the cloud client is closed`, { request: requestLine });
       emit({ type: 'request', ...tag, attempt: n, ms: 0 });
+      const end = observe?.({ method: req.method, endpoint: req.endpoint ?? 'other', attempt: n });
       const t0 = performance.now();
       let failure: CloudApiError;
       let transient = false;
@@ -203,6 +223,7 @@ export function createTransport(options: TransportOptions): Transport {
         // What follows (parsing, the caller's rendering) waits its turn: acks first (turns.ts).
         await nextTurn();
         const ms = Math.round(performance.now() - t0);
+        ended(end, outcome.ok ? { status: outcome.status } : { status: outcome.error.status, code: outcome.error.code });
         if (outcome.ok) {
           emit({ type: 'response', ...tag, attempt: n, ms, status: outcome.status });
           const body = req.expectBody === false ? undefined : parseBody(outcome.text, requestLine);
@@ -213,6 +234,7 @@ export function createTransport(options: TransportOptions): Transport {
       } catch (e) {
         if (e instanceof CloudApiError) throw e; // INVALID_RESPONSE from parseBody
         ({ error: failure, transient } = transportFailure(e, requestLine, token, req.signal));
+        ended(end, { code: failure.code });
         emit({ type: 'response', ...tag, attempt: n, ms: Math.round(performance.now() - t0), code: failure.code });
         if (failure.code === 'ABORTED') throw failure;
       }

@@ -28,6 +28,7 @@
  * characters, so 256 running and 1,024 waiting is a few MB. The bench's ack rounds send 500
  * commands within a second, each answered 1 s later; 64 running had them queue for 8 s.
  */
+import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import type { Logger } from '../log.js';
 import { nextTurn } from '../turns.js';
@@ -54,12 +55,20 @@ export interface AfterAckLimits {
   heapShare?: number;
 }
 
+/** Telemetry (issue 24): the request's trace carried into the work, and how long the work took. */
+export interface AfterAckHooks {
+  /** Binds work to the trace context in force at the ack (work may start later, from a queue). */
+  bind?: (work: () => Promise<void>) => () => Promise<void>;
+  /** The work (or its busy answer) ended, `seconds` after the listener handed it over at its ack. */
+  done?: (what: string, seconds: number) => void;
+}
+
 const v8HeapUsed = (): number => {
   const h = getHeapStatistics();
   return h.used_heap_size / h.heap_size_limit;
 };
 
-export function createAfterAck(logger: Pick<Logger, 'error'> & Partial<Pick<Logger, 'warn'>>, limits: AfterAckLimits = {}): AfterAck {
+export function createAfterAck(logger: Pick<Logger, 'error'> & Partial<Pick<Logger, 'warn'>>, limits: AfterAckLimits = {}, hooks: AfterAckHooks = {}): AfterAck {
   const maxRunning = limits.running ?? 256;
   const maxWaiting = limits.waiting ?? 1024;
   const heapUsed = limits.heapUsed ?? v8HeapUsed;
@@ -94,8 +103,16 @@ export function createAfterAck(logger: Pick<Logger, 'error'> & Partial<Pick<Logg
       });
   };
   const shouldShed = () => queue.length >= maxWaiting || heapUsed() >= heapShare;
+  const { bind, done } = hooks;
+  /** The piece, carried in the request's trace and timed (each only when asked for). */
+  const observed = (what: string, piece: () => Promise<void>): (() => Promise<void>) => {
+    const bound = bind ? bind(piece) : piece;
+    if (!done) return bound;
+    const t0 = performance.now();
+    return () => bound().finally(() => done(what, (performance.now() - t0) / 1000));
+  };
   return {
-    run(what, work, busy) {
+    run(what, piece, busy) {
       running++;
       if (busy && shouldShed()) {
         if (!shedding) {
@@ -106,10 +123,11 @@ export function createAfterAck(logger: Pick<Logger, 'error'> & Partial<Pick<Logg
             // as above
           }
         }
-        void nextTurn().then(busy).catch(logged(what)).finally(settle);
+        void nextTurn().then(observed(what, busy)).catch(logged(what)).finally(settle);
         return;
       }
       if (busy) shedding = false;
+      const work = observed(what, piece);
       if (active < maxRunning) start(what, work);
       else queue.push(() => start(what, work));
     },

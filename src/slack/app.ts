@@ -25,6 +25,7 @@ import { responseUrlPoster, type PostToResponseUrl } from './response-url.js';
 import { handlerFailureReply } from './respond-privately.js';
 import { rejectedToken } from './wait-for-slack.js';
 import { skipRetriedDeliveries, type RetriedDeliveryDeps } from './retried-deliveries.js';
+import { metricsHandler, METRICS_PATH, observeSlackCalls, type Telemetry } from '../telemetry/index.js';
 import { createStartGate, GatedApp, httpProcessEventError, socketProcessEventError, type StartGate } from './start-gate.js';
 
 export type BoltApp = InstanceType<typeof App>;
@@ -42,6 +43,9 @@ export interface SlackAppOptions {
   readiness?: () => Promise<Readiness>;
   /** Times how long a request that came before the bot was ready is held (start-gate.ts). */
   clock?: Clock;
+  /** Metrics (`/metrics` in HTTP mode, behind `metricsToken` when set) and traces (issue 24). */
+  telemetry?: Telemetry;
+  metricsToken?: string | undefined;
 }
 
 export interface Readiness {
@@ -90,6 +94,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     // Liveness: the process answers; nothing is awaited.
     { path: '/healthz', method: 'GET', handler: (_req: IncomingMessage, res: ServerResponse) => res.end('ok') },
     { path: '/readyz', method: 'GET', handler: (_req: IncomingMessage, res: ServerResponse) => void readyz(opts.readiness, res) },
+    ...(opts.telemetry ? [{ path: METRICS_PATH, method: 'GET', handler: metricsHandler(opts.telemetry.metrics, opts.metricsToken) }] : []),
   ];
 
   if (slack.mode === 'shell' && !opts.receiver) throw new Error('shell mode needs the shell’s receiver');
@@ -120,7 +125,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
   const gate = createStartGate(opts.clock ?? systemClock);
   // A response_url answer outside `respond` goes through the same fetch and Agent as every Slack call.
   const postResponse = responseUrlPoster(light.fetch, clientOptions.timeout);
-  const gateDeps = { gate, logger: opts.logger, slack: () => slackApi, postResponse };
+  const gateDeps = { gate, logger: opts.logger, slack: () => slackApi, postResponse, ...(opts.telemetry ? { telemetry: opts.telemetry } : {}) };
   const app = new GatedApp({
     token: slack.botToken,
     receiver,
@@ -150,7 +155,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     timeoutMs: clientOptions.timeout,
     retry: clientOptions.retryConfig,
   });
-  const slackApi = slackApiDirect(http);
+  const slackApi = slackApiDirect(opts.telemetry ? observeSlackCalls(http, opts.telemetry) : http);
   return {
     app,
     slackApi,

@@ -19,6 +19,8 @@ import type { SlackApi } from '../chat/slack-api.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { PostToResponseUrl } from './response-url.js';
+import type { Telemetry } from '../telemetry/index.js';
+import { observeRequest } from './observe-request.js';
 import { buildStarting, buildStartingModal, STARTING_FIELD_ERROR } from '../views/starting-views.js';
 
 /** How long an early request waits for the bot to be ready: well inside Slack's 3 s for the ack. */
@@ -76,6 +78,8 @@ export interface GateDeps {
   slack: () => SlackApi;
   /** A click's response_url, through the bot's own fetch (response-url.ts). */
   postResponse: PostToResponseUrl;
+  /** Acks timed, and each request a trace (observe-request.ts). */
+  telemetry?: Telemetry;
 }
 
 /** Bolt's App, with every request passing through the start gate first. */
@@ -87,7 +91,12 @@ export class GatedApp extends App {
     super(options);
   }
 
-  override async processEvent(event: ReceiverEvent): Promise<void> {
+  override processEvent(event: ReceiverEvent): Promise<void> {
+    const { telemetry } = this.gateDeps;
+    return telemetry ? observeRequest(telemetry, event, (e) => this.gated(e)) : this.gated(event);
+  }
+
+  private async gated(event: ReceiverEvent): Promise<void> {
     const deps = this.gateDeps;
     if (deps.gate.isOpen() || (await deps.gate.wait())) return super.processEvent(event);
     await answerNotReady(event, deps);

@@ -55,6 +55,8 @@ export interface WatcherDeps extends AccountDeps {
   deadlines?: Partial<Record<WatchKind, number>>;
   /** What each kind polls and says (the catalog's `watchKinds`; default the built-in ones). */
   kinds?: WatchKinds;
+  /** Runs one poll (of one resource, for its watches) inside its trace span (issue 24). */
+  tracePoll?: <T>(watches: WatchRecord[], poll: () => Promise<T>) => Promise<T>;
   /** This replica's name in watch leases (default: a fresh random one per watcher). */
   owner?: string;
   /**
@@ -211,6 +213,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
     if (same && now - (shownAt.get(w.id) ?? w.startedAt) >= ELAPSED_EDIT_MS) await editParent(same);
   }
 
+  const traced = deps.tracePoll ?? (<T>(_w: WatchRecord[], poll: () => Promise<T>) => poll());
   async function tick(): Promise<void> {
     const now = deps.clock.now();
     // Only what this replica now holds: another replica's leased watches are its to poll.
@@ -222,7 +225,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       groups.set(key, [...(groups.get(key) ?? []), w]);
     }
     await Promise.all(
-      [...groups.values()].map(async (watches) => {
+      [...groups.values()].map((watches) => traced(watches, async () => {
         const { kind, resource, account } = watches[0]!;
         // One poll for every watch of this resource.
         const signal = halt.signal;
@@ -236,7 +239,7 @@ export function createWatcher(deps: WatcherDeps): Watcher {
         if (result === UNPOLLED) return;
         if (!ok && isCloudApiError(result) && result.retryAfterMs) deps.budget?.pause(Math.ceil(result.retryAfterMs));
         for (const w of watches) await apply(w, result, ok);
-      }),
+      })),
     );
   }
 

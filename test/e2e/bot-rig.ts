@@ -23,7 +23,7 @@ import { createSlackSender, type SendOptions, type SlackSender } from '../rig/sl
 import type { SignedResponse } from '../rig/http.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, BOT_TOKEN, DEFAULT_CHANNELS, DEFAULT_USERS, OPS_CHANNEL, SIGNING_SECRET, type FakeChannel, type FakeUser } from '../rig/workspace.js';
-import type { AccessConfig } from '../../src/config.js';
+import type { AccessConfig, TelemetryConfig } from '../../src/config.js';
 import type { PolicyFile } from '../../src/access/policy-file.js';
 import { startRigAccounts, type RigAccount, type RigAccountOptions } from './rig-accounts.js';
 import { monitorParts, type RigMonitorOptions } from './rig-monitor.js';
@@ -86,6 +86,8 @@ export interface BotRigOptions {
   monitor?: RigMonitorOptions;
   /** Bounds on work in flight after acks (after-ack.ts): small ones make shedding reachable. */
   afterAck?: AfterAckLimits;
+  /** METRICS_TOKEN and traces (issue 24); /metrics is served either way. */
+  telemetry?: TelemetryConfig;
 }
 
 /** The bot's Slack retry policy with the waits taken out: as many tries, at once. */
@@ -176,6 +178,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
         ...(options.watch ? { watch: options.watch } : {}),
         ...monitor.settings,
         log: { level: 'debug', sink: (l) => logLines.push(l) },
+        ...(options.telemetry ? { telemetry: options.telemetry } : {}),
       },
       {
         clock,

@@ -11,8 +11,9 @@ import { visibleText } from './bot-rig.js';
 import { startSocketRig, type SocketRig } from './socket-rig.js';
 
 let rig: SocketRig;
+const METRICS_TOKEN = 'socket-metrics-token-0123';
 beforeAll(async () => {
-  rig = await startSocketRig({ cloudToken: 'socket-mode-cloud-token' });
+  rig = await startSocketRig({ cloudToken: 'socket-mode-cloud-token', telemetry: { metricsPort: 0, metricsToken: METRICS_TOKEN, traces: undefined } });
 });
 afterAll(async () => {
   await rig?.close();
@@ -26,4 +27,16 @@ it('answers a slash command delivered over the socket', async () => {
   expect(visibleText(post!.body)).toMatch(/Server 101[\s\S]*running/);
   expect(rig.sandbox.requests.map((r) => `${r.method} ${r.rawPath}`)).toEqual(['GET /v2/servers/101/status']);
   expect(rig.slack.callsTo('apps.connections.open')[0]?.token).toBe(APP_TOKEN);
+});
+
+it('serves /metrics on a listener of its own (METRICS_PORT), behind METRICS_TOKEN, with the socket command counted', async () => {
+  expect(rig.metricsPort).toBeGreaterThan(0);
+  const url = `http://127.0.0.1:${rig.metricsPort}/metrics`;
+  expect((await fetch(url)).status).toBe(401);
+  const res = await fetch(url, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  expect(res.status).toBe(200);
+  const body = await res.text();
+  expect(body).toMatch(/^cloudbot_ack_seconds_count\{kind="command"\} [1-9]/m);
+  expect(body).toMatch(/^cloudbot_cloud_requests_total\{endpoint="GET \/servers\/\{server\}\/status",status="200"\} 1$/m);
+  expect((await fetch(`http://127.0.0.1:${rig.metricsPort}/slack/events`)).status).toBe(404); // nothing else is served there
 });

@@ -4,7 +4,7 @@
  * endpoints. `close` stops them all (whatever started).
  */
 import { webApi } from '@slack/bolt';
-import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { createRuntime, type Runtime, type RuntimeSettings } from '../../src/runtime.js';
 import { createSandbox, type ListeningSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
 import { createFakeSocket, type FakeSocket } from '../rig/fake-socket.js';
@@ -18,10 +18,12 @@ export interface SocketRig {
   socket: FakeSocket;
   responses: ResponseUrls;
   bot: Runtime;
+  /** The metrics listener's port, when the rig was given telemetry settings. */
+  metricsPort: number | undefined;
   close(): Promise<void>;
 }
 
-export async function startSocketRig(options: { cloudToken: string; admins?: string[] }): Promise<SocketRig> {
+export async function startSocketRig(options: { cloudToken: string; admins?: string[]; telemetry?: RuntimeSettings['telemetry'] }): Promise<SocketRig> {
   const sandbox = createSandbox({ token: options.cloudToken });
   const cloudServer = await sandbox.listen();
   const slack = await createFakeSlack();
@@ -34,6 +36,7 @@ export async function startSocketRig(options: { cloudToken: string; admins?: str
       databasePath: ':memory:',
       access: { config: { admins: options.admins ?? [], operators: [], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined } },
       log: { sink: () => {} },
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     },
     { slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy },
   );
@@ -44,7 +47,7 @@ export async function startSocketRig(options: { cloudToken: string; admins?: str
     await slack.close();
     await responses.close();
   };
-  await bot.start();
+  const { metricsPort } = await bot.start();
   await socket.waitForConnection();
-  return { sandbox, cloudServer, slack, socket, responses, bot, close };
+  return { sandbox, cloudServer, slack, socket, responses, bot, metricsPort, close };
 }

@@ -88,5 +88,25 @@ describe('createAfterAck', () => {
     await after.idle();
     expect(events).toContain('ran');
   });
+
+  it('hooks (telemetry): work is bound when handed over and reported done with its name, shed work too', async () => {
+    const bound: string[] = [];
+    const done: string[] = [];
+    const after = createAfterAck(logger(), { waiting: 0, running: 1 }, {
+      bind: (work) => {
+        bound.push('bound');
+        return work;
+      },
+      done: (what, seconds) => void done.push(`${what} ${seconds >= 0}`),
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    after.run('/cloud', () => gate);
+    after.run('/cloud', async () => {}, async () => {}); // the queue is full: shed, answered busy
+    release();
+    await after.idle();
+    expect(bound).toEqual(['bound', 'bound']); // the first work, and the busy answer of the second (its work never runs)
+    expect(done).toEqual(['/cloud true', '/cloud true']);
+  });
 });
 

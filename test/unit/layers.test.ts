@@ -19,6 +19,8 @@ const LAYER: Record<string, number> = {
   'runtime.ts': 8,
   // The policy part of the composition root, and the root's types (they name every service).
   'runtime-policy.ts': 7.5,
+  // The telemetry part of the composition root: what it wraps and wires for metrics and traces.
+  'runtime-telemetry.ts': 7.5,
   'runtime-types.ts': 7,
   slack: 6,
   // The application core: runs a request from any surface (commands, forms, clicks); knows no Slack transport.
@@ -40,7 +42,10 @@ const LAYER: Record<string, number> = {
   // The Cloud API v2's resource shapes: the client reads them, the sandbox answers in them.
   'cloud-api': 0,
   'config.ts': 0,
+  // Metrics and traces: a leaf the services are handed through deps (wrappers are structural).
+  telemetry: 0.5,
   'config-types.ts': -1,
+  'config-telemetry.ts': -1.5,
   'urls.ts': -2,
   'config-fields.ts': -2,
   'clock.ts': -2,

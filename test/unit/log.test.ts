@@ -46,4 +46,15 @@ describe('createLogger', () => {
     createLogger({ level: 'warn', sink: (l) => lines.push(l) }).info('quiet');
     expect(lines).toHaveLength(0);
   });
+
+  it('adds the fields of the request in force (trace_id, span_id) to every line, children too, and still redacts the whole line', () => {
+    const lines: string[] = [];
+    let current: Record<string, unknown> | undefined = { trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) };
+    const log = createLogger({ secrets: ['cloud-token-123456'], sink: (l) => lines.push(l), now: () => 0, context: () => current });
+    log.child({ component: 'watcher' }).info('poll cloud-token-123456');
+    current = undefined; // outside any request
+    log.info('idle');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'poll [redacted]', component: 'watcher', trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) });
+    expect(JSON.parse(lines[1]!)).not.toHaveProperty('trace_id');
+  });
 });

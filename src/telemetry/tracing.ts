@@ -1,0 +1,163 @@
+/**
+ * Traces (issue 24): the OpenTelemetry API, the SDK's tracer provider and the OTLP/HTTP (JSON)
+ * exporter, not sdk-node: the bot needs no auto-instrumentation (it wraps its own few services
+ * at the composition root), so sdk-node's instrumentations, metrics and log SDKs would be weight
+ * and start-up time for nothing.
+ *
+ * One provider and one context manager per runtime, neither registered globally: several bots
+ * run in one test process, and a library's own spans should not land in ours. Contexts are
+ * passed to the tracer explicitly.
+ *
+ * Off (no endpoint configured) every call runs its function as it is: no context storage, no
+ * span objects. On, only `root` starts a trace (a Slack request, a watch poll); `span` makes a
+ * child of the span in force and nothing at all outside one, so background loops do not each
+ * open a trace per store call.
+ *
+ * Attributes are low-cardinality words the caller chooses (kinds, methods, endpoint templates,
+ * statuses): never ids, names, user text or secrets.
+ */
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type Sampler,
+} from '@opentelemetry/sdk-trace';
+import type { SamplerName, TracesConfig } from '../config-telemetry.js';
+
+export { SpanKind };
+export type { Context, Span };
+
+export interface SpanOptions {
+  kind?: SpanKind;
+  attributes?: Attributes;
+  links?: Link[];
+}
+
+export interface Tracing {
+  readonly on: boolean;
+  /** Starts a trace (or a child of `parent`) and runs `fn` in it; the span ends when `fn` settles. */
+  root<T>(name: string, options: SpanOptions, fn: (span: Span | undefined) => Promise<T>, parent?: Context): Promise<T>;
+  /** A child of the span in force, ended when `fn` settles; outside any span, just `fn`. */
+  span<T>(name: string, options: SpanOptions, fn: (span: Span | undefined) => Promise<T>): Promise<T>;
+  /** A child of the span in force, for the caller to end (a span around a callback pair); outside one, undefined. */
+  start(name: string, options: SpanOptions): Span | undefined;
+  /** Marks a span failed with the error's kind (its code or name, never its message). */
+  fail(span: Span, error: unknown): void;
+  /** The context in force now (undefined when off or outside a span), to resume later. */
+  capture(): Context | undefined;
+  /** Runs `fn` in a captured context. */
+  within<T>(context: Context | undefined, fn: () => T): T;
+  /** trace_id and span_id of the span in force, for log lines. */
+  logFields(): { trace_id: string; span_id: string } | undefined;
+  /** Sends what is buffered. */
+  flush(): Promise<void>;
+  /** Flushes and stops exporting. */
+  shutdown(): Promise<void>;
+}
+
+/** Tracing off: every call is its function. */
+export const noTracing: Tracing = {
+  on: false,
+  root: (_n, _o, fn) => fn(undefined),
+  span: (_n, _o, fn) => fn(undefined),
+  start: () => undefined,
+  fail: () => {},
+  capture: () => undefined,
+  within: (_c, fn) => fn(),
+  logFields: () => undefined,
+  flush: () => Promise.resolve(),
+  shutdown: () => Promise.resolve(),
+};
+
+/** One export's bound; and how long stop waits for the last one (real time: a bound on shutdown). */
+const EXPORT_TIMEOUT_MS = 5000;
+const SHUTDOWN_FLUSH_MS = 2000;
+
+function samplerOf(name: SamplerName, ratio: number): Sampler {
+  const ratioed = new TraceIdRatioBasedSampler(ratio);
+  switch (name) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return ratioed;
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: ratioed });
+    default:
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  }
+}
+
+/** A failure's kind only: its message may quote the cloud or the person. */
+function failed(span: Span, error: unknown): void {
+  const e = error as { name?: unknown; code?: unknown };
+  span.setStatus({ code: SpanStatusCode.ERROR });
+  span.setAttribute('error.type', typeof e?.code === 'string' ? e.code : typeof e?.name === 'string' ? e.name : 'error');
+}
+
+export function createTracing(config: TracesConfig | undefined, version = '0.1.0'): Tracing {
+  if (!config) return noTracing;
+  const contexts = new AsyncLocalStorageContextManager().enable();
+  const exporter = new OTLPTraceExporter({ url: config.url, headers: config.headers, timeoutMillis: EXPORT_TIMEOUT_MS });
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ ...config.resource, 'service.name': config.serviceName, 'service.version': version }),
+    sampler: samplerOf(config.sampler, config.ratio),
+    spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: 2000, exportTimeoutMillis: EXPORT_TIMEOUT_MS })],
+  });
+  const tracer = provider.getTracer('cloudbot', version);
+
+  const run = <T>(name: string, options: SpanOptions, parent: Context, fn: (span: Span) => Promise<T>): Promise<T> => {
+    const span = tracer.startSpan(name, options, parent);
+    return contexts.with(trace.setSpan(parent, span), async () => {
+      try {
+        return await fn(span);
+      } catch (e) {
+        failed(span, e);
+        throw e;
+      } finally {
+        span.end();
+      }
+    });
+  };
+
+  return {
+    on: true,
+    root: (name, options, fn, parent) => run(name, options, parent ?? ROOT_CONTEXT, fn),
+    span: (name, options, fn) => {
+      const active = contexts.active();
+      return trace.getSpan(active) ? run(name, options, active, fn) : fn(undefined);
+    },
+    start: (name, options) => {
+      const active = contexts.active();
+      return trace.getSpan(active) ? tracer.startSpan(name, options, active) : undefined;
+    },
+    fail: failed,
+    capture: () => contexts.active(),
+    within: (context, fn) => (context ? contexts.with(context, fn) : fn()),
+    logFields: () => {
+      const span = trace.getSpan(contexts.active());
+      if (!span) return undefined;
+      const { traceId, spanId } = span.spanContext();
+      return { trace_id: traceId, span_id: spanId };
+    },
+    flush: () => provider.forceFlush(),
+    shutdown: async () => {
+      // A collector that does not answer must not hold a stopping replica: the last spans get a bound.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_FLUSH_MS).unref()));
+      await Promise.race([provider.shutdown().catch(() => {}), late]);
+      clearTimeout(timer);
+      contexts.disable();
+    },
+  };
+}

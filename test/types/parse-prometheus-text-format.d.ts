@@ -1,0 +1,10 @@
+/** The parser ships no types: the shape of what it returns (each value a string, as written). */
+declare module 'parse-prometheus-text-format' {
+  export interface MetricFamily {
+    name: string;
+    help: string;
+    type: 'COUNTER' | 'GAUGE' | 'HISTOGRAM' | 'SUMMARY' | 'UNTYPED';
+    metrics: { value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string; sum?: string }[];
+  }
+  export default function parsePrometheusTextFormat(text: string): MetricFamily[];
+}
