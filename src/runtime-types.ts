@@ -23,6 +23,7 @@ import type { BroadcastPolicy } from './watch/final-post.js';
 import type { RequestBudget } from './cloud/request-budget.js';
 import type { Monitor } from './monitor/monitor.js';
 import type { AfterAckLimits } from './slack/after-ack.js';
+import type { UnfurlConfig } from './config-types.js';
 
 export interface RuntimeSettings {
   slack: SlackConfig;
@@ -47,6 +48,8 @@ export interface RuntimeSettings {
   /** Subscriptions and alerts (issue 13): poll interval, shared request budget, hold polls. */
   monitor?: Partial<MonitorConfig>;
   log?: { level?: LogLevelName; sink?: (line: string) => void };
+  /** Which links unfurl (CLOUD_PANEL_URL, CLOUD_WORKERS_DOMAIN; issue 23). */
+  unfurl?: UnfurlConfig;
 }
 
 /** What tests, the bench and the shell change; production passes none of these. */

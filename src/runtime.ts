@@ -215,6 +215,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     deliveries: store.deliveries,
     access,
     auditor,
+    ...(settings.unfurl ? { unfurl: settings.unfurl } : {}),
     ...(overrides.slowNoticeMs !== undefined ? { slowNoticeMs: overrides.slowNoticeMs } : {}),
     ...(overrides.operationTimeoutMs !== undefined ? { operationTimeoutMs: overrides.operationTimeoutMs } : {}),
   });
