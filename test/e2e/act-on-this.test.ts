@@ -75,7 +75,7 @@ describe('Act on this', () => {
     expect(modal.said).toMatch(/\*Server\* `web-1[^`]*` · `101`/);
     expect(modal.said).toMatch(/\*Security group\* `web-default` · `7`/);
     expect(modal.said).toContain(`*Worker* \`docs-site\` · \`${SEED_WORKER_UUID}\``);
-    expect(buttonsOf(modal.view)).toEqual(expect.arrayContaining(['status', 'ips', 'list', 'show', 'deploy']));
+    expect(buttonsOf(modal.view)).toEqual(expect.arrayContaining(['status', 'ips', 'backup list', 'subscribe server', 'show', 'deploy', 'subscribe worker']));
   });
 
   it('a read chosen runs as /cloud server status 101 would, and its answer replaces the list', async () => {
