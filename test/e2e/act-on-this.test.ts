@@ -8,54 +8,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_WORKER_UUID } from '../../src/sandbox/seed.js';
-import { ACT_CALLBACK } from '../../src/views/act-on-this-views.js';
-import { blockActionsPayload } from '../rig/payloads.js';
-import { messageShortcutPayload } from '../rig/surface-payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, CAROL, OPS_CHANNEL, type FakeChannel } from '../rig/workspace.js';
-import type { JsonObject } from '../rig/json.js';
-import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { rigHelpers, startBotRig, type BotRig } from './bot-rig.js';
+import { buttonsOf, press, shortcut, teachNames } from './surface-rig.js';
 
 const NO_ROLES = { admins: [], operators: [], viewers: [] };
 let rig: BotRig;
 const { text } = rigHelpers(() => rig);
-
-/** Teaches the bot names the way a team would: answers that show them. */
-async function teachNames(r: BotRig, channelId = OPS_CHANNEL.id): Promise<void> {
-  await r.command('server ips 101', { channelId });
-  await r.command('sg show 7', { channelId });
-  await r.command(`worker status ${SEED_WORKER_UUID}`, { channelId });
-  await waitFor(async () => (await r.store.known.find('default', 'worker', 'docs-site'))[0] && (await r.store.known.find('default', 'server', 'web-1.example.net'))[0], { timeoutMs: 5000 });
-}
-
-/** Uses the shortcut on a message; resolves with the modal it opened (as Slack stores it). */
-async function shortcut(r: BotRig, message: string, userId = ALICE.id, channelId = OPS_CHANNEL.id): Promise<{ view: JsonObject; id: string; said: string; cloud: string[] }> {
-  const opened = r.slack.callsTo('views.open').length;
-  const before = r.sandbox.requests.length;
-  const ack = await r.send.interaction(messageShortcutPayload({ callbackId: ACT_CALLBACK, message: { text: message, user: BOB.id }, userId, channelId }));
-  expect(ack.status).toBe(200);
-  const call = await waitFor(() => r.slack.callsTo('views.open')[opened], { timeoutMs: 5000 });
-  expect(call.response.ok).toBe(true);
-  const stored = (call.response as unknown as { view: JsonObject }).view;
-  return { view: stored, id: String(stored.id), said: visibleText({ blocks: stored.blocks as unknown[] }), cloud: r.sandbox.requests.slice(before).map((q) => `${q.method} ${q.rawPath}`) };
-}
-
-/** The labels of the buttons in a modal, per resource line. */
-const buttonsOf = (view: JsonObject): string[] =>
-  (view.blocks as JsonObject[]).flatMap((b) => (b.type === 'actions' ? (b.elements as JsonObject[]).map((e) => String((e.text as JsonObject).text)) : []));
-
-/** Presses a button of the modal, under the resource whose line shows `id`; resolves with the modal's next version. */
-async function press(r: BotRig, modal: { view: JsonObject; id: string }, id: string, label: string, userId = ALICE.id): Promise<string> {
-  const blocks = modal.view.blocks as JsonObject[];
-  const line = blocks.findIndex((b) => b.type === 'section' && String((b.text as JsonObject).text).endsWith(`· \`${id}\``));
-  const row = blocks[line + 1];
-  const element = row?.type === 'actions' ? (row.elements as JsonObject[]).find((e) => (e.text as JsonObject).text === label) : undefined;
-  if (!element) throw new Error(`no button ${label}`);
-  const versions = r.slack.views.get(modal.id)!.versions.length;
-  await r.send.interaction(blockActionsPayload({ actionId: String(element.action_id), view: { ...modal.view, id: modal.id }, userId }));
-  const next = await waitFor(() => r.slack.views.get(modal.id)!.versions[versions], { timeoutMs: 10_000 });
-  return visibleText({ blocks: next.blocks as unknown[] });
-}
 
 describe('Act on this', () => {
   beforeAll(async () => {

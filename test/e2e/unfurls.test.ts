@@ -8,33 +8,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_WORKER_UUID } from '../../src/sandbox/seed.js';
-import { blockActionsPayload } from '../rig/payloads.js';
-import { linkSharedEnvelope } from '../rig/surface-payloads.js';
-import { tsAt } from '../rig/ids.js';
 import { waitFor } from '../rig/wait-for.js';
-import type { JsonObject } from '../rig/json.js';
 import { ALICE, CAROL, OPS_CHANNEL, type FakeChannel } from '../rig/workspace.js';
 import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { cardOf, PANEL, pressOnCard, share } from './surface-rig.js';
 
-const PANEL = 'https://panel.example.com';
 let rig: BotRig;
-let seq = 0;
-
-/** A person posts `urls` in a channel; Slack sends link_shared. Resolves once the bot is done (its ack, then the work). */
-async function share(r: BotRig, urls: string[], opts: { userId?: string; channelId?: string; source?: 'composer' } = {}) {
-  const channelId = opts.channelId ?? OPS_CHANNEL.id;
-  const ts = tsAt(Date.now(), ++seq);
-  r.slack.shareLinks(channelId, ts, urls);
-  const calls = r.slack.callsTo('chat.unfurl').length;
-  const before = r.sandbox.requests.length;
-  const ack = await r.send.event(linkSharedEnvelope({ urls, messageTs: ts, channelId, ...(opts.userId ? { userId: opts.userId } : {}), ...(opts.source ? { source: opts.source } : {}) }));
-  expect(ack.status).toBe(200);
-  await r.bot.settled();
-  return { ts, channelId, calls: r.slack.callsTo('chat.unfurl').slice(calls), cloud: r.sandbox.requests.slice(before).map((q) => `${q.method} ${q.rawPath}`) };
-}
-
 const cardText = (r: BotRig, channel: string, ts: string, url: string) => {
-  const card = r.slack.unfurls(channel, ts)?.[url];
+  const card = cardOf(r, channel, ts, url);
   return card ? visibleText({ blocks: card.blocks as unknown[] }) : undefined;
 };
 
@@ -86,14 +67,8 @@ describe('link unfurls', () => {
   it('a button on the card runs its read for whoever presses it, answered privately, the card left as it was', async () => {
     const url = `${PANEL}/servers/101`;
     const shared = await share(rig, [url]);
-    const card = rig.slack.unfurls(shared.channelId, shared.ts)![url]!;
-    const button = (card.blocks as JsonObject[]).flatMap((b) => (b.type === 'actions' ? (b.elements as JsonObject[]) : [])).find((e) => (e.text as JsonObject).text === 'ips')!;
-    const responseUrl = rig.responses.next();
     const before = rig.sandbox.requests.length;
-    await rig.send.interaction(
-      blockActionsPayload({ actionId: String(button.action_id), message: { channel: shared.channelId, ts: shared.ts, text: '', blocks: card.blocks as unknown[] }, userId: CAROL.id, channelId: shared.channelId, responseUrl }),
-    );
-    const post = await waitFor(() => rig.responses.postsTo(responseUrl)[0], { timeoutMs: 5000 });
+    const post = await pressOnCard(rig, shared, url, 'ips', CAROL.id);
     expect(post.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(visibleText(post.body)).toContain('185.10.20.11');
     expect(rig.sandbox.requests.slice(before).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['GET /v2/servers/101/ips']);
