@@ -23,7 +23,7 @@ export interface UnfurlCardInput {
 export function buildUnfurlCard(c: UnfurlCardInput): { blocks: Block[] } {
   // Only what reads as the answer: its own buttons (pages, watches) belong to the person who asked.
   const shown = c.reply.blocks.filter((b) => b.type === 'section' || b.type === 'context' || b.type === 'header' || b.type === 'divider');
-  const head = context(md`:cloud: cloudbot · live status of ${KIND[c.kind]} ${val(c.id)}, read when the link was shared`);
+  const head = context(md`cloudbot · live status of ${KIND[c.kind]} ${val(c.id)}, read when the link was shared`);
   const buttons = c.reads.map((r, i) => button({ text: r.label, actionId: `${UNFURL_READ}:${i}`, value: r.value }));
   const blocks = [head, ...shown.slice(0, CARD_BLOCKS)];
   if (buttons.length) blocks.push(actions('unfurl_reads', buttons), context(md`A button answers only whoever presses it, with what they may read here.`));
