@@ -69,8 +69,10 @@ export function registerShortcut(app: App, deps: ShortcutDeps): void {
         return;
       }
       const channelId = meta.data.channel;
-      // Exactly as typed after /cloud, by this person, in the channel the message is in.
-      const input = { userId: body.user.id, channelId, teamId: body.team?.id ?? '', triggerId: body.trigger_id, text };
+      // Exactly as typed after /cloud, by this person, in the channel the message is in. The
+      // change flow dedupes by trigger: keyed by the modal and the button (not the click's own
+      // trigger_id), a double click on one button starts one change. No choice opens a form.
+      const input = { userId: body.user.id, channelId, teamId: body.team?.id ?? '', triggerId: `act:${view.id}:${action.action_id}`, text };
       const answer = await runCommand(deps, input).catch((e: unknown) => ({ what: '/cloud', answer: { kind: 'said' as const, reply: failureReply(deps.logger, '/cloud', e) } }));
       const reply = answer.answer.kind === 'work' ? await answer.answer.reply.catch((e: unknown) => failureReply(deps.logger, answer.what, e)) : answer.answer.reply;
       // The person may have closed the modal meanwhile: the answer is then only logged as unseen.

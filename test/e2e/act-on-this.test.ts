@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_WORKER_UUID } from '../../src/sandbox/seed.js';
 import { waitFor } from '../rig/wait-for.js';
+import { blockActionsPayload } from '../rig/payloads.js';
 import { ALICE, BOB, CAROL, OPS_CHANNEL, type FakeChannel } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, type BotRig } from './bot-rig.js';
 import { buttonsOf, press, shortcut, teachNames } from './surface-rig.js';
@@ -59,6 +60,17 @@ describe('Act on this', () => {
     const card = await waitFor(() => rig.slack.messages.inChannel(OPS_CHANNEL.id)[posted], { timeoutMs: 5000 });
     expect(text(card)).toContain('Requested by <@UBOB000002>');
     await waitFor(() => rig.mutations(before).length > 0 || undefined, { timeoutMs: 5000 });
+    expect(rig.mutations(before).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['POST /v2/security-groups/7/deploy']);
+  });
+
+  it('a double click on a change’s button starts it once', async () => {
+    const modal = await shortcut(rig, 'sg 7 again', BOB.id);
+    const before = rig.sandbox.requests.length;
+    const blocks = modal.view.blocks as { type: string; elements?: { text: { text: string }; action_id: string }[] }[];
+    const deploy = blocks.flatMap((b) => b.elements ?? []).find((e) => e.text.text === 'deploy')!;
+    const click = () => rig.send.interaction(blockActionsPayload({ actionId: deploy.action_id, view: { ...modal.view, id: modal.id }, userId: BOB.id }));
+    await Promise.all([click(), click()]);
+    await rig.bot.settled();
     expect(rig.mutations(before).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['POST /v2/security-groups/7/deploy']);
   });
 

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_WORKER_UUID } from '../../src/sandbox/seed.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, CAROL, OPS_CHANNEL, type FakeChannel } from '../rig/workspace.js';
+import { tsAt } from '../rig/ids.js';
+import { linkSharedEnvelope } from '../rig/surface-payloads.js';
 import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
 import { cardOf, PANEL, pressOnCard, share } from './surface-rig.js';
 
@@ -56,6 +58,20 @@ describe('link unfurls', () => {
     const shared = await share(rig, [`${PANEL}/servers/..%2F..%2Faccount`, `${PANEL}/servers/101%3Fx=1`, 'https://panel.example.com.evil.net/servers/101', 'https://nobody.workers.example.net/', `${PANEL}/security-groups/0`]);
     expect(shared.cloud).toEqual([]);
     expect(shared.calls).toEqual([]);
+  });
+
+  it('a retried link_shared (Slack thought the first was lost) reads and unfurls once', async () => {
+    const url = `${PANEL}/servers/102`;
+    const ts = tsAt(Date.now(), 999_001);
+    rig.slack.shareLinks(OPS_CHANNEL.id, ts, [url]);
+    const calls = rig.slack.callsTo('chat.unfurl').length;
+    const before = rig.sandbox.requests.length;
+    const envelope = linkSharedEnvelope({ urls: [url], messageTs: ts });
+    expect((await rig.send.event(envelope)).status).toBe(200);
+    for (const n of [1, 2]) expect((await rig.send.event(envelope, { headers: { 'x-slack-retry-num': String(n), 'x-slack-retry-reason': 'http_timeout' } })).status).toBe(200);
+    await rig.bot.settled();
+    expect(rig.slack.callsTo('chat.unfurl').slice(calls)).toHaveLength(1);
+    expect(rig.sandbox.requests.slice(before).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['GET /v2/servers/102/status']);
   });
 
   it('a link in the composer (no channel yet) is not unfurled', async () => {
