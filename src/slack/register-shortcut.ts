@@ -42,7 +42,12 @@ export function registerShortcut(app: App, deps: ShortcutDeps): void {
     await ack();
     deps.afterAck.run('Act on this', async () => {
       const channelId = shortcut.channel.id;
-      const listing = await listActions(deps, { userId: shortcut.user.id, channelId, text: messageText(shortcut.message) });
+      // A failure inside (the store stayed locked) is told through the shortcut's response_url.
+      const listing = await listActions(deps, { userId: shortcut.user.id, channelId, text: messageText(shortcut.message) }).catch(async (e: unknown) => {
+        await respondPrivately(deps.logger, respond, failureReply(deps.logger, 'Act on this', e));
+        return undefined;
+      });
+      if (!listing) return;
       const view =
         listing.kind === 'refused'
           ? buildActRefused(listing.reply)
