@@ -21,7 +21,7 @@ export async function teachNames(r: BotRig, channelId = OPS_CHANNEL.id): Promise
   await r.command('server ips 101', { channelId });
   await r.command('sg show 7', { channelId });
   await r.command(`worker status ${SEED_WORKER_UUID}`, { channelId });
-  await waitFor(async () => ((await r.store.known.list('default', 'worker', 5)).length && (await r.store.known.list('default', 'sg', 5)).length) || undefined, { timeoutMs: 5000 });
+  await waitFor(async () => ((await r.store.known.list('default', 'worker', 5)).length && (await r.store.known.list('default', 'sg', 5)).length) || undefined, { timeoutMs: 15_000 });
 }
 
 export interface OpenedModal {
@@ -37,7 +37,7 @@ export async function shortcut(r: BotRig, message: string, userId = ALICE.id, ch
   const before = r.sandbox.requests.length;
   const ack = await r.send.interaction(messageShortcutPayload({ callbackId: ACT_CALLBACK, message: { text: message, user: BOB.id }, userId, channelId }));
   expect(ack.status).toBe(200);
-  const call = await waitFor(() => r.slack.callsTo('views.open')[opened], { timeoutMs: 5000 });
+  const call = await waitFor(() => r.slack.callsTo('views.open')[opened], { timeoutMs: 15_000 });
   expect(call.response.ok).toBe(true);
   const stored = (call.response as unknown as { view: JsonObject }).view;
   return { view: stored, id: String(stored.id), said: visibleText({ blocks: stored.blocks as unknown[] }), cloud: r.sandbox.requests.slice(before).map((q) => `${q.method} ${q.rawPath}`) };
@@ -52,7 +52,7 @@ export const buttonsOf = (view: { blocks?: unknown }): string[] => elements(view
 export async function pressInModal(r: BotRig, modal: { view: JsonObject; id: string }, actionId: string, userId = ALICE.id): Promise<string> {
   const versions = r.slack.views.get(modal.id)!.versions.length;
   await r.send.interaction(blockActionsPayload({ actionId, view: { ...modal.view, id: modal.id }, userId }));
-  const next = await waitFor(() => r.slack.views.get(modal.id)!.versions[versions], { timeoutMs: 10_000 });
+  const next = await waitFor(() => r.slack.views.get(modal.id)!.versions[versions], { timeoutMs: 15_000 });
   return visibleText({ blocks: next.blocks as unknown[] });
 }
 
@@ -92,5 +92,5 @@ export async function pressOnCard(r: BotRig, shared: { channelId: string; ts: st
   await r.send.interaction(
     blockActionsPayload({ actionId: String(button.action_id), message: { channel: shared.channelId, ts: shared.ts, text: '', blocks: card.blocks as unknown[] }, userId, channelId: shared.channelId, responseUrl }),
   );
-  return waitFor(() => r.responses.postsTo(responseUrl)[0], { timeoutMs: 5000 });
+  return waitFor(() => r.responses.postsTo(responseUrl)[0], { timeoutMs: 15_000 });
 }
