@@ -23,8 +23,9 @@ export async function surfacesTour(rig: BotRig, values: readonly string[]): Prom
   await rig.bot.settled();
   const known = (await Promise.all((['server', 'sg', 'worker'] as const).map((k) => rig.store.known.list('default', k, 20)))).flat();
   const names = known.flatMap((r) => r.names.map((n) => n.name));
-  // An alert-like message: hostile text, the hostile names the bot learnt, ids in context.
-  const message = [...values, ...names, 'sg 7', 'server 101', SEED_WORKER_UUID].join(' · ');
+  // An alert-like message: ids in context, the hostile names the bot learnt, hostile text. The
+  // ids come first: the shortcut reads only the first 12,000 characters, and values may be long.
+  const message = ['sg 7', 'server 101', SEED_WORKER_UUID, ...names, ...values].join(' · ');
   const modal = await shortcut(rig, message, ALICE.id);
   const reads = new Set(['status', 'ips', 'show', 'backup list']);
   const ids = (modal.view.blocks as JsonObject[]).flatMap((b) => (b.type === 'actions' ? (b.elements as JsonObject[]) : [])).filter((e) => reads.has(String((e.text as JsonObject).text))).map((e) => String(e.action_id));
