@@ -52,6 +52,14 @@ export interface MonitorConfig {
   holdPolls: number;
 }
 
+/** Which links unfurl (issue 23): the provider's panel pages and its workers' addresses. */
+export interface UnfurlConfig {
+  /** CLOUD_PANEL_URL: the panel's base URL (`<base>/servers/<id>`, `/workers/<uuid>`, `/security-groups/<id>`). */
+  panelUrl?: string;
+  /** CLOUD_WORKERS_DOMAIN: workers answer at `<name>.<domain>`. */
+  workersDomain?: string;
+}
+
 export interface BotConfig {
   slack: SlackConfig & { mode: 'socket' | 'http' };
   /** The environment's one account; undefined when the policy file declares the accounts. */
@@ -76,6 +84,7 @@ export interface BotConfig {
   monitor: MonitorConfig;
   /** Prometheus metrics and OpenTelemetry traces (issue 24). */
   telemetry: TelemetryConfig;
+  unfurl: UnfurlConfig;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { BotConfig, CloudConfig, DatabaseConfig, LogLevelName, ShellConfig,
 import { telemetryConfig, telemetryEnvSchema } from './config-telemetry.js';
 
 export type { TelemetryConfig, TracesConfig } from './config-telemetry.js';
-export type { AccessConfig, BotConfig, CloudConfig, DatabaseConfig, LogLevelName, MonitorConfig, ShellConfig, SlackConfig, SlackMode } from './config-types.js';
+export type { UnfurlConfig, AccessConfig, BotConfig, CloudConfig, DatabaseConfig, LogLevelName, MonitorConfig, ShellConfig, SlackConfig, SlackMode } from './config-types.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -115,6 +115,8 @@ export const botEnvSchema = cloudEnvSchema
     ),
     CLOUD_APPROVAL: optional(z.enum(['destroy', 'none'], { error: 'must be destroy (or none)' })),
     AUDIT_CHANNEL: optional(z.string().regex(/^[CG][A-Z0-9]{2,}$/, { error: 'must be a channel id like C0123ABCD' })),
+    CLOUD_PANEL_URL: optional(z.string().refine(isHttpUrl, { error: 'must be the panel’s http(s) base URL, e.g. https://panel.example.com' })),
+    CLOUD_WORKERS_DOMAIN: optional(z.string().trim().toLowerCase().regex(/^(?=.{1,200}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, { error: 'must be a domain name like workers.example.com' })),
     DATABASE_URL: optional(
       z.string().refine((v) => /^sqlite:.+/.test(v) || isPostgresUrl(v), {
         error: 'must be sqlite:<path> (e.g. sqlite:./data/cloudbot.db) or postgres://user:password@host:5432/database',
@@ -173,6 +175,7 @@ function common(e: z.output<typeof botEnvSchema>) {
       approval: e.CLOUD_APPROVAL === 'destroy' ? ('destroy' as const) : undefined,
     },
     auditChannel: e.AUDIT_CHANNEL,
+    unfurl: { ...(e.CLOUD_PANEL_URL ? { panelUrl: e.CLOUD_PANEL_URL.replace(/\/+$/, '') } : {}), ...(e.CLOUD_WORKERS_DOMAIN ? { workersDomain: e.CLOUD_WORKERS_DOMAIN } : {}) },
     monitor: {
       intervalMs: e.SUBSCRIPTION_INTERVAL_MS ?? 60_000,
       requestsPerMinute: e.CLOUD_REQUESTS_PER_MINUTE ?? 1200,
@@ -240,6 +243,8 @@ function loadShellConfig(env: Env): ShellConfig {
     logLevel: e.LOG_LEVEL ?? 'error',
     watch: { ...base.watch, intervalMs: e.WATCH_INTERVAL_MS ?? (sandbox ? 3000 : base.watch.intervalMs) },
     monitor: { ...base.monitor, intervalMs: e.SUBSCRIPTION_INTERVAL_MS ?? (sandbox ? 10_000 : base.monitor.intervalMs) },
+    // The sandbox's workers answer under workers.example.net; its "panel" is a made-up address the shell unfurls.
+    unfurl: sandbox ? { panelUrl: 'https://panel.example.net', workersDomain: 'workers.example.net', ...base.unfurl } : base.unfurl,
   };
 }
 

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
       auditChannel: config.auditChannel,
       watch: config.watch,
       monitor: config.monitor,
+      unfurl: config.unfurl,
       log: { level: config.logLevel },
       telemetry: config.telemetry,
     });

@@ -25,6 +25,7 @@ import type { BroadcastPolicy } from './watch/final-post.js';
 import type { RequestBudget } from './cloud/request-budget.js';
 import type { Monitor } from './monitor/monitor.js';
 import type { AfterAckLimits } from './slack/after-ack.js';
+import type { UnfurlConfig } from './config-types.js';
 
 export interface RuntimeSettings {
   slack: SlackConfig;
@@ -51,6 +52,8 @@ export interface RuntimeSettings {
   log?: { level?: LogLevelName; sink?: (line: string) => void };
   /** Metrics endpoint and traces (issue 24); traces off when absent. */
   telemetry?: TelemetryConfig;
+  /** Which links unfurl (CLOUD_PANEL_URL, CLOUD_WORKERS_DOMAIN; issue 23). */
+  unfurl?: UnfurlConfig;
 }
 
 /** What tests, the bench and the shell change; production passes none of these. */

@@ -225,6 +225,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     alertStores: store,
     access,
     auditor,
+    ...(settings.unfurl ? { unfurl: settings.unfurl } : {}),
     ...(overrides.operationTimeoutMs !== undefined ? { operationTimeoutMs: overrides.operationTimeoutMs } : {}),
   });
   // What listeners do after their ack runs detached (after-ack.ts); stop drains it.

@@ -17,9 +17,11 @@ import { runCommand, type CommandAnswer, type CommandCoreDeps, type CommandInput
 import type { Actor } from './run-operation.js';
 import { submitForm, type FormAnswer, type FormDeps, type FormInput } from './submit-form.js';
 import { keepWatching, type KeepWatchingAnswer, type WatchCommandDeps } from './watch-commands.js';
+import { listActions, type ActDeps, type ActListing } from './act-on-this.js';
+import { unfurlLinks, type UnfurlCard, type UnfurlDeps } from './unfurl-links.js';
 
 /** Everything the core runs on: the services src/runtime.ts builds (no Slack transport among them). */
-export type AppCoreDeps = CommandCoreDeps & ButtonDeps & FormDeps & TypedConfirmDeps & AlertClickDeps & HomeDataDeps & WatchCommandDeps;
+export type AppCoreDeps = CommandCoreDeps & ButtonDeps & FormDeps & TypedConfirmDeps & AlertClickDeps & HomeDataDeps & WatchCommandDeps & ActDeps & UnfurlDeps;
 
 export interface AppCore {
   /** A typed command (`/cloud …` without the `/cloud`). `naming` hears the command's name once parsed, for wording a failure. */
@@ -42,6 +44,10 @@ export interface AppCore {
   keepWatching(click: { channelId: string; userId: string; watchId: string }): Promise<KeepWatchingAnswer>;
   /** What this person's Home tab shows, read now. */
   homeData(userId: string): Promise<HomeData>;
+  /** "Act on this" on a message: what it names that the bot knows, and what this person may run on each here. */
+  actOnThis(input: { userId: string; channelId: string; text: string }): Promise<ActListing>;
+  /** Links shared in a channel: a read-tier card for each this person may read there. */
+  unfurl(input: { userId: string; channelId: string; teamId?: string; urls: readonly string[] }): Promise<UnfurlCard[]>;
 }
 
 export function createAppCore(deps: AppCoreDeps): AppCore {
@@ -56,5 +62,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     alertClick: (click) => handleAlertClick(deps, click),
     keepWatching: ({ channelId, userId, watchId }) => keepWatching(deps, channelId, userId, watchId),
     homeData: (userId) => homeData(deps, userId),
+    actOnThis: (input) => listActions(deps, input),
+    unfurl: (input) => unfurlLinks(deps, input),
   };
 }

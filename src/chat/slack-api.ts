@@ -48,6 +48,11 @@ export interface SlackApi {
    * it cannot check, and the watcher then posts.
    */
   threadReplies?(args: { channel: string; ts: string }): Promise<ThreadMessage[]>;
+  /**
+   * Attaches a card under each link of a posted message (chat.unfurl; scope links:write, the
+   * domains listed in the manifest's app_unfurl_domains). Optional: a chat without it unfurls nothing.
+   */
+  unfurl?(args: { channel: string; ts: string; unfurls: Record<string, { blocks: Block[] }> }): Promise<void>;
 }
 
 /**

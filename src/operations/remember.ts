@@ -39,6 +39,8 @@ export function groupSeen(g: Pick<SecurityGroup, 'id' | 'name' | 'servers'>): Kn
   return [{ kind: 'sg', id: String(g.id), name: g.name ?? null }, ...servers];
 }
 
-export function workerSeen(w: Pick<Worker, 'uuid' | 'name'>): KnownEntry[] {
-  return [{ kind: 'worker', id: w.uuid, uuid: w.uuid, name: w.name ?? null }];
+/** A worker, and its address (fqdn) as a host name: a pasted link or `name.workers…` finds it (issue 23). */
+export function workerSeen(w: Pick<Worker, 'uuid' | 'name'> & { fqdn?: string | null }): KnownEntry[] {
+  const base = { kind: 'worker', id: w.uuid, uuid: w.uuid } as const;
+  return [{ ...base, name: w.name ?? null }, ...(w.fqdn ? [{ ...base, name: w.fqdn.toLowerCase(), field: 'hostname' } as const] : [])];
 }

@@ -54,6 +54,11 @@ export function attachEventPrinter(deps: EventPrinterDeps): void {
         deps.print(formatEntry(heading, e.type === 'update' && before ? compactUpdate(before, lines) : lines, ctx));
         return;
       }
+      case 'unfurl': {
+        const m = e.message;
+        deps.print(render({ heading: { kind: 'unfurl', channel: channelName(m.channel), url: e.url }, text: m.text, blocks: m.blocks }, { kind: 'message', ts: m.ts }));
+        return;
+      }
       case 'delete':
         registry.gone({ kind: 'message', ts: e.message.ts });
         deps.print(`cloudbot deleted its message “${messageLabel(e.message.text, ctx)}”.`);

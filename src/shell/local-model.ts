@@ -39,7 +39,8 @@ export type LocalEvent =
   | { type: 'delete'; message: ShellMessage }
   | { type: 'ephemeral'; ephemeral: ShellEphemeral; replaced: boolean }
   | { type: 'ephemeral-delete'; ephemeral: ShellEphemeral }
-  | { type: 'view'; view: ShellView; opened: boolean };
+  | { type: 'view'; view: ShellView; opened: boolean }
+  | { type: 'unfurl'; message: ShellMessage; url: string };
 
 /** The id of the shell person's Home tab view. */
 export const HOME_VIEW_ID = 'VHOMETAB01';
@@ -48,6 +49,10 @@ export class LocalModel {
   readonly messages = new Map<string, ShellMessage>();
   readonly ephemerals = new Map<string, ShellEphemeral>();
   readonly views = new Map<string, ShellView>();
+  /** Links the person pasted, by the ts of their message (chat.unfurl may preview only these). */
+  readonly pasted = new Map<string, { channel: string; urls: Set<string> }>();
+  /** How many link previews were attached so far. */
+  unfurled = 0;
   /** response_url id → its channel, and the ephemeral message it may replace (set once something was posted). */
   private readonly responseUrls = new Map<string, { originalTs: string | undefined; channel: string }>();
   private readonly listeners: ((e: LocalEvent) => void)[] = [];
@@ -84,6 +89,15 @@ export class LocalModel {
     };
     this.messages.set(message.ts, message);
     this.emit({ type: 'message', message, broadcast: args.broadcast === true && !!threadTs });
+    return message;
+  }
+
+  /** A link preview (chat.unfurl) under the person's message: kept like a message, so its buttons can be pressed. */
+  unfurl(channel: string, url: string, blocks: unknown[]): ShellMessage {
+    this.unfurled += 1;
+    const message: ShellMessage = { channel, ts: this.nextTs(), text: url, blocks };
+    this.messages.set(message.ts, message);
+    this.emit({ type: 'unfurl', message, url });
     return message;
   }
 

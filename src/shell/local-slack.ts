@@ -23,7 +23,7 @@ type Params = Record<string, unknown>;
 type Answer = JsonObject & { ok: boolean };
 type Method = (p: Params, model: LocalModel) => Answer;
 
-const JSON_PARAMS = ['blocks', 'view', 'attachments', 'metadata'];
+const JSON_PARAMS = ['blocks', 'view', 'attachments', 'metadata', 'unfurls'];
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const fail = (error: string): Answer => ({ ok: false, error });
 const asObject = (v: unknown): JsonObject | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined);
@@ -76,6 +76,16 @@ const METHODS: Record<string, Method> = {
     if (str(p.user) !== SHELL_USER.id) return fail('user_not_in_channel');
     const e = model.postEphemeral({ channel, text: str(p.text) ?? '', blocks: blocksOf(p.blocks) ?? [] });
     return { ok: true, message_ts: e.ts };
+  },
+  // Link previews of what the person pasted (the shell's `link`): every URL must be one of theirs.
+  'chat.unfurl': (p, model) => {
+    const pasted = model.pasted.get(String(p.ts));
+    const unfurls = asObject(p.unfurls);
+    if (!pasted || pasted.channel !== str(p.channel)) return fail('cannot_find_message');
+    if (!unfurls) return fail('invalid_unfurls_format');
+    if (Object.keys(unfurls).some((url) => !pasted.urls.has(url))) return fail('cannot_unfurl_url');
+    for (const [url, card] of Object.entries(unfurls)) model.unfurl(pasted.channel, url, blocksOf(asObject(card)?.blocks) ?? []);
+    return { ok: true };
   },
   'views.open': (p, model) => open(p, model),
   'views.push': (p, model) => open(p, model),

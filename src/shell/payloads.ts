@@ -137,3 +137,48 @@ export function appHomeOpenedBody(): JsonObject {
 export function viewActionBody(element: JsonObject, blockId: string, view: JsonObject, triggerId = newTriggerId()): JsonObject {
   return { ...blockActionsBase(element, blockId, ['text', 'value', 'style'], triggerId), container: { type: 'view', view_id: view.id }, view };
 }
+
+/** The message shortcut `callbackId` on a message of `text` that someone posted in `channel` (issue 23). */
+export function messageShortcutBody(callbackId: string, text: string, responseUrl: string, channel: ChannelRef, messageTs: string, triggerId = newTriggerId()): JsonObject {
+  return {
+    type: 'message_action',
+    token: 'local-shell',
+    action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+    team,
+    user,
+    channel: { id: channel.id, name: channel.name },
+    is_enterprise_install: false,
+    enterprise: null,
+    callback_id: callbackId,
+    trigger_id: triggerId,
+    response_url: responseUrl,
+    message_ts: messageTs,
+    message: { type: 'message', user: SHELL_USER.id, text, ts: messageTs },
+  };
+}
+
+/** `link_shared` for links the shell's person posted in `channel` at `messageTs`, as the Events API delivers it. */
+export function linkSharedBody(urls: readonly string[], channel: ChannelRef, messageTs: string): JsonObject {
+  const now = Date.now();
+  return {
+    token: 'local-shell',
+    team_id: SHELL_TEAM.id,
+    api_app_id: SHELL_APP_ID,
+    event: {
+      type: 'link_shared',
+      channel: channel.id,
+      is_bot_user_member: true,
+      user: SHELL_USER.id,
+      message_ts: messageTs,
+      unfurl_id: `C-${randomBytes(8).toString('hex')}`,
+      source: 'conversations_history',
+      links: urls.map((url) => ({ domain: new URL(url).hostname, url })),
+      event_ts: `${(now / 1000).toFixed(6)}`,
+    },
+    type: 'event_callback',
+    event_id: `Ev${randomBytes(6).toString('hex').toUpperCase()}`,
+    event_time: Math.floor(now / 1000),
+    authorizations: [{ enterprise_id: null, team_id: SHELL_TEAM.id, user_id: SHELL_BOT.userId, is_bot: true, is_enterprise_install: false }],
+    is_ext_shared_channel: false,
+  };
+}

@@ -23,7 +23,8 @@ export type Heading =
   | { kind: 'message'; channel: string; updated?: boolean }
   | { kind: 'reply'; parentLabel: string; broadcast?: boolean }
   | { kind: 'ephemeral'; updated?: boolean }
-  | { kind: 'view'; title: string; home?: boolean };
+  | { kind: 'view'; title: string; home?: boolean }
+  | { kind: 'unfurl'; channel: string; url: string };
 
 export interface Entry {
   heading: Heading;
@@ -133,6 +134,8 @@ function headingLine(h: Heading, ctx: TextContext): string {
   switch (h.kind) {
     case 'message':
       return `cloudbot in #${h.channel}${h.updated ? ' (updated)' : ''}:`;
+    case 'unfurl':
+      return `cloudbot previews ${plainToText(h.url)} in #${h.channel} (everyone there sees it):`;
     case 'reply':
       return `  ↳ in the thread of “${h.parentLabel}”${h.broadcast ? ' (also sent to the channel)' : ''}:`;
     case 'ephemeral':

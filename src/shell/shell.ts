@@ -14,7 +14,8 @@ import { LineReader } from './line-reader.js';
 import type { JsonObject, ShellView } from './local-model.js';
 import type { LocalSlack } from './local-slack.js';
 import { mrkdwnToText, type TextContext } from './mrkdwn-text.js';
-import { appHomeOpenedBody, blockActionsBody, slashCommandBody, viewActionBody, viewSubmissionBody, type Clicked } from './payloads.js';
+import { appHomeOpenedBody, blockActionsBody, linkSharedBody, messageShortcutBody, slashCommandBody, viewActionBody, viewSubmissionBody, type Clicked } from './payloads.js';
+import { ACT_CALLBACK } from '../views/act-on-this-views.js';
 import type { ShellReceiver } from './shell-receiver.js';
 import { channelListText, findChannel, HOME_CHANNEL, switchedText, type ShellChannel } from './shell-channels.js';
 
@@ -31,6 +32,8 @@ export const SHELL_HELP = [
   '  channel              list the channels, each with the account it drives',
   '  channel NAME         switch to one (NAME or its id): your commands then come from it',
   '  home                 your App Home tab: usage, requests waiting, watches, recent activity',
+  '  shortcut TEXT        "Act on this" on a message saying TEXT: what it names, and what you may run',
+  '  link URL…            post links (a pasted https:// line does too): the previews cloudbot attaches',
   '  help, exit           this text; quit (Ctrl-D does too)',
 ].join('\n');
 
@@ -122,10 +125,13 @@ export function createShell(opts: ShellOptions): Shell {
     const source = message ?? ephemeral;
     // A button of the Home tab (printed like a text-only view): its click carries the view, no channel.
     const home = !source && r.surface.kind === 'ephemeral' ? model.views.get(r.surface.ts) : undefined;
-    if (home?.view.type === 'home') {
+    // The Home tab, or a modal that only shows buttons (Act on this): the click carries the view.
+    if (home?.view.type === 'home' || home?.view.type === 'modal') {
       const blocks = Array.isArray(home.view.blocks) ? home.view.blocks : [];
       const hit = findButton(blocks, r);
-      if (!hit) return print(`Button [${n}] is no longer there: the Home tab has changed since.`);
+      if (!hit) return print(`Button [${n}] is no longer there: the view has changed since.`);
+      const label = (hit.element.text as { text?: unknown } | undefined)?.text;
+      if (home.view.type === 'modal') print(`→ pressed [${n}] ${typeof label === 'string' ? label : hit.element.action_id}`);
       if (!registry.isLatest(r.surface)) return print(earlierButton(n));
       await dispatch(viewActionBody(hit.element, hit.blockId, home.view));
       return;
@@ -184,6 +190,9 @@ export function createShell(opts: ShellOptions): Shell {
     if (text === 'exit' || text === 'quit') return 'exit';
     if (text === 'help' || text === '?') return print(SHELL_HELP);
     if (text === 'home') return void (await dispatch(appHomeOpenedBody()));
+    const pasted = /^(?:shortcut\s+([\s\S]+)|(?:link\s+)?(https?:\/\/\S+(?:\s+https?:\/\/\S+)*))$/i.exec(text);
+    if (pasted?.[1]) return void (await dispatch(messageShortcutBody(ACT_CALLBACK, pasted[1], opts.slack.responseUrl(undefined, current.id), current, model.nextTs())));
+    if (pasted?.[2]) return pasteLinks(pasted[2].split(/\s+/));
     if (/^\d+$/.test(text)) return press(Number(text));
     if (text === COMMAND || text.startsWith(`${COMMAND} `)) {
       await dispatch(slashCommandBody(COMMAND, text.slice(COMMAND.length).trim(), opts.slack.responseUrl(undefined, current.id), current));
@@ -193,6 +202,15 @@ export function createShell(opts: ShellOptions): Shell {
     if (switchTo) return switchChannel(switchTo[1]);
     if (text === CANCEL_WORD) return print('There is no form open.');
     print(text.startsWith('/') ? `Only ${COMMAND} works here. Type help.` : `Type ${COMMAND} ${text.replace(/^cloud\s+/i, '')} to run it as a command, or help.`);
+  }
+
+  /** The person posts the links; Slack sends link_shared for them; a preview, if any, is printed as it comes. */
+  async function pasteLinks(urls: string[]): Promise<void> {
+    const ts = model.nextTs();
+    model.pasted.set(ts, { channel: current.id, urls: new Set(urls) });
+    const before = model.unfurled;
+    await dispatch(linkSharedBody(urls, current, ts));
+    if (model.unfurled === before) print(`No preview: not a panel page or worker address of a server, worker or security group you may read in #${current.name} (README › Link unfurls).`);
   }
 
   function switchChannel(query: string | undefined): void {

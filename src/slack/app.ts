@@ -18,6 +18,8 @@ import { registerPager, type PagerDeps } from './register-pager.js';
 import { registerWatchActions, type WatchActionDeps } from './register-watch-actions.js';
 import { registerAlertActions, type AlertActionDeps } from './register-alert-actions.js';
 import { registerHome, type HomeDeps } from './register-home.js';
+import { registerShortcut, type ShortcutDeps } from './register-shortcut.js';
+import { registerUnfurls, type UnfurlListenerDeps } from './register-unfurls.js';
 import { slackApiDirect } from './slack-api-direct.js';
 import { createSlackHttp } from './slack-http.js';
 import { createLightFetch } from './light-fetch.js';
@@ -184,7 +186,7 @@ async function readyz(readiness: SlackAppOptions['readiness'], res: ServerRespon
  * decides everything) and what delivering its answers takes — the Web API, the clock for slow
  * notices, the after-ack runner, and the shared record of deliveries taken.
  */
-export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchActionDeps & AlertActionDeps & HomeDeps & RetriedDeliveryDeps & { core: AppCore; slack: SlackApi; postResponse: PostToResponseUrl };
+export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchActionDeps & AlertActionDeps & HomeDeps & RetriedDeliveryDeps & ShortcutDeps & UnfurlListenerDeps & { core: AppCore; slack: SlackApi; postResponse: PostToResponseUrl };
 
 /** Registers every listener of the bot, and the last-resort error handler. */
 export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
@@ -195,6 +197,8 @@ export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
   registerWatchActions(app, deps);
   registerAlertActions(app, deps);
   registerHome(app, deps);
+  registerShortcut(app, deps);
+  registerUnfurls(app, deps);
   // Last resort: whatever a listener did not answer itself is logged with a reference and
   // told to the person through the response_url (or privately in the channel).
   app.error(async ({ error, body }: { error: Error; body?: unknown }) => {

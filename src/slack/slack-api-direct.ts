@@ -24,6 +24,7 @@ export function slackApiDirect(http: SlackHttp): SlackApi {
     },
     updateView: async (viewId, view, hash) => void (await http.call('views.update', { view_id: viewId, view, ...(hash ? { hash } : {}) })),
     publishView: async (userId, view) => void (await http.call('views.publish', { user_id: userId, view })),
+    unfurl: async (args) => void (await http.call('chat.unfurl', { ...args })),
     usergroupMembers: async (groupId) => {
       const r = await http.call('usergroups.users.list', { usergroup: groupId });
       return Array.isArray(r.users) ? r.users.map(String) : [];

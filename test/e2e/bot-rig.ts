@@ -14,6 +14,7 @@ import { createRuntime, WATCHER_USER_AGENT, type Runtime } from '../../src/runti
 import { createSandbox } from '../../src/sandbox/index.js';
 import { SLACK_RETRY } from '../../src/slack/app.js';
 import type { Store } from '../../src/store/index.js';
+import type { UnfurlConfig } from '../../src/config.js';
 import type { AfterAckLimits } from '../../src/slack/after-ack.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { createFakeSlack, type FakeMessage, type FakeSlack } from '../rig/fake-slack.js';
@@ -88,7 +89,12 @@ export interface BotRigOptions {
   afterAck?: AfterAckLimits;
   /** METRICS_TOKEN and traces (issue 24); /metrics is served either way. */
   telemetry?: TelemetryConfig;
+  /** Which links unfurl (issue 23); default RIG_UNFURL. */
+  unfurl?: UnfurlConfig;
 }
+
+/** The rig's panel and workers' domain (the sandbox's workers answer under workers.example.net). */
+export const RIG_UNFURL: UnfurlConfig = { panelUrl: 'https://panel.example.com', workersDomain: 'workers.example.net' };
 
 /** The bot's Slack retry policy with the waits taken out: as many tries, at once. */
 export const RIG_SLACK_RETRY: webApi.RetryOptions = { ...SLACK_RETRY, minTimeout: 0, maxTimeout: 1 };
@@ -175,6 +181,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
         },
         tokens,
         auditChannel: options.auditChannel,
+        unfurl: options.unfurl ?? RIG_UNFURL,
         ...(options.watch ? { watch: options.watch } : {}),
         ...monitor.settings,
         log: { level: 'debug', sink: (l) => logLines.push(l) },

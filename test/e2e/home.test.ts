@@ -50,7 +50,7 @@ const shown = (view: JsonObject) => visibleText({ blocks: view.blocks });
 describe('App Home', () => {
   it('the manifest subscribes to app_home_opened and enables the Home tab, asking for no new scope', () => {
     const m = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')) as JsonObject & { features: JsonObject; settings: JsonObject };
-    expect((m.settings.event_subscriptions as JsonObject).bot_events).toEqual(['app_home_opened']);
+    expect((m.settings.event_subscriptions as JsonObject).bot_events).toContain('app_home_opened');
     expect((m.features.app_home as JsonObject).home_tab_enabled).toBe(true);
   });
 

@@ -10,6 +10,7 @@ import { cloudTour } from './hostile-cloud-tour.js';
 import { findingsSince, outputMark, startHostileRig } from './hostile-rig.js';
 import { seedHostile } from './hostile-seed.js';
 import { typedTour } from './hostile-typed-tour.js';
+import { surfacesTour } from './hostile-surfaces-tour.js';
 import type { BotRig } from './bot-rig.js';
 import type { Finding } from '../rig/mrkdwn-abuse-checker.js';
 
@@ -44,5 +45,20 @@ describe('with escaping switched off', () => {
     const mark = outputMark(rig);
     await typedTour(rig, `${HOSTILE_MARKER}<!channel> <@U1> <#C1> <http://x|y>\u202e`);
     expect(rulesOf(findingsSince(rig, mark))).toEqual(expect.arrayContaining(['bidi', 'channel', 'link', 'mention', 'outside-code', 'special-mention']));
+  }, 60_000);
+
+  it('hostile names reach the Act on this modal and the unfurl cards live, and the checker says so (issue 23)', async () => {
+    const fresh = await startHostileRig();
+    try {
+      seedHostile(fresh.sandbox.state, VALUES);
+      const mark = outputMark(fresh);
+      await surfacesTour(fresh, VALUES);
+      const found = findingsSince(fresh, mark);
+      const where = (prefix: string) => rulesOf(found.filter((f) => f.where.startsWith(prefix)));
+      expect(where('views.open')).toEqual(expect.arrayContaining(['outside-code', 'special-mention']));
+      expect(where('chat.unfurl')).toEqual(expect.arrayContaining(['outside-code', 'special-mention']));
+    } finally {
+      await fresh.close();
+    }
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import { assertBriefly, findingsSince, outputMark, reach, startHostileRig, summa
 import { ALL_OPS, opsOf, stuck, TYPED_OPS } from './hostile-run.js';
 import { seedHostile } from './hostile-seed.js';
 import { typedTour } from './hostile-typed-tour.js';
+import { surfacesTour } from './hostile-surfaces-tour.js';
 import type { BotRig } from './bot-rig.js';
 
 const RUNS = 3;
@@ -58,6 +59,26 @@ describe('hostile chat output', () => {
         expect(opsOf(outcomes)).toEqual(expect.arrayContaining(TYPED_OPS));
         expect(outcomes.filter((o) => o.how === 'answered').length).toBeGreaterThan(20);
         expect(reach(rig, mark)).toMatchObject(shown('response_url', 'channel post', 'status edit', 'audit channel'));
+        await rig.close();
+        rig = undefined;
+      }),
+      { numRuns: RUNS, endOnFailure: true },
+    );
+  }, 60_000);
+
+  it('hostile names and message text through Act on this and link unfurls: nothing live reaches Slack (issue 23)', async () => {
+    await assertBriefly(
+      fc.asyncProperty(hostileSet(11), async (values) => {
+        rig = await startHostileRig();
+        seedHostile(rig.sandbox.state, values);
+        const mark = outputMark(rig);
+        const outcome = await surfacesTour(rig, values);
+        expect({ findings: summarize(findingsSince(rig, mark)), blockKit: [...rig.slack.violations, ...rig.responses.violations] }).toEqual({ findings: [], blockKit: [] });
+        // The tour really went through: resources listed, reads pressed, three cards attached.
+        expect(outcome.listed).toBeGreaterThanOrEqual(3);
+        expect(outcome.pressed).toBeGreaterThan(2);
+        expect(outcome.cards).toBe(3);
+        expect(reach(rig, mark)).toMatchObject(shown('modal', 'unfurl', 'response_url'));
         await rig.close();
         rig = undefined;
       }),

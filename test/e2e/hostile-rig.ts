@@ -65,6 +65,7 @@ export function reach(rig: BotRig, mark: { calls: number; posts: number }): Reco
   const calls = rig.slack.calls.slice(mark.calls).filter((c) => c.response.ok && has(c.params));
   const kind = (c: (typeof calls)[number]) => {
     if (c.method.startsWith('views.')) return 'modal';
+    if (c.method === 'chat.unfurl') return 'unfurl';
     if (c.method === 'chat.postEphemeral') return 'ephemeral';
     if (c.params.channel === AUDIT_CHANNEL.id) return 'audit channel';
     if (c.params.reply_broadcast === true || c.params.reply_broadcast === 'true') return 'final broadcast';

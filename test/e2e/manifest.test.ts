@@ -12,6 +12,8 @@ interface Manifest {
   features: {
     bot_user: { display_name: string };
     slash_commands: Array<{ command: string; description: string; usage_hint?: string; should_escape?: boolean; url?: string }>;
+    shortcuts?: Array<{ name: string; type: string; callback_id: string; description: string }>;
+    unfurl_domains?: string[];
   };
   oauth_config: { scopes: { bot: string[]; user?: string[] } };
   settings: {
@@ -69,8 +71,16 @@ describe('manifest.yml', () => {
 
   it('asks for exactly the bot scopes the bot uses, and no user scopes', () => {
     const { oauth_config } = load();
-    expect([...oauth_config.scopes.bot].sort()).toEqual(['channels:history', 'chat:write', 'commands', 'groups:history', 'usergroups:read']);
+    expect([...oauth_config.scopes.bot].sort()).toEqual(['channels:history', 'chat:write', 'commands', 'groups:history', 'links:read', 'links:write', 'usergroups:read']);
     expect(oauth_config.scopes.user).toBeUndefined();
+  });
+
+  it('declares the Act on this message shortcut and the unfurl domains with the link_shared event (issue 23)', async () => {
+    const { features, settings } = load();
+    const { ACT_CALLBACK } = await import('../../src/views/act-on-this-views.js');
+    expect(features.shortcuts).toEqual([expect.objectContaining({ name: 'Act on this', type: 'message', callback_id: ACT_CALLBACK })]);
+    expect(features.unfurl_domains?.length).toBeGreaterThan(0);
+    expect((settings.event_subscriptions as { bot_events: string[] }).bot_events).toContain('link_shared');
   });
 
   it('enables interactivity and Socket Mode, with HTTP request URLs on /slack/events', () => {

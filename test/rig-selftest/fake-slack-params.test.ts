@@ -136,7 +136,7 @@ describe('fake Slack: scopes default to manifest.yml', () => {
     try {
       const data = await slackError(webClient(slack.url).users.info({ user: ALICE.id }), 'missing_scope');
       expect(data.needed).toBe('users:read');
-      expect(String(data.provided).split(',').sort()).toEqual(['channels:history', 'chat:write', 'commands', 'groups:history', 'usergroups:read']);
+      expect(String(data.provided).split(',').sort()).toEqual(['channels:history', 'chat:write', 'commands', 'groups:history', 'links:read', 'links:write', 'usergroups:read']);
       await slackError(webClient(slack.url).conversations.join({ channel: OPS_CHANNEL.id }), 'missing_scope');
       const groups = await webClient(slack.url).usergroups.users.list({ usergroup: ADMINS_GROUP.id });
       expect(groups.users).toEqual([ALICE.id]);

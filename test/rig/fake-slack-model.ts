@@ -71,6 +71,10 @@ export class FakeSlackModel {
   /** Each person's published Home tab (views.publish), every version, newest last. */
   readonly homes = new Map<string, JsonObject[]>();
   readonly usedTriggers = new Set<string>();
+  /** Links people shared, by `channel/ts` of their message (chat.unfurl may unfurl only these). */
+  readonly sharedLinks = new Map<string, Set<string>>();
+  /** What chat.unfurl attached, by `channel/ts`, then URL. */
+  readonly unfurls = new Map<string, Record<string, JsonObject>>();
 
   constructor(channels: readonly FakeChannel[], users: readonly FakeUser[], usergroups: Record<string, readonly string[]>) {
     for (const c of channels) this.channels.set(c.id, { ...c });

@@ -19,6 +19,7 @@ import { directoryMethods } from './fake-slack-directory.js';
 import { historyMethods } from './fake-slack-history.js';
 import { FakeSlackModel, type FakeEphemeral, type FakeMessage, type FakeView } from './fake-slack-model.js';
 import { viewMethods } from './fake-slack-views.js';
+import { unfurlKey, unfurlMethods } from './fake-slack-unfurl.js';
 import { parseParams, readBody } from './http-body.js';
 import type { JsonObject } from './json.js';
 import { createTsSequence } from './ids.js';
@@ -113,13 +114,17 @@ export interface FakeSlack {
   releaseHung(): void;
   /** Drops injected failures not used yet: of one method, or all. */
   clearFaults(method?: string): void;
+  /** A person posted a message with these links in `channel` at `ts` (chat.unfurl may unfurl only them). */
+  shareLinks(channel: string, ts: string, urls: readonly string[]): void;
+  /** What chat.unfurl attached to a message, by URL. */
+  unfurls(channel: string, ts: string): Record<string, JsonObject> | undefined;
   /** Where `apps.connections.open` sends Socket Mode clients (see fake-socket.ts). */
   attachSocket(url: () => string | undefined): void;
   close(): Promise<void>;
 }
 
-const HANDLERS: Record<string, MethodHandler> = { ...chatMethods, ...viewMethods, ...directoryMethods, ...historyMethods };
-const JSON_PARAMS = ['blocks', 'view', 'attachments', 'metadata'];
+const HANDLERS: Record<string, MethodHandler> = { ...chatMethods, ...viewMethods, ...directoryMethods, ...historyMethods, ...unfurlMethods };
+const JSON_PARAMS = ['blocks', 'view', 'attachments', 'metadata', 'unfurls'];
 
 function decodeJsonParams(params: Record<string, unknown>): void {
   for (const key of JSON_PARAMS) {
@@ -301,6 +306,8 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     delayNext: (method, ms, times = 1) => addFault(method, { kind: 'delay', error: 'slow', retryAfterSec: 0, delayMs: ms, extra: {}, remaining: times }),
     releaseHung: () => hung.splice(0).forEach((release) => release()),
     clearFaults: (method) => (method === undefined ? faults.clear() : void faults.delete(method)),
+    shareLinks: (channel, ts, urls) => void model.sharedLinks.set(unfurlKey(channel, ts), new Set(urls)),
+    unfurls: (channel, ts) => model.unfurls.get(unfurlKey(channel, ts)),
     attachSocket: (url) => {
       socketUrl = url;
     },

@@ -23,6 +23,7 @@ export const METHOD_SCOPES: Record<string, string[]> = {
   'chat.postEphemeral': ['chat:write'],
   'chat.update': ['chat:write'],
   'chat.delete': ['chat:write'],
+  'chat.unfurl': ['links:write'],
   'conversations.join': ['channels:join'],
   'conversations.open': ['im:write'],
   'users.info': ['users:read'],

@@ -106,12 +106,12 @@ export function checkPayload(payload: Record<string, unknown>, allow: AbuseAllow
       else for (const [k, x] of Object.entries(o)) walk(x, `${path}.${k}`);
     }
   };
-  for (const key of ['blocks', 'attachments', 'view'] as const) walk(payload[key], `${where} ${key}`);
+  for (const key of ['blocks', 'attachments', 'view', 'unfurls'] as const) walk(payload[key], `${where} ${key}`);
   return found;
 }
 
 /** Slack Web API methods whose parameters carry something a person reads. */
-const SHOWN = new Set(['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'chat.scheduleMessage', 'views.open', 'views.update', 'views.push', 'views.publish']);
+const SHOWN = new Set(['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'chat.scheduleMessage', 'chat.unfurl', 'views.open', 'views.update', 'views.push', 'views.publish']);
 
 export interface ShownCall {
   method: string;

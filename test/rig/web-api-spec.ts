@@ -44,6 +44,15 @@ const EXTRA_METHODS: MethodSpec[] = [
   // The App Home tab (issue 14). Slack's OpenAPI description (slackapi/slack-api-specs,
   // operation views_publish): `user_id` and `view` required, `hash` optional, scope none.
   { method: 'views.publish', required: ['user_id', 'view'], oneOf: [], errors: [] },
+  // Link unfurls (issue 23): not in the 2021 subset. Slack's method reference and
+  // @slack/web-api's ChatUnfurlArguments: `unfurls`, and either channel + ts or unfurl_id +
+  // source (fake-slack-unfurl.ts checks the pairs).
+  {
+    method: 'chat.unfurl',
+    required: ['unfurls'],
+    oneOf: [['channel', 'unfurl_id']],
+    errors: ['cannot_unfurl_url', 'cannot_find_message', 'cannot_prompt', 'cannot_unfurl_message', 'invalid_unfurls_format', 'missing_scope', 'not_authed', 'invalid_auth'],
+  },
   {
     method: 'conversations.replies',
     required: ['channel', 'ts'],
