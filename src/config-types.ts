@@ -72,6 +72,8 @@ export interface BotConfig {
   };
   /** Subscriptions and alerts (issue 13). */
   monitor: MonitorConfig;
+  /** On SIGTERM: how long work already taken may take to finish before the bot stops anyway. */
+  shutdownTimeoutMs: number;
 }
 
 /**

@@ -74,6 +74,9 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
 
 // ── The bot (DESIGN "Runtime contract") ─────────────────────────────────────────────────────
 
+/** How long a stopping bot lets work it already took finish (SHUTDOWN_TIMEOUT_MS). */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 15_000;
+
 export const botEnvSchema = cloudEnvSchema
   .extend({
     SLACK_BOT_TOKEN: optional(z.string().regex(/^xoxb-/, { error: 'must be a bot token (xoxb-…)' })),
@@ -87,6 +90,7 @@ export const botEnvSchema = cloudEnvSchema
     SLACK_START_TIMEOUT_MS: optional(
       z.coerce.number({ error: 'must be a number of milliseconds' }).int({ error: 'must be a whole number of milliseconds' }).min(0, { error: 'must be 0 (wait forever) or more' }),
     ),
+    SHUTDOWN_TIMEOUT_MS: whole(1000, 600_000, 'milliseconds'),
     LOG_LEVEL: optional(z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' })),
     WATCH_INTERVAL_MS: optional(
       z.coerce.number({ error: 'must be a number of milliseconds' }).int({ error: 'must be a whole number of milliseconds' }).min(1000, { error: 'must be at least 1000 (1 s)' }).max(600_000, { error: 'must be at most 600000 (10 min)' }),
@@ -169,6 +173,7 @@ function common(e: z.output<typeof botEnvSchema>) {
       approval: e.CLOUD_APPROVAL === 'destroy' ? ('destroy' as const) : undefined,
     },
     auditChannel: e.AUDIT_CHANNEL,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
     monitor: {
       intervalMs: e.SUBSCRIPTION_INTERVAL_MS ?? 60_000,
       requestsPerMinute: e.CLOUD_REQUESTS_PER_MINUTE ?? 1200,

@@ -47,6 +47,8 @@ export interface RuntimeSettings {
   /** Subscriptions and alerts (issue 13): poll interval, shared request budget, hold polls. */
   monitor?: Partial<MonitorConfig>;
   log?: { level?: LogLevelName; sink?: (line: string) => void };
+  /** On stop: how long work already taken may take to finish (SHUTDOWN_TIMEOUT_MS; default 15 s). */
+  shutdownTimeoutMs?: number;
 }
 
 /** What tests, the bench and the shell change; production passes none of these. */
@@ -103,6 +105,9 @@ export interface Runtime {
   start(): Promise<{ port?: number }>;
   /** Resolves when no listener work after an ack is under way (the shell waits for a reply so). */
   settled(): Promise<void>;
-  /** Finishes what is in flight, then closes the app, the pool (if its own) and the store. */
+  /**
+   * /readyz turns 503 and new requests are answered "restarting" at once; leases are released;
+   * work in flight finishes (bounded); then the app, the pool (if its own) and the store close.
+   */
   stop(): Promise<void>;
 }

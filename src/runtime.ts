@@ -30,7 +30,8 @@ import { withInventory } from './access/known-inventory.js';
 import { createAliasControl } from './app/alias-control.js';
 import { createWatchControl } from './app/watch-control.js';
 import { nameSteps } from './app/name-steps.js';
-import { createAfterAck, type AfterAck } from './slack/after-ack.js';
+import { createAfterAck } from './slack/after-ack.js';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, settleListeners } from './runtime-shutdown.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -76,7 +77,10 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
 
   // What /readyz reports about Slack: set by start-up, and by the last start-up wait's error.
   let slackState = 'not started';
+  let stopped = false;
   const readiness = async (): Promise<Readiness> => {
+    // Not ready from the first moment of a stop: the load balancer sends new requests elsewhere.
+    if (stopped) return { ready: false, checks: { slack: 'stopping: taking no new requests' } };
     let storeState = 'ok';
     // A stalled database would hold the probe past its own timeout: "not ready" comes first.
     const timer = new AbortController();
@@ -221,7 +225,6 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
 
   let sweep: NodeJS.Timeout | undefined;
   let reloadTimer: NodeJS.Timeout | undefined;
-  let stopped = false;
   const stopping = new AbortController();
   let listening = false;
   return {
@@ -286,35 +289,25 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     settled: () => afterAck.idle(),
     async stop() {
       if (stopped) return;
-      stopped = true;
+      stopped = true; // /readyz: 503 from here on
+      gate.close(); // a request that still comes is answered "restarting, nothing was sent"
       stopping.abort(); // a start-up still waiting for Slack gives up
       if (sweep) clearInterval(sweep);
-      await watcher.stop(); // the poll in flight finishes first
-      await monitor.stop();
+      if (reloadTimer) clearInterval(reloadTimer);
+      // Leases go first (the poll in flight finishes, then they are released), so the other
+      // replica takes the watches and the monitor over at once; meanwhile answers and changes
+      // already taken finish, within SHUTDOWN_TIMEOUT_MS.
+      await Promise.all([
+        watcher.stop().then(() => monitor.stop()),
+        settleListeners(afterAck, logger, settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS),
+      ]);
       if (listening) await app.stop();
-      await settleListeners(afterAck, logger); // answers under way finish before the store closes
       await auditor.flush(); // audit posts still queued go out before the database closes
       await closeConnections().catch(() => {}); // the Slack calls' keep-alive sockets
-      if (reloadTimer) clearInterval(reloadTimer);
       policyRetries.abort();
       await accounts.close();
       await ownPool?.close();
       await store.close();
     },
   };
-}
-
-/**
- * How long stop waits for listener work under way (answers waiting on the cloud) before closing.
- * Real time on purpose, not the injected clock: a bound on shutdown must hold under a manual clock too.
- */
-const LISTENER_DRAIN_MS = 15_000;
-
-async function settleListeners(afterAck: AfterAck, logger: Pick<Logger, 'warn'>): Promise<void> {
-  if (afterAck.inFlight() === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), LISTENER_DRAIN_MS).unref()));
-  const outcome = await Promise.race([afterAck.idle().then(() => 'done' as const), late]);
-  clearTimeout(timer);
-  if (outcome === 'late') logger.warn('stopping with answers still under way', { inFlight: afterAck.inFlight() });
 }
