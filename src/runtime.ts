@@ -297,7 +297,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       // Leases go first (the poll in flight finishes, then they are released), so the other
       // replica takes the watches and the monitor over at once; meanwhile answers and changes
       // already taken finish, within SHUTDOWN_TIMEOUT_MS.
-      await Promise.all([
+      const [, settled] = await Promise.all([
         watcher.stop().then(() => monitor.stop()),
         settleListeners(afterAck, logger, settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS),
       ]);
@@ -306,7 +306,8 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       await closeConnections().catch(() => {}); // the Slack calls' keep-alive sockets
       policyRetries.abort();
       await accounts.close();
-      await ownPool?.close();
+      // Past the bound, requests still waiting on the cloud are cut (close would wait for them).
+      await (settled ? ownPool?.close() : ownPool?.destroy());
       await store.close();
     },
   };
