@@ -40,6 +40,8 @@ export interface RollingRun {
   toldRetry: number;
   failed: number;
   unanswered: number;
+  /** What each failed or unanswered request got (the first few), for the report. */
+  why: string[];
   deploys: number;
   mutationsDoubled: number;
   mutationsMissing: number;
@@ -229,7 +231,12 @@ async function oneRun(run: number, dbUrl: string): Promise<RollingRun> {
     toldRetry: 0,
     failed: 0,
     unanswered: 0,
+    why: [],
     deploys: 0,
+  };
+  const fail = (what: string, kind: 'failed' | 'unanswered' = 'failed') => {
+    r[kind]++;
+    if (r.why.length < 5) r.why.push(`${kind}: ${what.replace(/\s+/g, ' ').slice(0, 200)}`);
   };
   const pending: Promise<void>[] = [];
   const timed = async <T extends { elapsedMs: number }>(p: Promise<T>): Promise<T> => {
@@ -254,16 +261,16 @@ async function oneRun(run: number, dbUrl: string): Promise<RollingRun> {
     const url = responses.next();
     const ack = await timed(send.command({ userId: ALICE.id, channelId: OPS_CHANNEL.id, text: 'server status 101', responseUrl: url }));
     const ackText = String((ack.json as { text?: unknown } | undefined)?.text ?? '');
-    if (ack.status !== 200) return void r.failed++;
+    if (ack.status !== 200) return fail(`read: ack HTTP ${ack.status} ${ack.text}`);
     if (isRetryAnswer(ackText)) {
       r.toldRetry++;
-      if (retried) return void r.failed++;
+      if (retried) return fail('read: told to retry twice');
       await sleep(500);
       return read(true);
     }
     const answer = await lastPost(url);
-    if (answer === undefined) r.unanswered++;
-    else if (!answer.includes('101') || isRetryAnswer(answer)) r.failed++;
+    if (answer === undefined) fail('read: no answer', 'unanswered');
+    else if (!answer.includes('101') || isRetryAnswer(answer)) fail(`read answered: ${answer}`);
   };
 
   const statusMessage = (name: string): FakeMessage | undefined =>
@@ -275,19 +282,19 @@ async function oneRun(run: number, dbUrl: string): Promise<RollingRun> {
       r.commands++;
       const ack = await timed(send.command({ userId: ALICE.id, channelId: OPS_CHANNEL.id, text: `worker deploy --name ${name} --location 1 --repo https://github.com/acme/${name}.git`, responseUrl: responses.next() }));
       const ackText = String((ack.json as { text?: unknown } | undefined)?.text ?? '');
-      if (ack.status !== 200) return void r.failed++;
+      if (ack.status !== 200) return fail(`deploy: ack HTTP ${ack.status} ${ack.text}`);
       if (!isRetryAnswer(ackText)) break;
       r.toldRetry++;
-      if (attempt > 0) return void r.failed++;
+      if (attempt > 0) return fail('deploy: told to retry twice');
       await sleep(500);
     }
     const msg = await waitUntil(`confirm message of ${name}`, () => statusMessage(name), ANSWER_WAIT_MS).catch(() => undefined);
-    if (!msg) return void r.unanswered++;
+    if (!msg) return fail(`deploy ${name}: no status message`, 'unanswered');
     for (let attempt = 0; ; attempt++) {
       r.clicks++;
       const url = responses.next();
       const ack = await timed(send.interaction(blockActionsPayload({ actionId: 'op_confirm', message: msg, userId: ALICE.id, channelId: msg.channel, responseUrl: url })));
-      if (ack.status !== 200) return void r.failed++;
+      if (ack.status !== 200) return fail(`click: ack HTTP ${ack.status} ${ack.text}`);
       // A click not taken is told so through its response_url; a taken one edits the status message.
       const taken = await waitUntil(
         `click on ${name}`,
@@ -299,9 +306,9 @@ async function oneRun(run: number, dbUrl: string): Promise<RollingRun> {
         ANSWER_WAIT_MS,
       ).catch(() => undefined);
       if (taken === 'sent') return;
-      if (taken === undefined) return void r.unanswered++;
+      if (taken === undefined) return fail(`click on ${name}: nothing sent, nothing told`, 'unanswered');
       r.toldRetry++;
-      if (attempt > 0) return void r.failed++;
+      if (attempt > 0) return fail('click: told to retry twice');
       await sleep(500);
     }
   };

@@ -74,6 +74,8 @@ export interface BotConfig {
   monitor: MonitorConfig;
   /** On SIGTERM: how long work already taken may take to finish before the bot stops anyway. */
   shutdownTimeoutMs: number;
+  /** HTTP mode, on SIGTERM: how long the port stays open (answering "restarting") for the load balancer to see /readyz 503. */
+  shutdownDelayMs: number;
 }
 
 /**

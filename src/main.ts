@@ -44,6 +44,7 @@ async function main(): Promise<void> {
       monitor: config.monitor,
       log: { level: config.logLevel },
       shutdownTimeoutMs: config.shutdownTimeoutMs,
+      shutdownDelayMs: config.shutdownDelayMs,
     });
   } catch (e) {
     // One message naming every problem of the file; nothing starts.
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting with work unfinished', { boundMs: config.shutdownTimeoutMs });
       process.exit(1);
-    }, config.shutdownTimeoutMs + FORCE_EXIT_MARGIN_MS);
+    }, Math.max(config.shutdownTimeoutMs, config.shutdownDelayMs) + FORCE_EXIT_MARGIN_MS);
     force.unref();
     try {
       await runtime.stop(); // readyz 503, new requests told "restarting", leases released, work in flight finished, store closed

@@ -49,6 +49,8 @@ export interface RuntimeSettings {
   log?: { level?: LogLevelName; sink?: (line: string) => void };
   /** On stop: how long work already taken may take to finish (SHUTDOWN_TIMEOUT_MS; default 15 s). */
   shutdownTimeoutMs?: number;
+  /** HTTP mode: how long the port stays open after a stop began (SHUTDOWN_DELAY_MS; default here 0). */
+  shutdownDelayMs?: number;
 }
 
 /** What tests, the bench and the shell change; production passes none of these. */

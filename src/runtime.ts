@@ -31,7 +31,7 @@ import { createAliasControl } from './app/alias-control.js';
 import { createWatchControl } from './app/watch-control.js';
 import { nameSteps } from './app/name-steps.js';
 import { createAfterAck } from './slack/after-ack.js';
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS, settleListeners } from './runtime-shutdown.js';
+import { closeConnectionsWhileStopping, DEFAULT_SHUTDOWN_TIMEOUT_MS, listenerDelay, settleListeners } from './runtime-shutdown.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -254,6 +254,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       const early = httpReceiver ? await listen(app, slack, httpReceiver) : undefined;
       if (early) {
         listening = true;
+        if (early.server) closeConnectionsWhileStopping(early.server, () => stopped);
         logger.info(`HTTP server up on :${early.port} (/healthz, /readyz); waiting for Slack to answer auth.test`);
       }
       slackState = 'waiting for auth.test';
@@ -300,6 +301,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       const [, settled] = await Promise.all([
         watcher.stop().then(() => monitor.stop()),
         settleListeners(afterAck, logger, settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS),
+        listenerDelay(httpReceiver && listening ? (settings.shutdownDelayMs ?? 0) : 0),
       ]);
       if (listening) await app.stop();
       await auditor.flush(); // audit posts still queued go out before the database closes

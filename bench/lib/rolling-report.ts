@@ -43,6 +43,7 @@ export function rollingSection(run: PgRun<RollingRestartResult>, when: Date): st
     '| run | commands / clicks | failed | unanswered | told to retry | deploys | mutations doubled / missing | final posts doubled / lost | ack p50 / p99 / max during restarts | takeover (a, b) | SIGTERM → exit (a, b) |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r} |`),
+    ...runs.flatMap((r, i) => (r.why.length ? ['', `Run ${i + 1}: ${r.why.map((w) => `\`${w.replace(/`/g, "'")}\``).join('; ')}.`] : [])),
   ].join('\n');
 }
 

@@ -57,7 +57,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function replica(shutdownTimeoutMs?: number): Promise<{ bot: Runtime; base: string }> {
+async function replica(shutdownTimeoutMs?: number, shutdownDelayMs?: number): Promise<{ bot: Runtime; base: string }> {
   const bot = createRuntime(
     {
       slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: slack.url },
@@ -66,6 +66,7 @@ async function replica(shutdownTimeoutMs?: number): Promise<{ bot: Runtime; base
       access: { config: { ...DEFAULT_ACCESS, admins: [ALICE.id] } },
       log: { level: 'info', sink: (l) => logs.push(l) },
       ...(shutdownTimeoutMs ? { shutdownTimeoutMs } : {}),
+      ...(shutdownDelayMs ? { shutdownDelayMs } : {}),
     },
     { clock, cloudRetry: { maxAttempts: 1 }, slackRetryConfig: RIG_SLACK_RETRY, monitorLoop: false },
   );
@@ -84,7 +85,7 @@ it('readyz is 503 from the first moment; a new command is told "restarting"; the
   proxy.pause();
   const first = responses.next();
   expect((await command(base, 'server status 101', first)).status).toBe(200);
-  await waitFor(() => proxy.heldBytes() > 0 || undefined); // its cloud request is on the wire, held
+  await waitFor(() => proxy.heldBytes() > 0 || undefined, { timeoutMs: 10_000 }); // its cloud request is on the wire, held
 
   let done = false;
   const stopped = bot.stop().then(() => (done = true));
@@ -97,6 +98,8 @@ it('readyz is 503 from the first moment; a new command is told "restarting"; the
   const told = visibleText(late.json as Record<string, unknown>);
   expect(told).toContain('cloudbot is restarting and did not take `/cloud server status 102` yet');
   expect(told).toContain('Nothing was sent');
+  // The balancer's keep-alive connection ends after this answer rather than being reused.
+  expect(late.headers.connection).toBe('close');
   expect(done).toBe(false); // still waiting for the first command's answer
 
   proxy.resume();
@@ -110,11 +113,24 @@ it('readyz is 503 from the first moment; a new command is told "restarting"; the
   expect(logs.some((l) => l.includes('a request came while the bot was stopping'))).toBe(true);
 });
 
+it('with nothing in flight the port stays open SHUTDOWN_DELAY_MS, answering "restarting": no refused connection while the balancer catches up', async () => {
+  const { bot, base } = await replica(undefined, 3000);
+  let done = false;
+  const stopped = bot.stop().then(() => (done = true));
+  const late = await command(base, 'server status 102');
+  expect(late.status).toBe(200);
+  expect(visibleText(late.json as Record<string, unknown>)).toContain('cloudbot is restarting');
+  expect(done).toBe(false);
+  await stopped;
+  await expect(fetch(`${base}/readyz`)).rejects.toThrow(); // closed after the delay
+  expect(cloudPaths().filter((p) => p.includes('/servers/102'))).toEqual([]);
+});
+
 it('past SHUTDOWN_TIMEOUT_MS the stop ends anyway and says how much was still under way', async () => {
   const { bot, base } = await replica(1000);
   proxy.pause();
   expect((await command(base, 'server status 101')).status).toBe(200);
-  await waitFor(() => proxy.heldBytes() > 0 || undefined);
+  await waitFor(() => proxy.heldBytes() > 0 || undefined, { timeoutMs: 10_000 });
   await bot.stop(); // the cloud never answers while paused
   const line = logs.find((l) => l.includes('stopping with answers still under way'));
   expect(line).toBeDefined();
@@ -129,13 +145,15 @@ it("a stopped replica's watch and monitor leases are released: the other replica
   await cloud.servers.reinstall('101', { template_slug: 'debian-12' }); // a long job on the sandbox's clock, which stays put
   await cloud.close();
   const w = await a.bot.watcher.watch({ kind: 'server', resource: '101', channelId: OPS_CHANNEL.id, threadTs: '1700000000.000100', requestedBy: ALICE.id });
-  await waitFor(async () => (await a.bot.store.watches.get(w.id))?.leaseOwner === a.bot.watcher.owner || undefined);
+  await a.bot.watcher.tick();
+  expect((await a.bot.store.watches.get(w.id))!.leaseOwner).toBe(a.bot.watcher.owner);
   await a.bot.monitor.tick(); // a holds the monitor lease
   const t0 = clock.now();
 
   // Due again after one interval (10 s), but a's lease (30 s) keeps it a's: b does not poll it.
   await clock.advance(10_000);
-  await waitFor(async () => ((await a.bot.store.watches.get(w.id))!.leaseUntil ?? 0) > t0 + 30_000 || undefined); // a claimed it again
+  await a.bot.watcher.tick(); // a's pass (its loop may be asleep on the manual clock): a claims it again
+  expect((await a.bot.store.watches.get(w.id))!.leaseUntil).toBe(t0 + 10_000 + 30_000);
   await b.bot.watcher.tick();
   expect((await b.bot.store.watches.get(w.id))!.leaseOwner).toBe(a.bot.watcher.owner);
   expect(await b.bot.store.leases.acquire('monitor', 'replica-b', clock.now(), clock.now() + 30_000)).toBe(false);

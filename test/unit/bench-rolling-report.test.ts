@@ -13,6 +13,7 @@ const run = (over: Partial<RollingRun> = {}): RollingRun => ({
   toldRetry: 1,
   failed: 0,
   unanswered: 0,
+  why: [],
   deploys: 25,
   mutationsDoubled: 0,
   mutationsMissing: 0,
