@@ -58,7 +58,7 @@ export interface RollingRun {
 
 export interface RollingRestartResult {
   runs: RollingRun[];
-  settings: { readProbeMs: number; commandEveryMs: number; deployEveryMs: number; buildMs: number; watchIntervalMs: number; leaseMs: number; shutdownTimeoutMs: number };
+  settings: { readProbeMs: number; commandEveryMs: number; deployEveryMs: number; buildMs: number; watchIntervalMs: number; leaseMs: number; shutdownTimeoutMs: number; shutdownDelayMs: number };
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -72,6 +72,7 @@ const BUILD_MS = 6000;
 const WATCH_INTERVAL_MS = 1000;
 const LEASE_MS = 10_000;
 const SHUTDOWN_TIMEOUT_MS = 15_000;
+const SHUTDOWN_DELAY_MS = 2000;
 /** Steady load before, between and after the restarts. */
 const STEADY_MS = 5000;
 const ANSWER_WAIT_MS = 20_000;
@@ -214,6 +215,7 @@ async function oneRun(run: number, dbUrl: string): Promise<RollingRun> {
     WATCH_INTERVAL_MS: String(WATCH_INTERVAL_MS),
     WATCH_LEASE_MS: String(LEASE_MS),
     SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
     CLOUD_ADMINS: ALICE.id,
     LOG_LEVEL: 'info',
   };
@@ -425,6 +427,7 @@ export async function runRollingRestart(dbUrl: string, runs = RUNS): Promise<Rol
       watchIntervalMs: WATCH_INTERVAL_MS,
       leaseMs: LEASE_MS,
       shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS,
+      shutdownDelayMs: SHUTDOWN_DELAY_MS,
     },
   };
 }

@@ -27,7 +27,7 @@ const run = (over: Partial<RollingRun> = {}): RollingRun => ({
 });
 const result = (runs: RollingRun[]): RollingRestartResult => ({
   runs,
-  settings: { readProbeMs: 200, commandEveryMs: 250, deployEveryMs: 1500, buildMs: 6000, watchIntervalMs: 1000, leaseMs: 10_000, shutdownTimeoutMs: 15_000 },
+  settings: { readProbeMs: 200, commandEveryMs: 250, deployEveryMs: 1500, buildMs: 6000, watchIntervalMs: 1000, leaseMs: 10_000, shutdownTimeoutMs: 15_000, shutdownDelayMs: 2000 },
 });
 const when = new Date('2026-11-25T16:00:00Z');
 
