@@ -134,6 +134,8 @@ describe('its steps, replayed in a clean copy, and the result started', () => {
             env: {
               PATH: `${shims}:${process.env.PATH ?? ''}`,
               HOME: process.env.HOME ?? work,
+              // The cache `npm ci` filled (npm itself names it to scripts it runs, e.g. `npm test`).
+              ...(process.env.npm_config_cache ? { npm_config_cache: process.env.npm_config_cache } : {}),
               ...stageEnv,
               npm_config_offline: 'true',
               npm_config_update_notifier: 'false',
