@@ -40,6 +40,8 @@ import { startFlags } from './lib/start-flags.js';
 import { fmt } from './lib/stats.js';
 import { storeComparison, type PgRun } from './lib/store-comparison.js';
 import { benchVerdict, BenchUsageError, parseBenchArgs, RESULTS_FILE } from './lib/verdict.js';
+import type { RollingRestartResult } from './rolling-restart.js';
+import { cleanRun, mergeSection, rollingSection } from './lib/rolling-report.js';
 
 const here = (file: string) => new URL(file, import.meta.url);
 /** Where bench/tsconfig.compiled.json puts the compiled src and bench (gitignored). */
@@ -158,13 +160,28 @@ async function measure(started: number): Promise<BenchResults> {
   return { ack, ackPg, ackSame, watch, watchPg, compiled, watchCompiled, watchCompiledPg, alertsCompiled, alertsCompiledPg, startReady, startReadyPg, client, idle, pgServer, pgDown, totalS };
 }
 
+/** Rolling restart (issue 24): three runs on PostgreSQL, three-plus minutes; its own report section. */
+const rollingRestart = () => pgSection<RollingRestartResult>('rolling restart (two replicas on PostgreSQL)', './rolling-restart.ts', 600_000, [], [], 'rolling');
+
+/** `--only rolling-restart`: that section alone; `--record` replaces only it in bench/results.md. */
+async function rollingOnly(record: boolean): Promise<number> {
+  const run = await rollingRestart();
+  const md = rollingSection(run, new Date());
+  if (record) writeFileSync(RESULTS, mergeSection(previousResults(), md));
+  const clean = run.ok && run.result.runs.every(cleanRun);
+  process.stdout.write(`${md}\n\nbench: rolling restart ${clean ? 'PASS' : 'MISS'}; ${record ? `written to ${RESULTS_FILE}` : `${RESULTS_FILE} not touched (add -- --record to write it)`}.\n`);
+  return clean ? 0 : 1;
+}
+
 async function main(): Promise<number> {
   const args = parseBenchArgs(process.argv.slice(2));
+  if (args.only === 'rolling-restart') return rollingOnly(args.record);
   const started = performance.now();
   const date = new Date();
   const loadStart = os.loadavg();
   const previous = parseHistory(previousResults());
   const r = await measure(started);
+  const rolling = await rollingRestart();
   const loadEnd = os.loadavg();
   const commit = commitLabel(fileURLToPath(here('..')));
 
@@ -203,6 +220,8 @@ async function main(): Promise<number> {
     '',
     clientSection(r.client),
     '',
+    rollingSection(rolling, date),
+    '',
     ...(targets.why.length > 0 ? ['## Why targets were missed, and what decides the ack ratio', '', ...targets.why, ''] : []),
     methodSection(),
     '',
@@ -213,7 +232,9 @@ async function main(): Promise<number> {
   process.stdout.write(`${md}\n`);
   const verdict = benchVerdict(targets.rows, args.record, r.totalS);
   process.stdout.write(`${verdict.line}\n`);
-  return verdict.exitCode;
+  const rollingClean = rolling.ok && rolling.result.runs.every(cleanRun);
+  if (!rollingClean) process.stdout.write('bench: rolling restart MISS (see its section): something failed, doubled or was lost, or it was not measured.\n');
+  return rollingClean ? verdict.exitCode : 1;
 }
 
 main().then(

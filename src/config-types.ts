@@ -85,6 +85,10 @@ export interface BotConfig {
   /** Prometheus metrics and OpenTelemetry traces (issue 24). */
   telemetry: TelemetryConfig;
   unfurl: UnfurlConfig;
+  /** On SIGTERM: how long work already taken may take to finish before the bot stops anyway. */
+  shutdownTimeoutMs: number;
+  /** HTTP mode, on SIGTERM: how long the port stays open (answering "restarting") for the load balancer to see /readyz 503. */
+  shutdownDelayMs: number;
 }
 
 /**

@@ -76,6 +76,11 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
 
 // ── The bot (DESIGN "Runtime contract") ─────────────────────────────────────────────────────
 
+/** How long a stopping bot lets work it already took finish (SHUTDOWN_TIMEOUT_MS). */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 15_000;
+/** How long a stopping replica keeps its HTTP port open for the load balancer to notice (SHUTDOWN_DELAY_MS). */
+export const DEFAULT_SHUTDOWN_DELAY_MS = 2000;
+
 export const botEnvSchema = cloudEnvSchema
   .extend({
     SLACK_BOT_TOKEN: optional(z.string().regex(/^xoxb-/, { error: 'must be a bot token (xoxb-…)' })),
@@ -88,6 +93,10 @@ export const botEnvSchema = cloudEnvSchema
     ),
     SLACK_START_TIMEOUT_MS: optional(
       z.coerce.number({ error: 'must be a number of milliseconds' }).int({ error: 'must be a whole number of milliseconds' }).min(0, { error: 'must be 0 (wait forever) or more' }),
+    ),
+    SHUTDOWN_TIMEOUT_MS: whole(1000, 600_000, 'milliseconds'),
+    SHUTDOWN_DELAY_MS: optional(
+      z.coerce.number({ error: 'must be a number of milliseconds' }).int({ error: 'must be a whole number of milliseconds' }).min(0, { error: 'must be 0 or more' }).max(60_000, { error: 'must be at most 60000 (1 min)' }),
     ),
     LOG_LEVEL: optional(z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' })),
     WATCH_INTERVAL_MS: optional(
@@ -176,6 +185,8 @@ function common(e: z.output<typeof botEnvSchema>) {
     },
     auditChannel: e.AUDIT_CHANNEL,
     unfurl: { ...(e.CLOUD_PANEL_URL ? { panelUrl: e.CLOUD_PANEL_URL.replace(/\/+$/, '') } : {}), ...(e.CLOUD_WORKERS_DOMAIN ? { workersDomain: e.CLOUD_WORKERS_DOMAIN } : {}) },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS ?? DEFAULT_SHUTDOWN_DELAY_MS,
     monitor: {
       intervalMs: e.SUBSCRIPTION_INTERVAL_MS ?? 60_000,
       requestsPerMinute: e.CLOUD_REQUESTS_PER_MINUTE ?? 1200,

@@ -8,6 +8,9 @@ import { PolicyFileError, readPolicyFile } from './access/policy-file.js';
 import { createRuntime } from './runtime.js';
 import { SlackUnreachableError } from './slack/wait-for-slack.js';
 
+/** Beyond SHUTDOWN_TIMEOUT_MS: a watch poll in flight (cloud timeouts), closing the pool and the store. */
+const FORCE_EXIT_MARGIN_MS = 10_000;
+
 async function main(): Promise<void> {
   loadDotEnv();
   let config;
@@ -42,6 +45,8 @@ async function main(): Promise<void> {
       unfurl: config.unfurl,
       log: { level: config.logLevel },
       telemetry: config.telemetry,
+      shutdownTimeoutMs: config.shutdownTimeoutMs,
+      shutdownDelayMs: config.shutdownDelayMs,
     });
   } catch (e) {
     // One message naming every problem of the file; nothing starts.
@@ -62,11 +67,16 @@ async function main(): Promise<void> {
   const stop = async (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;
-    if (signal) logger.info('shutting down', { signal });
-    const force = setTimeout(() => process.exit(1), 10_000);
+    if (signal) logger.info('shutting down', { signal, boundMs: config.shutdownTimeoutMs });
+    // runtime.stop bounds the work in flight by SHUTDOWN_TIMEOUT_MS; this bounds everything else
+    // (a watch poll in flight, closing connections) so a stuck stop still ends.
+    const force = setTimeout(() => {
+      logger.error('shutdown took too long; exiting with work unfinished', { boundMs: config.shutdownTimeoutMs });
+      process.exit(1);
+    }, Math.max(config.shutdownTimeoutMs, config.shutdownDelayMs) + FORCE_EXIT_MARGIN_MS);
     force.unref();
     try {
-      await runtime.stop(); // finishes the watch poll in flight, then closes the pool and the store
+      await runtime.stop(); // readyz 503, new requests told "restarting", leases released, work in flight finished, store closed
     } finally {
       clearTimeout(force);
       process.exit(code);

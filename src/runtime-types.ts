@@ -54,6 +54,10 @@ export interface RuntimeSettings {
   telemetry?: TelemetryConfig;
   /** Which links unfurl (CLOUD_PANEL_URL, CLOUD_WORKERS_DOMAIN; issue 23). */
   unfurl?: UnfurlConfig;
+  /** On stop: how long work already taken may take to finish (SHUTDOWN_TIMEOUT_MS; default 15 s). */
+  shutdownTimeoutMs?: number;
+  /** HTTP mode: how long the port stays open after a stop began (SHUTDOWN_DELAY_MS; default here 0). */
+  shutdownDelayMs?: number;
 }
 
 /** What tests, the bench and the shell change; production passes none of these. */
@@ -114,6 +118,9 @@ export interface Runtime {
   start(): Promise<{ port?: number; metricsPort?: number }>;
   /** Resolves when no listener work after an ack is under way (the shell waits for a reply so). */
   settled(): Promise<void>;
-  /** Finishes what is in flight, then closes the app, the pool (if its own) and the store. */
+  /**
+   * /readyz turns 503 and new requests are answered "restarting" at once; leases are released;
+   * work in flight finishes (bounded); then the app, the pool (if its own) and the store close.
+   */
   stop(): Promise<void>;
 }

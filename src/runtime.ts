@@ -33,9 +33,10 @@ import { createAliasControl } from './app/alias-control.js';
 import { createWatchControl } from './app/watch-control.js';
 import { nameSteps } from './app/name-steps.js';
 import { createAppCore } from './app/app-core.js';
-import { createAfterAck, settleListeners } from './slack/after-ack.js';
+import { createAfterAck } from './slack/after-ack.js';
 import { afterAckHooks, observedStore, readGauges, runtimeTelemetry, telemetryLifecycle, tracedAccess, watchTraces } from './runtime-telemetry.js';
 import { cloudAttempts, observeAuditor } from './telemetry/index.js';
+import { closeConnectionsWhileStopping, DEFAULT_SHUTDOWN_TIMEOUT_MS, listenerDelay, settleListeners } from './runtime-shutdown.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -84,7 +85,10 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
 
   // What /readyz reports about Slack: set by start-up, and by the last start-up wait's error.
   let slackState = 'not started';
+  let stopped = false;
   const readiness = async (): Promise<Readiness> => {
+    // Not ready from the first moment of a stop: the load balancer sends new requests elsewhere.
+    if (stopped) return { ready: false, checks: { slack: 'stopping: taking no new requests' } };
     let storeState = 'ok';
     // A stalled database would hold the probe past its own timeout: "not ready" comes first.
     const timer = new AbortController();
@@ -243,7 +247,6 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
 
   let sweep: NodeJS.Timeout | undefined;
   let reloadTimer: NodeJS.Timeout | undefined;
-  let stopped = false;
   const stopping = new AbortController();
   let listening = false;
   const ops = telemetryLifecycle(telemetry, slack.mode === 'socket' ? settings.telemetry : undefined);
@@ -276,6 +279,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       const early = httpReceiver ? await listen(app, slack, httpReceiver) : undefined;
       if (early) {
         listening = true;
+        if (early.server) closeConnectionsWhileStopping(early.server, () => stopped);
         logger.info(`HTTP server up on :${early.port} (/healthz, /readyz); waiting for Slack to answer auth.test`);
       }
       slackState = 'waiting for auth.test';
@@ -312,19 +316,26 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     settled: () => afterAck.idle(),
     async stop() {
       if (stopped) return;
-      stopped = true;
+      stopped = true; // /readyz: 503 from here on
+      gate.close(); // a request that still comes is answered "restarting, nothing was sent"
       stopping.abort(); // a start-up still waiting for Slack gives up
       if (sweep) clearInterval(sweep);
-      await watcher.stop(); // the poll in flight finishes first
-      await monitor.stop();
+      if (reloadTimer) clearInterval(reloadTimer);
+      // Leases go first (the poll in flight finishes, then they are released), so the other
+      // replica takes the watches and the monitor over at once; meanwhile answers and changes
+      // already taken finish, within SHUTDOWN_TIMEOUT_MS.
+      const [, settled] = await Promise.all([
+        watcher.stop().then(() => monitor.stop()),
+        settleListeners(afterAck, logger, settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS),
+        listenerDelay(httpReceiver && listening ? (settings.shutdownDelayMs ?? 0) : 0),
+      ]);
       if (listening) await app.stop();
-      await settleListeners(afterAck, logger); // answers under way finish before the store closes
       await auditor.flush(); // audit posts still queued go out before the database closes
       await closeConnections().catch(() => {}); // the Slack calls' keep-alive sockets
-      if (reloadTimer) clearInterval(reloadTimer);
       policyRetries.abort();
       await accounts.close();
-      await ownPool?.close();
+      // Past the bound, requests still waiting on the cloud are cut (close would wait for them).
+      await (settled ? ownPool?.close() : ownPool?.destroy());
       await ops.stop();
       await store.close();
     },

@@ -10,16 +10,24 @@ export const RESULTS_FILE = 'bench/results.md';
 export interface BenchArgs {
   /** Write bench/results.md (the tracked report and its "Recent runs"). */
   record: boolean;
+  /** Run one section alone (`--only rolling-restart`); with --record it replaces only that section of the file. */
+  only?: 'rolling-restart';
 }
 
 export class BenchUsageError extends Error {
   override readonly name = 'BenchUsageError';
 }
 
+const SECTIONS = ['rolling-restart'] as const;
+
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
-  const unknown = argv.filter((a) => a !== '--record');
-  if (unknown.length) throw new BenchUsageError(`bench: unknown argument ${unknown.join(' ')} (usage: npm run bench [-- --record])`);
-  return { record: argv.includes('--record') };
+  const usage = 'usage: npm run bench [-- --record] [--only rolling-restart]';
+  const at = argv.indexOf('--only');
+  const only = at >= 0 ? argv[at + 1] : undefined;
+  if (at >= 0 && !SECTIONS.includes(only as (typeof SECTIONS)[number])) throw new BenchUsageError(`bench: --only takes one of ${SECTIONS.join(', ')} (${usage})`);
+  const unknown = argv.filter((a, i) => a !== '--record' && (at < 0 || (i !== at && i !== at + 1)));
+  if (unknown.length) throw new BenchUsageError(`bench: unknown argument ${unknown.join(' ')} (${usage})`);
+  return { record: argv.includes('--record'), ...(only ? { only: only as BenchArgs['only'] } : {}) };
 }
 
 /** A "Targets" row: target, measured, limit, result (`PASS`, `**MISS**`, `**NOT MEASURED**`, or a parenthesised comparison). */

@@ -135,18 +135,3 @@ export function createAfterAck(logger: Pick<Logger, 'error'> & Partial<Pick<Logg
     inFlight: () => running,
   };
 }
-
-/**
- * How long stop waits for listener work under way (answers waiting on the cloud) before closing.
- * Real time on purpose, not the injected clock: a bound on shutdown must hold under a manual clock too.
- */
-const LISTENER_DRAIN_MS = 15_000;
-
-export async function settleListeners(afterAck: AfterAck, logger: Pick<Logger, 'warn'>): Promise<void> {
-  if (afterAck.inFlight() === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), LISTENER_DRAIN_MS).unref()));
-  const outcome = await Promise.race([afterAck.idle().then(() => 'done' as const), late]);
-  clearTimeout(timer);
-  if (outcome === 'late') logger.warn('stopping with answers still under way', { inFlight: afterAck.inFlight() });
-}

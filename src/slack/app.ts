@@ -221,7 +221,7 @@ export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
  * HTTP mode starts the receiver itself (Bolt's `app.start` refuses before `init`), so that
  * `/healthz` and `/readyz` answer while the bot still waits for Slack.
  */
-export async function listen(app: BoltApp, slack: SlackConfig, httpReceiver?: HTTPReceiver): Promise<{ port?: number }> {
+export async function listen(app: BoltApp, slack: SlackConfig, httpReceiver?: HTTPReceiver): Promise<{ port?: number; server?: Server }> {
   // Socket Mode opens its connection with the app token: a refused one is named as such.
   const started = httpReceiver ? httpReceiver.start(slack.port) : app.start(slack.port);
   const server = (await started.catch((e: unknown) => {
@@ -229,7 +229,7 @@ export async function listen(app: BoltApp, slack: SlackConfig, httpReceiver?: HT
   })) as unknown;
   if (slack.mode === 'http' && server && typeof (server as Server).address === 'function') {
     const address = (server as Server).address() as AddressInfo | null;
-    return { port: address?.port ?? slack.port };
+    return { port: address?.port ?? slack.port, server: server as Server };
   }
   return {};
 }

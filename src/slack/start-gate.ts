@@ -12,6 +12,11 @@
  *   Events are the only requests Slack retries, and none of ours changes anything in the cloud.
  * Socket Mode connects only once the bot is ready (Slack routes nothing to a replica that has not
  * connected), so there the gate is already open; it holds the same rules if that ever changes.
+ *
+ * The same gate closes again at the first moment of a shutdown (SIGTERM, runtime.ts stop): work
+ * already taken finishes, and a request that still reaches this replica — the load balancer has
+ * not yet seen `/readyz` turn 503 — is answered at once by the same rules, as "restarting"
+ * (nothing was done, try again: the next try lands on a replica that serves), never held.
  */
 import { App, HTTPModuleFunctions, defaultProcessEventErrorHandler, type AppOptions, type ReceiverEvent } from '@slack/bolt';
 import type { ReceiverProcessEventErrorHandlerArgs, SocketModeReceiverProcessEventErrorHandlerArgs } from '@slack/bolt';
@@ -21,7 +26,7 @@ import type { Logger } from '../log.js';
 import type { PostToResponseUrl } from './response-url.js';
 import type { Telemetry } from '../telemetry/index.js';
 import { observeRequest } from './observe-request.js';
-import { buildStarting, buildStartingModal, STARTING_FIELD_ERROR } from '../views/starting-views.js';
+import { buildStarting, buildStartingModal, startingFieldError, type Phase } from '../views/starting-views.js';
 
 /** How long an early request waits for the bot to be ready: well inside Slack's 3 s for the ack. */
 export const START_HOLD_MS = 2000;
@@ -29,6 +34,10 @@ export const START_HOLD_MS = 2000;
 export interface StartGate {
   /** The bot is ready: requests held now and later run. */
   open(): void;
+  /** The bot is stopping: from now on requests are answered "restarting" at once, none run. */
+  close(): void;
+  /** Whether close() was called. */
+  closing(): boolean;
   isOpen(): boolean;
   /** Resolves true once open, false if still closed after `holdMs` of the clock. */
   wait(): Promise<boolean>;
@@ -38,6 +47,7 @@ export interface StartGate {
 
 export function createStartGate(clock: Clock, holdMs = START_HOLD_MS): StartGate {
   let opened = false;
+  let closed = false;
   let held = 0;
   let release!: () => void;
   const openPromise = new Promise<void>((resolve) => (release = resolve));
@@ -46,9 +56,15 @@ export function createStartGate(clock: Clock, holdMs = START_HOLD_MS): StartGate
       opened = true;
       release();
     },
-    isOpen: () => opened,
+    close() {
+      closed = true;
+      release(); // a request still held is answered now, not after the hold
+    },
+    closing: () => closed,
+    isOpen: () => opened && !closed,
     held: () => held,
     async wait() {
+      if (closed) return false;
       if (opened) return true;
       held++;
       const timer = new AbortController();
@@ -57,7 +73,7 @@ export function createStartGate(clock: Clock, holdMs = START_HOLD_MS): StartGate
           () => false,
           () => true,
         );
-        return await Promise.race([openPromise.then(() => true), late]);
+        return await Promise.race([openPromise.then(() => !closed), late]);
       } finally {
         timer.abort();
         held--;
@@ -118,37 +134,39 @@ type Body = {
 async function answerNotReady(event: ReceiverEvent, deps: GateDeps): Promise<void> {
   const body = (event.body ?? {}) as Body;
   const kind = typeof body.command === 'string' ? 'slash_command' : typeof body.type === 'string' ? body.type : 'unknown';
-  deps.logger.warn('a request came before the bot was ready to serve it; the person is told to try again', { kind, holdMs: START_HOLD_MS });
+  const phase: Phase = deps.gate.closing() ? 'stopping' : 'starting';
+  if (phase === 'starting') deps.logger.warn('a request came before the bot was ready to serve it; the person is told to try again', { kind, holdMs: START_HOLD_MS });
+  else deps.logger.warn('a request came while the bot was stopping; the person is told to try again', { kind });
   if (typeof body.command === 'string') {
     const typed = `${body.command} ${typeof body.text === 'string' ? body.text : ''}`.trim();
-    const reply = buildStarting(typed);
+    const reply = buildStarting(typed, phase);
     return event.ack({ response_type: 'ephemeral', text: reply.text, blocks: reply.blocks });
   }
   if (body.type === 'view_submission') {
     const input = body.view?.blocks?.find((b) => b.type === 'input' && typeof b.block_id === 'string');
     return event.ack(
-      input ? { response_action: 'errors', errors: { [String(input.block_id)]: STARTING_FIELD_ERROR } } : { response_action: 'push', view: buildStartingModal() },
+      input ? { response_action: 'errors', errors: { [String(input.block_id)]: startingFieldError(phase) } } : { response_action: 'push', view: buildStartingModal(phase) },
     );
   }
   if (body.type === 'block_suggestion') return event.ack({ options: [] });
-  if (body.type === 'event_callback') throw new NotReadyError('the bot is starting: the event is left for Slack to redeliver');
+  if (body.type === 'event_callback') throw new NotReadyError(`the bot is ${phase}: the event is left for Slack to redeliver`);
   await event.ack();
-  if (body.type === 'block_actions') await tellClicker(body, deps);
+  if (body.type === 'block_actions') await tellClicker(body, deps, phase);
 }
 
-async function tellClicker(body: Body, deps: GateDeps): Promise<void> {
-  const reply = buildStarting(undefined);
+async function tellClicker(body: Body, deps: GateDeps, phase: Phase): Promise<void> {
+  const reply = buildStarting(undefined, phase);
   try {
     if (await deps.postResponse(body.response_url, reply)) return;
     const user = body.user?.id;
     const channel = body.channel?.id ?? body.container?.channel_id;
     if (typeof user !== 'string' || typeof channel !== 'string') {
-      deps.logger.warn('a click before the bot was ready came from where no message can reach the person (a form or App Home)');
+      deps.logger.warn('a click the bot could not take came from where no message can reach the person (a form or App Home)');
       return;
     }
     await deps.slack().postEphemeral({ channel, user, text: reply.text, blocks: reply.blocks });
   } catch (e) {
-    deps.logger.warn('could not tell the person that the bot is starting', { error: e });
+    deps.logger.warn(`could not tell the person that the bot is ${phase}`, { error: e });
   }
 }
 

@@ -21,6 +21,8 @@ const LAYER: Record<string, number> = {
   'runtime-policy.ts': 7.5,
   // The telemetry part of the composition root: what it wraps and wires for metrics and traces.
   'runtime-telemetry.ts': 7.5,
+  // The bound on a stop (SIGTERM): how long listener work may take to finish.
+  'runtime-shutdown.ts': 7.5,
   'runtime-types.ts': 7,
   slack: 6,
   // The application core: runs a request from any surface (commands, forms, clicks); knows no Slack transport.

@@ -1,0 +1,169 @@
+/**
+ * A replica's stop (SIGTERM in a rolling restart), through the real runtime over signed HTTP:
+ * - `/readyz` answers 503 from the first moment, while the work already taken still runs;
+ * - a command that still arrives is acked at once with a true answer ("restarting, nothing was
+ *   sent") and never reaches the cloud;
+ * - the command taken before the stop gets its answer before the stop completes;
+ * - past SHUTDOWN_TIMEOUT_MS the stop ends anyway and says what was left;
+ * - the watch and monitor leases are released, so the other replica takes them over at once
+ *   (the clock does not move: no lease ran out).
+ * Cloud calls pass a TCP proxy the test pauses, so "in flight" is a state, not a race.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createCloudClient } from '../../src/cloud/client.js';
+import { createManualClock, type ManualClock } from '../../src/clock.js';
+import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { createSandbox, type ListeningSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
+import { createResponseUrls, type ResponseUrls } from '../rig/response-url.js';
+import { createSlackSender } from '../rig/slack-sender.js';
+import { createTcpProxy, type TcpProxy } from '../rig/tcp-proxy.js';
+import { waitFor } from '../rig/wait-for.js';
+import { ALICE, BOT_TOKEN, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
+import { CLOUD_TOKEN, DEFAULT_ACCESS, RIG_SLACK_RETRY, visibleText } from './bot-rig.js';
+
+let clock: ManualClock;
+let sandbox: Sandbox;
+let server: ListeningSandbox;
+let proxy: TcpProxy;
+let slack: FakeSlack;
+let responses: ResponseUrls;
+let dir: string;
+let logs: string[];
+const running: Runtime[] = [];
+
+beforeEach(async () => {
+  clock = createManualClock();
+  sandbox = createSandbox({ token: CLOUD_TOKEN, clock, reinstallMs: 90_000 });
+  server = await sandbox.listen();
+  const u = new URL(server.baseUrl);
+  proxy = await createTcpProxy({ host: u.hostname, port: Number(u.port) });
+  slack = await createFakeSlack();
+  responses = await createResponseUrls();
+  dir = mkdtempSync(join(tmpdir(), 'cloudbot-stop-'));
+  logs = [];
+});
+
+afterEach(async () => {
+  proxy.resume();
+  for (const r of running.splice(0)) await r.stop();
+  await proxy.close();
+  await server.close();
+  await slack.close();
+  await responses.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function replica(shutdownTimeoutMs?: number, shutdownDelayMs?: number): Promise<{ bot: Runtime; base: string }> {
+  const bot = createRuntime(
+    {
+      slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: slack.url },
+      cloud: { baseUrl: proxy.through(server.baseUrl), token: CLOUD_TOKEN },
+      databasePath: join(dir, 'cloudbot.db'),
+      access: { config: { ...DEFAULT_ACCESS, admins: [ALICE.id] } },
+      log: { level: 'info', sink: (l) => logs.push(l) },
+      ...(shutdownTimeoutMs ? { shutdownTimeoutMs } : {}),
+      ...(shutdownDelayMs ? { shutdownDelayMs } : {}),
+    },
+    { clock, cloudRetry: { maxAttempts: 1 }, slackRetryConfig: RIG_SLACK_RETRY, monitorLoop: false },
+  );
+  running.push(bot);
+  const { port } = await bot.start();
+  return { bot, base: `http://127.0.0.1:${port}` };
+}
+
+const command = (base: string, text: string, responseUrl = responses.next()) =>
+  createSlackSender(`${base}/slack/events`).command({ userId: ALICE.id, channelId: OPS_CHANNEL.id, text, responseUrl });
+const cloudPaths = () => sandbox.requests.map((r) => `${r.method} ${r.path}`);
+
+it('readyz is 503 from the first moment; a new command is told "restarting"; the command in flight is answered before the stop ends', async () => {
+  const { bot, base } = await replica();
+  expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  proxy.pause();
+  const first = responses.next();
+  expect((await command(base, 'server status 101', first)).status).toBe(200);
+  await waitFor(() => proxy.heldBytes() > 0 || undefined, { timeoutMs: 10_000 }); // its cloud request is on the wire, held
+
+  let done = false;
+  const stopped = bot.stop().then(() => (done = true));
+  const ready = await fetch(`${base}/readyz`);
+  expect(ready.status).toBe(503);
+  expect(await ready.json()).toEqual({ ready: false, checks: { slack: 'stopping: taking no new requests' } });
+
+  const late = await command(base, 'server status 102');
+  expect(late.status).toBe(200);
+  const told = visibleText(late.json as Record<string, unknown>);
+  expect(told).toContain('cloudbot is restarting and did not take `/cloud server status 102` yet');
+  expect(told).toContain('Nothing was sent');
+  // The balancer's keep-alive connection ends after this answer rather than being reused.
+  expect(late.headers.connection).toBe('close');
+  expect(done).toBe(false); // still waiting for the first command's answer
+
+  proxy.resume();
+  await stopped;
+  const answer = responses.postsTo(first).at(-1)!;
+  expect(visibleText(answer.body)).toContain('101');
+  expect(visibleText(answer.body)).not.toContain('restarting');
+  // The late command never reached the cloud; the first did, once.
+  expect(cloudPaths().filter((p) => p.includes('/servers/102'))).toEqual([]);
+  expect(cloudPaths().filter((p) => p.startsWith('GET /servers/101')).length).toBeGreaterThan(0);
+  expect(logs.some((l) => l.includes('a request came while the bot was stopping'))).toBe(true);
+});
+
+it('with nothing in flight the port stays open SHUTDOWN_DELAY_MS, answering "restarting": no refused connection while the balancer catches up', async () => {
+  const { bot, base } = await replica(undefined, 3000);
+  let done = false;
+  const stopped = bot.stop().then(() => (done = true));
+  const late = await command(base, 'server status 102');
+  expect(late.status).toBe(200);
+  expect(visibleText(late.json as Record<string, unknown>)).toContain('cloudbot is restarting');
+  expect(done).toBe(false);
+  await stopped;
+  await expect(fetch(`${base}/readyz`)).rejects.toThrow(); // closed after the delay
+  expect(cloudPaths().filter((p) => p.includes('/servers/102'))).toEqual([]);
+});
+
+it('past SHUTDOWN_TIMEOUT_MS the stop ends anyway and says how much was still under way', async () => {
+  const { bot, base } = await replica(1000);
+  proxy.pause();
+  expect((await command(base, 'server status 101')).status).toBe(200);
+  await waitFor(() => proxy.heldBytes() > 0 || undefined, { timeoutMs: 10_000 });
+  await bot.stop(); // the cloud never answers while paused
+  const line = logs.find((l) => l.includes('stopping with answers still under way'));
+  expect(line).toBeDefined();
+  expect(JSON.parse(line!)).toMatchObject({ inFlight: 1, boundMs: 1000 });
+});
+
+it("a stopped replica's watch and monitor leases are released: the other replica takes them over without waiting out a lease", async () => {
+  const a = await replica();
+  const b = await replica();
+  await b.bot.watcher.stop(); // b's passes are run by hand below
+  const cloud = createCloudClient({ baseUrl: server.baseUrl, token: CLOUD_TOKEN, clock, retry: { maxAttempts: 1 } });
+  await cloud.servers.reinstall('101', { template_slug: 'debian-12' }); // a long job on the sandbox's clock, which stays put
+  await cloud.close();
+  const w = await a.bot.watcher.watch({ kind: 'server', resource: '101', channelId: OPS_CHANNEL.id, threadTs: '1700000000.000100', requestedBy: ALICE.id });
+  await a.bot.watcher.tick();
+  expect((await a.bot.store.watches.get(w.id))!.leaseOwner).toBe(a.bot.watcher.owner);
+  await a.bot.monitor.tick(); // a holds the monitor lease
+  const t0 = clock.now();
+
+  // Due again after one interval (10 s), but a's lease (30 s) keeps it a's: b does not poll it.
+  await clock.advance(10_000);
+  await a.bot.watcher.tick(); // a's pass (its loop may be asleep on the manual clock): a claims it again
+  expect((await a.bot.store.watches.get(w.id))!.leaseUntil).toBe(t0 + 10_000 + 30_000);
+  await b.bot.watcher.tick();
+  expect((await b.bot.store.watches.get(w.id))!.leaseOwner).toBe(a.bot.watcher.owner);
+  expect(await b.bot.store.leases.acquire('monitor', 'replica-b', clock.now(), clock.now() + 30_000)).toBe(false);
+
+  await a.bot.stop();
+  running.splice(running.indexOf(a.bot), 1);
+  expect((await b.bot.store.watches.get(w.id))!.leaseOwner ?? null).toBeNull();
+  await clock.advance(10_000); // due again; a's lease would have run until t0 + 40 s
+  await b.bot.watcher.tick();
+  expect((await b.bot.store.watches.get(w.id))!.leaseOwner).toBe(b.bot.watcher.owner);
+  expect(await b.bot.store.leases.acquire('monitor', 'replica-b', clock.now(), clock.now() + 30_000)).toBe(true);
+  expect(clock.now() - t0).toBe(20_000); // well inside a's lease: handed over, not run out
+});
