@@ -38,6 +38,8 @@ export interface RunDeps {
   policy?: RunContext['policy'];
   /** The channels' aliases (`/cloud alias`); the slash command expands them before parsing. */
   aliases?: RunContext['aliases'];
+  /** Schedules (`/cloud schedule`), where the bot runs its scheduler. */
+  schedules?: RunContext['schedules'];
   clock: Clock;
   logger: Logger;
   watches?: WatchControl;
@@ -98,6 +100,7 @@ export async function runOperation(
         ...(deps.policy ? { policy: deps.policy } : {}),
         ...(deps.subscriptions ? { subscriptions: deps.subscriptions } : {}),
         ...(deps.aliases ? { aliases: deps.aliases } : {}),
+        ...(deps.schedules ? { schedules: deps.schedules } : {}),
         account,
         signal,
         ...(deps.watches ? { watches: deps.watches } : {}),

@@ -48,6 +48,8 @@ export interface SlackApi {
    * it cannot check, and the watcher then posts.
    */
   threadReplies?(args: { channel: string; ts: string }): Promise<ThreadMessage[]>;
+  /** The person's time zone as Slack has it (users.info `tz`; scope users:read); undefined when Slack gives none. Optional. */
+  userTimeZone?(userId: string): Promise<string | undefined>;
 }
 
 /**

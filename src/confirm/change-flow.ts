@@ -121,6 +121,8 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       // The request it will send, described once here (secrets masked) and stored with the record:
       // its status messages, its watch's parent message and its audit entries read it from there.
       facts = withStoredRequest(facts, maskedRequest(op, req.args));
+      // A schedule's run says so on its status message and in its audit entries.
+      if (req.scheduled) facts = { ...facts, scheduled: { id: req.scheduled.scheduleId, by: req.userId } };
       const now = deps.clock.now();
       const created = await deps.store.create({
         opId: op.id,
@@ -164,7 +166,9 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       await deps.store.setMessage(record.id, posted.channel, posted.ts);
       record = { ...record, channelId: posted.channel, messageTs: posted.ts };
 
-      if (change.confirm || needsApproval(op, record)) {
+      // A scheduled run was confirmed (and approved) when scheduled; a policy that now wants an
+      // approval the schedule never had was refused before this (app/schedule-run.ts).
+      if (!req.scheduled && (change.confirm || needsApproval(op, record))) {
         await audit(op, record, 'requested');
         return { kind: 'posted', record };
       }
@@ -172,7 +176,11 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         from: ['pending'],
         to: 'confirmed',
         now: deps.clock.now(),
-        patch: { confirmedBy: req.userId, confirmedAt: deps.clock.now() },
+        patch: {
+          confirmedBy: req.scheduled?.confirmedBy ?? req.userId,
+          confirmedAt: deps.clock.now(),
+          ...(req.scheduled?.approvedBy ? { approvedBy: req.scheduled.approvedBy, approvedAt: deps.clock.now() } : {}),
+        },
       });
       if (!claimed.ok) return { kind: 'posted', record };
       const { record: final, unseen: notice } = await execute(op, claimed.record, req.userId);

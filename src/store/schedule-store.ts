@@ -145,6 +145,10 @@ export function createScheduleStore(sql: Sql): ScheduleStore {
       const row = await sql.one<ScheduleRow>(q);
       return row ? toSchedule(row) : undefined;
     },
+    async link(id, confirmRecord, now) {
+      const row = await sql.one<ScheduleRow>(sql.k.updateTable('schedules').set({ confirm_record: confirmRecord, updated_at: now }).where('id', '=', id).returningAll());
+      return row ? toSchedule(row) : undefined;
+    },
     async due(now, limit) {
       return (await sql.all<ScheduleRow>(due, { now, limit })).map(toSchedule);
     },

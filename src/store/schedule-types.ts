@@ -65,6 +65,8 @@ export interface ScheduleStore {
   /** Moves it from one of `from` to `to` (with a new next run, when given); undefined when it was not in `from`. */
   move(id: string, from: ScheduleStatus[], to: ScheduleStatus, now: number, nextAt?: number | null): Promise<ScheduleRecord | undefined>;
   /** Pending schedules waiting for a Confirm, and active ones whose next run is due by `now`. */
+  /** Notes the change-flow record whose Confirm arms a pending schedule. */
+  link(id: string, confirmRecord: string, now: number): Promise<ScheduleRecord | undefined>;
   due(now: number, limit: number): Promise<ScheduleRecord[]>;
   pending(limit: number): Promise<ScheduleRecord[]>;
   /**
