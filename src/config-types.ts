@@ -72,6 +72,8 @@ export interface BotConfig {
   };
   /** Subscriptions and alerts (issue 13). */
   monitor: MonitorConfig;
+  /** Schedules (issue 25): how late a run missed during downtime may still run (SCHEDULE_GRACE_MS). */
+  schedule: { graceMs: number };
 }
 
 /**

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
       auditChannel: config.auditChannel,
       watch: config.watch,
       monitor: config.monitor,
+      schedule: config.schedule,
       log: { level: config.logLevel },
     });
   } catch (e) {

@@ -62,7 +62,13 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
       const nextAt = nextAfter(parsed.when, now);
       const op = read.op;
       const approval = !!op.change && !!deps.access.approvalFor(op, input.channelId, admitted.account);
-      const confirmOp = op.change && (op.change.confirm || approval) ? CONFIRM_OPS[op.tier === 'billing' ? 'billing' : 'destroy'] : undefined;
+      if (keep !== undefined) {
+        // `--keep` deletes backups: the person needs that right here too, and the schedule a Confirm.
+        const del = deps.catalog.byId('backup.delete');
+        const may = del ? await admit(deps, del, input.userId, input.channelId, {}, read.account) : undefined;
+        if (!may?.ok) return may ? { kind: 'refused', reply: may.reply } : { kind: 'invalid', problem: md`backups cannot be deleted here` };
+      }
+      const confirmOp = op.change && (op.change.confirm || approval || keep !== undefined) ? CONFIRM_OPS[op.tier === 'billing' ? 'billing' : 'destroy'] : undefined;
       const record = await deps.store.add({
         channelId: input.channelId,
         teamId: input.teamId ?? null,

@@ -130,6 +130,7 @@ export async function startShell(opts: StartShellOptions): Promise<RunningShell>
         auditChannel: config.auditChannel,
         watch: { ...config.watch, ...opts.watch },
         monitor: config.monitor,
+        schedule: config.schedule,
         log: { level: config.logLevel, sink: (line) => log(logLineText(line)) },
       },
       { receiver },
