@@ -48,7 +48,7 @@ export interface RuntimeSettings {
   /** Subscriptions and alerts (issue 13): poll interval, shared request budget, hold polls. */
   monitor?: Partial<MonitorConfig>;
   /** Schedules (issue 25): the grace for runs missed during downtime, and how often the scheduler looks. */
-  schedule?: { graceMs?: number; intervalMs?: number };
+  schedule?: { graceMs?: number; intervalMs?: number; backupPollMs?: number };
   log?: { level?: LogLevelName; sink?: (line: string) => void };
 }
 

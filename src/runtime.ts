@@ -233,7 +233,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     logger: logger.child({ component: 'scheduler' }),
     owner: watcher.owner,
     graceMs: settings.schedule?.graceMs ?? 3_600_000,
-    run: createScheduleRunner({ ...listenerDeps, operations: store.operations }),
+    run: createScheduleRunner({ ...listenerDeps, operations: store.operations, ...(settings.schedule?.backupPollMs ? { backupPollMs: settings.schedule.backupPollMs } : {}) }),
     ...(settings.schedule?.intervalMs ? { intervalMs: settings.schedule.intervalMs } : {}),
   });
 

@@ -21,6 +21,7 @@ export interface RetentionDeps extends CommandCoreDeps {
   args: Record<string, unknown>;
   /** The scheduler stopping: the wait for the new backup ends (the run's lease then runs out). */
   signal?: AbortSignal;
+  backupPollMs?: number;
 }
 
 /** How often, and how long, the run looks for its new backup to finish. */
@@ -89,6 +90,7 @@ export async function makeRoom(r: RetentionDeps, keep: number): Promise<{ delete
 
 /** After the run's backup: waits for it to finish, then keeps the newest `keep` (deleting at most `room`). */
 export async function keepNewest(r: RetentionDeps, keep: number, room: number, record: OperationRecord | undefined): Promise<{ reply?: Reply; note: string }> {
+  if (room <= 0) return { note: 'nothing more deleted (room made before)' };
   const server = await serverId(r);
   const made = record?.result?.text ? /\(`?([0-9a-f-]{36})`?\)/.exec(String(record.result.text))?.[1] : undefined;
   if (!server || !made) return { note: 'nothing deleted (the new backup was not named)' };
@@ -100,7 +102,7 @@ export async function keepNewest(r: RetentionDeps, keep: number, room: number, r
     if (!fresh) return { reply: say(md`The new backup ${val(made)} of server ${val(server)} is gone: nothing was deleted.`), note: 'backup gone; nothing deleted' };
     if (fresh.is_successful) break;
     if (r.clock.now() >= deadline) return { reply: say(md`The new backup ${val(made)} of server ${val(server)} did not finish in time: nothing was deleted.`), note: 'backup not finished; nothing deleted' };
-    await r.clock.sleep(BACKUP_POLL_MS, r.signal);
+    await r.clock.sleep(r.backupPollMs ?? BACKUP_POLL_MS, r.signal);
     all = await backups(r, server);
   }
   const excess = Math.min(all.length - keep, room, all.length - 1);

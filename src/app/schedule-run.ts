@@ -24,6 +24,8 @@ export interface ScheduleRunDeps extends CommandCoreDeps {
   slack: CommandCoreDeps['slack'] & Pick<SlackApi, 'postMessage'>;
   /** The Confirm records of schedules that needed one (who approved). */
   operations: Pick<OperationStore, 'get'>;
+  /** How often a `--keep` run looks for its new backup to finish (default backup-retention.ts). */
+  backupPollMs?: number;
 }
 
 /** What a run came to, for the schedule's "last result". */

@@ -55,7 +55,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         args: r.args,
         outcome,
         record: r,
-        ...(detail ? { detail } : { request: storedRequest(r) ?? maskedRequest(op, r.args) }),
+        ...(detail ? { detail } : op.change?.local ? {} : { request: storedRequest(r) ?? maskedRequest(op, r.args) }),
       }),
     ) ?? Promise.resolve();
   const options = (op: AnyOperation, r: Pick<OperationRecord, 'channelId' | 'account' | 'args'>): RenderOptions => {
@@ -120,7 +120,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       if (Object.keys(secrets).length) facts = { ...facts, givenSecrets: Object.keys(secrets) };
       // The request it will send, described once here (secrets masked) and stored with the record:
       // its status messages, its watch's parent message and its audit entries read it from there.
-      facts = withStoredRequest(facts, maskedRequest(op, req.args));
+      if (!change.local) facts = withStoredRequest(facts, maskedRequest(op, req.args));
       // A schedule's run says so on its status message and in its audit entries.
       if (req.scheduled) facts = { ...facts, scheduled: { id: req.scheduled.scheduleId, by: req.userId } };
       const now = deps.clock.now();

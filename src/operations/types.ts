@@ -213,6 +213,8 @@ export type CheckResult<A> = { ok: true; args: A } | { ok: false; fieldErrors: R
 export interface ChangeSpec<A, R> {
   /** Ask for a Confirm click before acting: destroy and spending operations. */
   confirm: boolean;
+  /** Sends nothing to the cloud (a schedule's Confirm card arms the bot's own schedule): no request is described or shown. */
+  local?: true;
   /** Arguments that are secrets: sealed in the store, masked wherever shown. */
   secretArgs?: string[];
   /** Looks before asking: refuses early (locked backup, primary IP, no balance) or gathers facts. */

@@ -86,6 +86,8 @@ export interface BotRigOptions {
   monitor?: RigMonitorOptions;
   /** Bounds on work in flight after acks (after-ack.ts): small ones make shedding reachable. */
   afterAck?: AfterAckLimits;
+  /** Schedules (issue 25): the grace for missed runs and the retention's poll; the loop never runs (tests call `bot.scheduler.tick()`). */
+  schedule?: { graceMs?: number; backupPollMs?: number };
 }
 
 /** The bot's Slack retry policy with the waits taken out: as many tries, at once. */
@@ -175,6 +177,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
         auditChannel: options.auditChannel,
         ...(options.watch ? { watch: options.watch } : {}),
         ...monitor.settings,
+        ...(options.schedule ? { schedule: options.schedule } : {}),
         log: { level: 'debug', sink: (l) => logLines.push(l) },
       },
       {
@@ -188,6 +191,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
         ...(options.watch?.concurrency ? { watchConcurrency: options.watch.concurrency } : {}),
         ...(options.afterAck ? { afterAck: options.afterAck } : {}),
         ...monitor.overrides,
+        schedulerLoop: false,
       },
     );
     const { port } = await bot.start();

@@ -27,6 +27,7 @@ const confirmOf = (id: `schedule.${string}`, tier: 'destroy' | 'billing') =>
     run: async (_ctx, a) => ({ id: a.id }),
     change: {
       confirm: true,
+      local: true,
       describe: (a) => ({
         title: md`Schedule ${val(a.what)} ${val(a.when)}`,
         lines: [
