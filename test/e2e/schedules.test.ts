@@ -155,3 +155,75 @@ describe('a destroy-tier schedule', () => {
     expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual([`DELETE /v2/servers/101/backups/${backup.uuid}`]);
   });
 });
+
+/** Schedules it, clicks its Confirm card, and lets the scheduler arm it. */
+async function scheduleConfirmed(line: string) {
+  const seen = posted();
+  const r = await rig.command(line);
+  expect(visibleText(r.final)).toContain('waits for its Confirm');
+  const s = await scheduled(idIn(visibleText(r.final)));
+  const card = await waitFor(() => rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(seen).find((m) => text(m).includes(s.id)), { timeoutMs: 5000 });
+  await rig.click(card, 'op_confirm', ALICE.id);
+  const confirmRecord = (await scheduled(s.id)).confirmRecord!;
+  await waitFor(async () => ((await rig.store.operations.get(confirmRecord))?.status === 'succeeded' ? true : undefined), { timeoutMs: 5000 });
+  await tick();
+  const armed = await scheduled(s.id);
+  expect(armed.status).toBe('active');
+  return armed;
+}
+const oldestFirst = (server: number) => [...rig.sandbox.state.backups[server]!].sort((a, b) => a.createdAt - b.createdAt);
+
+describe('backups with --keep (retention) against the sandbox', () => {
+  it('a full backup_limit: the oldest unlocked backup goes first, as --keep allows, then the backup is taken; nothing more is deleted', async () => {
+    expect(rig.sandbox.state.backups[102]).toHaveLength(3); // db-1 is at its plan's limit of 3
+    const oldest = oldestFirst(102)[0]!;
+    const s = await scheduleConfirmed('schedule "backup create 102 --name keep3" daily 02:00 --keep 3');
+    const from = rig.sandbox.requests.length;
+    jumpTo(s.nextAt! + 1);
+    await tick();
+    expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual([
+      'POST /v2/servers/102/backups', // refused: RESOURCE_LIMIT_EXCEEDED
+      `DELETE /v2/servers/102/backups/${oldest.uuid}`,
+      'POST /v2/servers/102/backups',
+    ]);
+    expect(rig.sandbox.state.backups[102]!.map((b) => b.name)).toContain('keep3');
+    expect(rig.sandbox.state.backups[102]).toHaveLength(3);
+    const deletion = (await rig.store.audit.list({ limit: 30 })).find((e) => e.opId === 'backup.delete' && e.outcome === 'succeeded');
+    expect(deletion!.detail).toBe(`scheduled by ${ALICE.id} (schedule ${s.id}): DELETE /servers/102/backups/${oldest.uuid}`);
+    expect((await scheduled(s.id)).lastResult).toContain('succeeded');
+    await rig.command(`schedule cancel ${s.id}`);
+  });
+
+  it('locked backups are never deleted, and a run deletes no more than it made room for, once its backup finished', async () => {
+    const before = oldestFirst(101);
+    expect(before[0]!.isLocked).toBe(true);
+    const secondOldest = before.find((b) => !b.isLocked)!;
+    const s = await scheduleConfirmed('schedule "backup create 101 --name kept" daily 03:00 --keep 5');
+    const from = rig.sandbox.requests.length;
+    jumpTo(s.nextAt! + 1);
+    await rig.bot.scheduler.tick();
+    // The run waits for its backup to finish before deleting anything.
+    const made = await waitFor(() => rig.sandbox.state.backups[101]!.find((b) => b.name === 'kept'), { timeoutMs: 5000 });
+    expect(rig.mutations(from).map((q) => q.method)).toEqual(['POST']);
+    clock.jump(31_000); // the sandbox finishes a backup in 30 s
+    await rig.bot.scheduler.settled();
+    expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['POST /v2/servers/101/backups', `DELETE /v2/servers/101/backups/${secondOldest.uuid}`]);
+    expect(rig.sandbox.state.backups[101]!.some((b) => b.uuid === before[0]!.uuid)).toBe(true); // the locked one stays
+    expect(rig.sandbox.state.backups[101]!.some((b) => b.uuid === made.uuid)).toBe(true);
+    expect((await scheduled(s.id)).lastResult).toBe('succeeded; deleted 1 old backup');
+    await rig.command(`schedule cancel ${s.id}`);
+  });
+
+  it('a failed backup deletes nothing', async () => {
+    const s = await scheduleConfirmed('schedule "backup create 101 --name failing" every monday 04:00 --keep 1');
+    const count = rig.sandbox.state.backups[101]!.length;
+    rig.sandbox.addFault({ method: 'POST', path: '/servers/101/backups', status: 500, times: 1 });
+    const from = rig.sandbox.requests.length;
+    jumpTo(s.nextAt! + 1);
+    await tick();
+    expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['POST /v2/servers/101/backups']);
+    expect(rig.sandbox.state.backups[101]).toHaveLength(count);
+    expect((await scheduled(s.id)).lastResult).toMatch(/^failed: .*; nothing deleted$/);
+    await rig.command(`schedule cancel ${s.id}`);
+  });
+});
