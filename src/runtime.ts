@@ -196,7 +196,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   });
   // What listeners do after their ack runs detached from Bolt (after-ack.ts); stop drains it.
   const afterAck = createAfterAck(logger, overrides.afterAck);
-  const schedules = createScheduleControl({ store: store.schedules, catalog, access, auditor, flow, slack: slackApi, clock, logger: logger.child({ component: 'schedules' }), accountOf });
+  const schedules = createScheduleControl({ store: store.schedules, operations: store.operations, catalog, access, auditor, flow, slack: slackApi, clock, logger: logger.child({ component: 'schedules' }), accountOf });
   const listenerDeps: ListenerDeps = {
     afterAck,
     catalog,

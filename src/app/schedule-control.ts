@@ -19,9 +19,13 @@ import { md, val } from '../views/mrkdwn.js';
 import { admit, type GuardDeps } from './guard.js';
 import { readScheduled } from './schedule-command.js';
 import { CONFIRM_OPS } from '../operations/entries/schedule-confirm.js';
+import { armConfirmed } from '../schedule/arm.js';
+import type { OperationStore } from '../store/types.js';
 
 export interface ScheduleControlDeps extends GuardDeps {
   store: ScheduleStore;
+  /** The Confirm records of pending schedules. */
+  operations: Pick<OperationStore, 'get'>;
   catalog: Catalog;
   access: Access;
   flow: Pick<ChangeFlow, 'start'>;
@@ -86,7 +90,7 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
       // The change flow's card: Confirm (and approval where the policy wants it) arms the schedule.
       const outcome = await deps.flow.start({
         op: confirmOp,
-        args: { id: record.id, what: `/cloud ${read.text}`, when: `${parsed.when.text} (${tz})` },
+        args: { id: record.id, what: `/cloud ${read.text}${keep !== undefined ? ` --keep ${keep}` : ''}`, when: `${parsed.when.text} (${tz})` },
         userId: input.userId,
         channelId: input.channelId,
         account: admitted.account,
@@ -100,7 +104,10 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
       const linked = await deps.store.link(record.id, outcome.record.id, deps.clock.now());
       return { kind: 'created', record: linked ?? record, next, awaitsConfirm: true };
     },
-    list: (channelId) => deps.store.list(channelId),
+    async list(channelId) {
+      await armConfirmed(deps.store, deps.operations, deps.clock.now());
+      return deps.store.list(channelId);
+    },
     async cancel(id, userId, channelId) {
       const record = await deps.store.get(id);
       if (!record || record.channelId !== channelId || (record.status !== 'active' && record.status !== 'pending')) return { kind: 'none', id };

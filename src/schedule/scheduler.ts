@@ -15,6 +15,7 @@ import { formatInZone, nextAfter } from '../operations/schedule-when.js';
 import type { ScheduleRecord, ScheduleStore } from '../store/schedule-types.js';
 import type { OperationStore } from '../store/types.js';
 import { buildRunsSkipped } from '../views/schedule-views.js';
+import { armConfirmed } from './arm.js';
 
 export type ScheduledRunner = (s: ScheduleRecord, occurrence: number, attempt: 'first' | 'takeover', signal: AbortSignal) => Promise<string>;
 
@@ -74,20 +75,6 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     inFlight.add(p);
   }
 
-  async function arm(now: number): Promise<void> {
-    for (const s of await deps.store.pending(50)) {
-      if (!s.confirmRecord) continue;
-      const r = await deps.operations.get(s.confirmRecord);
-      if (r?.status === 'succeeded') {
-        // Confirmed after its first run time: the next one from now on.
-        const nextAt = s.nextAt !== null && s.nextAt < now ? nextAfter(s.when, now) : s.nextAt;
-        await deps.store.move(s.id, ['pending'], nextAt === null ? 'done' : 'active', now, nextAt);
-      } else if (!r || r.status === 'cancelled' || r.status === 'expired' || r.status === 'failed') {
-        await deps.store.move(s.id, ['pending'], 'cancelled', now);
-      }
-    }
-  }
-
   async function takeOver(now: number): Promise<void> {
     for (const run of await deps.store.stale(now, 20)) {
       if (!(await deps.store.takeOver(run.scheduleId, run.occurrence, deps.owner, now, leaseMs))) continue;
@@ -132,7 +119,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
   const tick = async () => {
     const now = deps.clock.now();
-    await arm(now);
+    await armConfirmed(deps.store, deps.operations, now);
     await takeOver(now);
     await due(now);
   };

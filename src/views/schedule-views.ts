@@ -57,7 +57,8 @@ export function buildScheduleList(schedules: ScheduleRecord[], zoneTime: ZoneTim
   const lines = schedules.slice(0, 40).map((s) => {
     const state = s.status === 'pending' ? md`waits for its Confirm` : s.nextAt !== null ? md`next ${val(zoneTime(s.nextAt, s.when.tz))}` : md`no run left`;
     const last = s.lastAt !== null ? md`; last ${val(zoneTime(s.lastAt, s.when.tz))}: ${val(s.lastResult ?? 'unknown')}` : md``;
-    return md`• ${val(s.id)} ${command(s)} ${whenText(s)}: ${state}${last} · by ${mention(s.createdBy)}`;
+    const keep = s.keep ? md`, keeps ${s.keep}` : md``;
+    return md`• ${val(s.id)} ${command(s)} ${whenText(s)}${keep}: ${state}${last} · by ${mention(s.createdBy)}`;
   });
   const text = md`${plural(schedules.length, md`schedule`, md`schedules`)}:\n${lines.join('\n') as Mrkdwn}`;
   return { text, blocks: [section(text)] };
