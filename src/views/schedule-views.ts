@@ -6,7 +6,7 @@
 import type { ScheduleRecord } from '../store/schedule-types.js';
 import type { Reply } from './types.js';
 import { context, section } from './blocks.js';
-import { md, mention, val, type Mrkdwn } from './mrkdwn.js';
+import { channelRef, md, mention, val, type Mrkdwn } from './mrkdwn.js';
 import { plural } from './format.js';
 
 /** `2026-12-01 03:00 Europe/Berlin` (the zone's wall clock, operations/schedule-when.ts). */
@@ -73,6 +73,12 @@ export function buildScheduleCancelled(o: ScheduleCancelOutcome): Reply {
     case 'refused':
       return o.reply;
   }
+}
+
+/** One schedule on the App Home tab: its command, when, channel and next run. */
+export function scheduleHomeLine(s: ScheduleRecord, zoneTime: ZoneTime): Mrkdwn {
+  const next = s.status === 'pending' ? md`waits for its Confirm` : s.nextAt !== null ? md`next ${val(zoneTime(s.nextAt, s.when.tz))}` : md`no run left`;
+  return md`• ${val(s.id)} ${command(s)} ${whenText(s)} in ${channelRef(s.channelId)} · ${next} · by ${mention(s.createdBy)}`;
 }
 
 /** In the channel: a run that sent nothing, and why. */

@@ -6,6 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appHomeOpenedEnvelope } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
 import { createJumpClock, rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
@@ -49,6 +50,12 @@ describe('scheduling', () => {
     const list = visibleText((await rig.command('schedules')).final);
     expect(list).toContain(s.id);
     expect(list).toContain('next `');
+    // The App Home tab lists it with its next run, in its zone.
+    const before = rig.slack.callsTo('views.publish').length;
+    await rig.send.event(appHomeOpenedEnvelope({ userId: ALICE.id }));
+    await waitFor(() => rig.slack.callsTo('views.publish').slice(before).find((c) => c.response.ok === true), { timeoutMs: 10_000 });
+    const home = visibleText({ blocks: rig.slack.views.home(ALICE.id)!.blocks as unknown[] });
+    expect(home).toMatch(new RegExp(`Schedules[\\s\\S]*${s.id}.*daily 02:00.*Europe/Berlin.*next \`\\d{4}-\\d\\d-\\d\\d 02:00 Europe/Berlin\``));
 
     const from = rig.sandbox.requests.length;
     const seen = posted();
