@@ -8,6 +8,7 @@
 import { Cron } from 'croner';
 import { TZDate } from '@date-fns/tz';
 import { z } from 'zod';
+import { quote } from './firewall-syntax.js';
 
 /** What is stored: a repeating cron expression, or one moment (epoch ms). */
 export type When = { kind: 'cron'; expr: string; tz: string; text: string } | { kind: 'once'; at: number; tz: string; text: string };
@@ -25,7 +26,7 @@ export const timeZoneSchema = z
   .string()
   .trim()
   .max(64)
-  .refine((tz) => isTimeZone(tz), { error: (i) => `${String(i.input).slice(0, 64)} is not a time zone (e.g. Europe/Berlin)` });
+  .refine((tz) => isTimeZone(tz), { error: (i) => `${quote(String(i.input).slice(0, 64))} is not a time zone (e.g. Europe/Berlin)` });
 
 export function isTimeZone(tz: string): boolean {
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(tz)) return false;
