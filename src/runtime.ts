@@ -14,7 +14,7 @@ import { systemClock } from './clock.js';
 import { createChangeFlow } from './confirm/change-flow.js';
 import { createLogger, type Logger } from './log.js';
 import { catalog as defaultCatalog } from './operations/index.js';
-import { createSlackApp, listen, registerListeners, type ListenerDeps, type Readiness } from './slack/app.js';
+import { createSlackApp, listen, registerListeners, type Readiness } from './slack/app.js';
 import { waitForSlack } from './slack/wait-for-slack.js';
 import { createSealer, createStore } from './store/index.js';
 import { refusalText } from './views/access-views.js';
@@ -31,9 +31,7 @@ import { createAliasControl } from './app/alias-control.js';
 import { createWatchControl } from './app/watch-control.js';
 import { nameSteps } from './app/name-steps.js';
 import { createAfterAck, type AfterAck } from './slack/after-ack.js';
-import { createScheduleControl } from './app/schedule-control.js';
-import { createScheduleRunner } from './app/schedule-run.js';
-import { createScheduler } from './schedule/scheduler.js';
+import { createSchedules } from './app/schedule-run.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -196,8 +194,9 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   });
   // What listeners do after their ack runs detached from Bolt (after-ack.ts); stop drains it.
   const afterAck = createAfterAck(logger, overrides.afterAck);
-  const schedules = createScheduleControl({ store: store.schedules, operations: store.operations, catalog, access, auditor, flow, slack: slackApi, clock, logger: logger.child({ component: 'schedules' }), accountOf });
-  const listenerDeps: ListenerDeps = {
+  const schedules = createSchedules({ stores: store, catalog, access, auditor, flow, slack: slackApi, clock, logger, owner: watcher.owner, settings: settings.schedule });
+  // A schedule's run is a typed command, through the same core the listeners get.
+  registerListeners(app, schedules.withCore({
     afterAck,
     catalog,
     accounts,
@@ -221,21 +220,9 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     auditor,
     ...(overrides.slowNoticeMs !== undefined ? { slowNoticeMs: overrides.slowNoticeMs } : {}),
     ...(overrides.operationTimeoutMs !== undefined ? { operationTimeoutMs: overrides.operationTimeoutMs } : {}),
-    schedules,
-  };
-  registerListeners(app, listenerDeps);
-  // Runs a schedule's command as a typed one runs (the same core deps), as its creator, in its channel.
-  const scheduler = createScheduler({
-    store: store.schedules,
-    operations: store.operations,
-    slack: slackApi,
-    clock,
-    logger: logger.child({ component: 'scheduler' }),
-    owner: watcher.owner,
-    graceMs: settings.schedule?.graceMs ?? 3_600_000,
-    run: createScheduleRunner({ ...listenerDeps, operations: store.operations, ...(settings.schedule?.backupPollMs ? { backupPollMs: settings.schedule.backupPollMs } : {}) }),
-    ...(settings.schedule?.intervalMs ? { intervalMs: settings.schedule.intervalMs } : {}),
-  });
+    schedules: schedules.control,
+  }));
+  const { scheduler } = schedules;
 
   let sweep: NodeJS.Timeout | undefined;
   let reloadTimer: NodeJS.Timeout | undefined;
@@ -290,7 +277,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       sweep.unref();
       watcher.start(); // resumes every open watch from the store
       if (overrides.monitorLoop !== false) monitor.start(); // one replica at a time polls the subscriptions (the monitor lease)
-      if (overrides.schedulerLoop !== false) scheduler.start(); // every replica ticks; the store gives each occurrence to one
+      if (overrides.schedulerLoop !== false) scheduler.start(); // every replica; one run per occurrence
       const every = settings.access.config.policyReloadMs ?? 0;
       if (settings.access.reloadPolicy && every > 0) {
         reloadTimer = setInterval(() => {

@@ -23,20 +23,18 @@ import { armConfirmed } from '../schedule/arm.js';
 import type { OperationStore } from '../store/types.js';
 
 export interface ScheduleControlDeps extends GuardDeps {
-  store: ScheduleStore;
-  /** The Confirm records of pending schedules. */
-  operations: Pick<OperationStore, 'get'>;
+  /** Schedules, and the Confirm records of pending ones. */
+  stores: { schedules: ScheduleStore; operations: Pick<OperationStore, 'get'> };
   catalog: Catalog;
   access: Access;
   flow: Pick<ChangeFlow, 'start'>;
   slack: Pick<SlackApi, 'userTimeZone'>;
   clock: Pick<Clock, 'now'>;
   logger: Logger;
-  /** A record's account: its own, else the default one. */
-  accountOf: (account: string | null) => string;
 }
 
 export function createScheduleControl(deps: ScheduleControlDeps): ScheduleControl {
+  const { schedules: store, operations } = deps.stores;
   /** The person's Slack time zone; UTC (named so in the answer) when Slack gives none. */
   async function zoneOf(userId: string): Promise<string> {
     try {
@@ -62,7 +60,7 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
       const now = deps.clock.now();
       const parsed = parseWhen(input.when, tz, now);
       if (!parsed.ok) return { kind: 'invalid', problem: md`${val(input.when)}: ${val(parsed.message)}` };
-      if ((await deps.store.list(input.channelId)).length >= SCHEDULES_PER_CHANNEL) return { kind: 'full', max: SCHEDULES_PER_CHANNEL };
+      if ((await store.list(input.channelId)).length >= SCHEDULES_PER_CHANNEL) return { kind: 'full', max: SCHEDULES_PER_CHANNEL };
       const nextAt = nextAfter(parsed.when, now);
       const op = read.op;
       const approval = !!op.change && !!deps.access.approvalFor(op, input.channelId, admitted.account);
@@ -73,7 +71,7 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
         if (!may?.ok) return may ? { kind: 'refused', reply: may.reply } : { kind: 'invalid', problem: md`backups cannot be deleted here` };
       }
       const confirmOp = op.change && (op.change.confirm || approval || keep !== undefined) ? CONFIRM_OPS[op.tier === 'billing' ? 'billing' : 'destroy'] : undefined;
-      const record = await deps.store.add({
+      const record = await store.add({
         channelId: input.channelId,
         teamId: input.teamId ?? null,
         createdBy: input.userId,
@@ -98,18 +96,18 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
         dedupeKey: `sched-confirm:${record.id}`,
       });
       if (outcome.kind !== 'posted') {
-        await deps.store.move(record.id, ['pending'], 'cancelled', deps.clock.now());
+        await store.move(record.id, ['pending'], 'cancelled', deps.clock.now());
         return outcome.kind === 'tell' ? { kind: 'refused', reply: outcome.reply } : { kind: 'invalid', problem: md`the confirmation could not be posted; nothing was scheduled` };
       }
-      const linked = await deps.store.link(record.id, outcome.record.id, deps.clock.now());
+      const linked = await store.link(record.id, outcome.record.id, deps.clock.now());
       return { kind: 'created', record: linked ?? record, next, awaitsConfirm: true };
     },
     async list(channelId) {
-      await armConfirmed(deps.store, deps.operations, deps.clock.now());
-      return deps.store.list(channelId);
+      await armConfirmed(store, operations, deps.clock.now());
+      return store.list(channelId);
     },
     async cancel(id, userId, channelId) {
-      const record = await deps.store.get(id);
+      const record = await store.get(id);
       if (!record || record.channelId !== channelId || (record.status !== 'active' && record.status !== 'pending')) return { kind: 'none', id };
       if (record.createdBy !== userId) {
         // Someone else may stop it if they may run its command here themselves.
@@ -119,7 +117,7 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
           if (!admitted.ok) return { kind: 'refused', reply: admitted.reply };
         }
       }
-      const moved = await deps.store.move(id, ['active', 'pending'], 'cancelled', deps.clock.now());
+      const moved = await store.move(id, ['active', 'pending'], 'cancelled', deps.clock.now());
       return moved ? { kind: 'cancelled', record: moved } : { kind: 'none', id };
     },
   };

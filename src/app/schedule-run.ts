@@ -19,6 +19,10 @@ import { admit } from './guard.js';
 import { runCommand, type CommandCoreDeps } from './run-command.js';
 import { readScheduled } from './schedule-command.js';
 import { keepNewest, makeRoom, type RetentionDeps } from './backup-retention.js';
+import { createScheduler } from '../schedule/scheduler.js';
+import type { Store } from '../store/store.js';
+import { createScheduleControl, type ScheduleControlDeps } from './schedule-control.js';
+import type { Clock } from '../clock.js';
 
 export interface ScheduleRunDeps extends CommandCoreDeps {
   slack: CommandCoreDeps['slack'] & Pick<SlackApi, 'postMessage'>;
@@ -110,5 +114,42 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
     const kept = await keepNewest(retention, keep!, room, started?.kind === 'posted' ? started.record : undefined);
     if (kept.reply) await post(s.channelId, { ...kept.reply, blocks: [...kept.reply.blocks, context(md`Retention of schedule ${val(s.id)}.`)] });
     return `${result}; ${kept.note}`;
+  };
+}
+
+/**
+ * Schedules for the composition root: the control the `schedule` commands use, and the
+ * scheduler, whose runs go through `withCore`'s deps — the very core the listeners get.
+ */
+export function createSchedules(input: ScheduleControlDeps & {
+  clock: Clock;
+  stores: Pick<Store, 'schedules' | 'operations'>;
+  owner: string;
+  settings?: { graceMs?: number; intervalMs?: number; backupPollMs?: number } | undefined;
+}) {
+  const { stores, settings } = input;
+  let runner: ReturnType<typeof createScheduleRunner> | undefined;
+  const scheduler = createScheduler({
+    store: stores.schedules,
+    operations: stores.operations,
+    slack: input.slack as Pick<SlackApi, 'postMessage'>,
+    clock: input.clock,
+    logger: input.logger.child({ component: 'scheduler' }),
+    owner: input.owner,
+    // SCHEDULE_GRACE_MS (config.ts): 1 h unless set.
+    graceMs: settings?.graceMs ?? 3_600_000,
+    run: (s, occurrence, attempt, signal) => {
+      if (!runner) throw new Error('schedules: no core to run with yet');
+      return runner(s, occurrence, attempt, signal);
+    },
+    ...(settings?.intervalMs ? { intervalMs: settings.intervalMs } : {}),
+  });
+  return {
+    control: createScheduleControl({ ...input, logger: input.logger.child({ component: 'schedules' }) }),
+    scheduler,
+    withCore<T extends Omit<ScheduleRunDeps, 'operations'>>(core: T): T {
+      runner = createScheduleRunner({ ...core, operations: stores.operations, ...(settings?.backupPollMs ? { backupPollMs: settings.backupPollMs } : {}) });
+      return core;
+    },
   };
 }
