@@ -105,7 +105,7 @@ async function runTyped(deps: CommandCoreDeps, input: CommandInput, text: string
     if (op.change.modal?.whenBare && !parsed.flagsGiven && !parsed.dryRun && !input.scheduled) return said(op.command, await openChangeForm(deps, op, args, { ...inv, account }));
     return said(op.command, await runChangeCommand(deps, op, args, { ...inv, account, dryRun: parsed.dryRun, ...(input.scheduled ? { scheduled: input.scheduled } : {}) }));
   }
-  const read = runOperation(deps, op, args, actor, account).then(async (o) => {
+  const read = runOperation(deps, op, args, input.scheduled ? { ...actor, scheduleId: input.scheduled.run.scheduleId } : actor, account).then(async (o) => {
     if (!o.ok || args.watch !== true || !op.watchable || !deps.watcher) return o.reply;
     const started = await startWatchByHand({ ...deps, watcher: deps.watcher }, op, o.args ?? args, actor, account);
     return { text: o.reply.text, blocks: [...o.reply.blocks, ...started.blocks] };

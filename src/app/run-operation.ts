@@ -54,6 +54,8 @@ export interface Actor {
   userId: string;
   channelId?: string;
   teamId?: string;
+  /** A schedule's run (issue 25): its audit entry says "scheduled by …". */
+  scheduleId?: string;
 }
 
 export interface RunOutcome {
@@ -82,7 +84,17 @@ export async function runOperation(
   const signal = AbortSignal.timeout(deps.operationTimeoutMs ?? 25_000);
   const audit = (outcome: 'succeeded' | 'failed', errorCode: string | null) =>
     deps.auditor?.record(
-      auditEntry({ op, userId: actor.userId, channelId: actor.channelId, account: onCloud ? account : null, args, outcome, errorCode, durationMs: deps.clock.now() - started }),
+      auditEntry({
+        op,
+        userId: actor.userId,
+        channelId: actor.channelId,
+        account: onCloud ? account : null,
+        args,
+        outcome,
+        errorCode,
+        durationMs: deps.clock.now() - started,
+        ...(actor.scheduleId ? { detail: `scheduled by ${actor.userId} (schedule ${actor.scheduleId})` } : {}),
+      }),
     ) ?? Promise.resolve();
   try {
     // A name typed for an id becomes the id seen on this account, before any request.

@@ -71,6 +71,8 @@ describe('scheduling', () => {
     const after = await scheduled(s.id);
     expect(after.nextAt).toBe(s.nextAt! + 86_400_000);
     expect(after.lastResult).toBe('answered');
+    const read = (await rig.store.audit.list({ limit: 20 })).find((e) => e.opId === 'server.status');
+    expect(read).toMatchObject({ userId: ALICE.id, outcome: 'succeeded', detail: `scheduled by ${ALICE.id} (schedule ${s.id})` });
     await tick(); // the same occurrence never runs twice
     expect(rig.sandbox.requests.length).toBe(from + 1);
     await rig.command(`schedule cancel ${s.id}`);
