@@ -1,7 +1,8 @@
 /**
  * The scheduler over a shared database (issue 25): two replicas ticking at the same moment run
  * an occurrence once (PostgreSQL, and SQLite's two connections); a replica that dies mid-run
- * leaves the run to one taker once its lease ends. Driven by an injected clock; the runner is
+ * leaves the run to one taker once its lease ends; runs keep their wall-clock time across DST.
+ * Driven by an injected clock; the runner is
  * counted, not a real command (the end-to-end runs are in test/e2e/schedules.test.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { createLogger } from '../../src/log.js';
 import { createScheduler, type ScheduledRunner } from '../../src/schedule/scheduler.js';
 import type { Store } from '../../src/store/index.js';
 import { BACKENDS, T0, tempStores } from './helpers.js';
+import { nextAfter, parseWhen } from '../../src/operations/schedule-when.js';
 
 const quiet = createLogger({ level: 'error', sink: () => {} });
 
@@ -88,5 +90,26 @@ describe.each(BACKENDS)('%s', (backend) => {
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatch(new RegExp(` ${T0 + 60_000} takeover$`));
     expect((await a.schedules.runs(s.id))[0]).toMatchObject({ status: 'done', result: 'already started by a run that stopped' });
+  });
+
+  it.each([
+    ['daily 02:30', 'Europe/Berlin', '2026-03-28T12:00:00Z', ['2026-03-29T01:00:00.000Z', '2026-03-30T00:30:00.000Z']],
+    ['30 1 * * *', 'America/New_York', '2026-10-31T12:00:00Z', ['2026-11-01T05:30:00.000Z', '2026-11-02T06:30:00.000Z']],
+  ])('the scheduler runs %s (%s) across a DST change at the wall-clock time, once a day', async (text, tz, start, expected) => {
+    const store = t.open(t.file());
+    const clock = createManualClock(Date.parse(start));
+    const parsed = parseWhen(text, tz, clock.now());
+    if (!parsed.ok) throw new Error(parsed.message);
+    const s = await store.schedules.add({ channelId: 'C1', createdBy: 'U1', command: 'server status 101', opId: 'server.status', when: parsed.when, status: 'active', nextAt: nextAfter(parsed.when, clock.now()), now: clock.now() });
+    const ran: string[] = [];
+    const r = replica(store, 'replica-a', clock, async (_s, occ) => (ran.push(new Date(occ).toISOString()), 'answered'));
+    // Every 10 minutes for two days, as the loop would look.
+    for (let i = 0; i < 2 * 24 * 6; i++) {
+      await clock.advance(10 * 60_000);
+      await r.tick();
+    }
+    await r.settled();
+    expect(ran).toEqual(expected);
+    expect((await store.schedules.runs(s.id)).map((x) => x.status)).toEqual(['done', 'done']);
   });
 });
