@@ -89,6 +89,7 @@ describe('scheduling', () => {
     expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['POST /v2/servers/101/backups']);
     const status = rig.slack.messages.inChannel(OPS_CHANNEL.id).at(-1)!;
     expect(text(status)).toContain('Back up server `101` as `nightly`');
+    expect(text(status)).toContain(`Scheduled by <@${ALICE.id}> (\`${s.id}\`)`);
     const audit = (await rig.store.audit.list({ limit: 20 })).find((e) => e.opId === 'backup.create' && e.outcome === 'succeeded');
     expect(audit).toMatchObject({ userId: ALICE.id, confirmedBy: ALICE.id });
     expect(audit!.detail).toBe(`scheduled by ${ALICE.id} (schedule ${s.id}): POST /servers/101/backups`);
