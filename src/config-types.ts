@@ -89,6 +89,8 @@ export interface BotConfig {
   shutdownTimeoutMs: number;
   /** HTTP mode, on SIGTERM: how long the port stays open (answering "restarting") for the load balancer to see /readyz 503. */
   shutdownDelayMs: number;
+  /** Schedules (issue 25): how late a run missed during downtime may still run (SCHEDULE_GRACE_MS). */
+  schedule: { graceMs: number };
 }
 
 /**

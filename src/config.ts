@@ -115,6 +115,7 @@ export const botEnvSchema = cloudEnvSchema
     SUBSCRIPTION_INTERVAL_MS: whole(5000, 3_600_000, 'milliseconds'),
     CLOUD_REQUESTS_PER_MINUTE: whole(1, 100_000, 'requests per minute'),
     ALERT_HOLD_POLLS: whole(1, 10, 'polls'),
+    SCHEDULE_GRACE_MS: whole(0, 7 * 86_400_000, 'milliseconds'),
     ACCESS_POLICY: optional(z.string({ error: 'must be the path of the policy file' })),
     ACCESS_POLICY_RELOAD_MS: optional(
       z.coerce
@@ -187,6 +188,8 @@ function common(e: z.output<typeof botEnvSchema>) {
     unfurl: { ...(e.CLOUD_PANEL_URL ? { panelUrl: e.CLOUD_PANEL_URL.replace(/\/+$/, '') } : {}), ...(e.CLOUD_WORKERS_DOMAIN ? { workersDomain: e.CLOUD_WORKERS_DOMAIN } : {}) },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS ?? DEFAULT_SHUTDOWN_DELAY_MS,
+    // A scheduled run missed while every replica was down still runs this late, else is skipped (default 1 h).
+    schedule: { graceMs: e.SCHEDULE_GRACE_MS ?? 3_600_000 },
     monitor: {
       intervalMs: e.SUBSCRIPTION_INTERVAL_MS ?? 60_000,
       requestsPerMinute: e.CLOUD_REQUESTS_PER_MINUTE ?? 1200,

@@ -43,6 +43,7 @@ async function main(): Promise<void> {
       watch: config.watch,
       monitor: config.monitor,
       unfurl: config.unfurl,
+      schedule: config.schedule,
       log: { level: config.logLevel },
       telemetry: config.telemetry,
       shutdownTimeoutMs: config.shutdownTimeoutMs,

@@ -21,6 +21,7 @@ import type { Catalog } from './operations/catalog.js';
 import type { BoltApp } from './slack/app.js';
 import type { DatabaseTarget, Sealer, Store } from './store/index.js';
 import type { Watcher } from './watch/watcher.js';
+import type { Scheduler } from './schedule/scheduler.js';
 import type { BroadcastPolicy } from './watch/final-post.js';
 import type { RequestBudget } from './cloud/request-budget.js';
 import type { Monitor } from './monitor/monitor.js';
@@ -49,6 +50,8 @@ export interface RuntimeSettings {
   watch?: { intervalMs?: number; broadcast?: BroadcastPolicy; leaseMs?: number };
   /** Subscriptions and alerts (issue 13): poll interval, shared request budget, hold polls. */
   monitor?: Partial<MonitorConfig>;
+  /** Schedules (issue 25): the grace for runs missed during downtime, and how often the scheduler looks. */
+  schedule?: { graceMs?: number; intervalMs?: number; backupPollMs?: number };
   log?: { level?: LogLevelName; sink?: (line: string) => void };
   /** Metrics endpoint and traces (issue 24); traces off when absent. */
   telemetry?: TelemetryConfig;
@@ -87,6 +90,8 @@ export interface RuntimeOverrides {
   monitorRecheckMs?: number;
   /** false: the monitor does not run on its own; tests call `monitor.tick()` with their clock. */
   monitorLoop?: boolean;
+  /** false: the scheduler's loop is not started (tests call runtime.scheduler.tick()). */
+  schedulerLoop?: boolean;
   /** Least time between two posts to one channel (default 1 s, Slack's pace). */
   postSpacingMs?: number;
   /** Bounds on work in flight after acks and when commands are shed (after-ack.ts defaults). */
@@ -108,6 +113,8 @@ export interface Runtime {
   access: Access;
   watcher: Watcher;
   monitor: Monitor;
+  /** Schedules (issue 25): tick() runs what is due. */
+  scheduler: Scheduler;
   budget: RequestBudget;
   flow: ChangeFlow;
   /** The application core every surface calls (app/app-core.ts). */

@@ -37,6 +37,7 @@ import { createAfterAck } from './slack/after-ack.js';
 import { afterAckHooks, observedStore, readGauges, runtimeTelemetry, telemetryLifecycle, tracedAccess, watchTraces } from './runtime-telemetry.js';
 import { cloudAttempts, observeAuditor } from './telemetry/index.js';
 import { closeConnectionsWhileStopping, DEFAULT_SHUTDOWN_TIMEOUT_MS, listenerDelay, settleListeners } from './runtime-shutdown.js';
+import { createSchedules } from './app/schedule-run.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -208,8 +209,10 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     catalog,
     ...(overrides.confirmTtlMs ? { confirmTtlMs: overrides.confirmTtlMs } : {}),
   });
+  const schedules = createSchedules({ stores: store, catalog, access, auditor, flow, slack: slackApi, clock, logger, owner: watcher.owner, settings: settings.schedule });
   // The application core: every surface calls it (app/app-core.ts); the listeners only deliver.
-  const core = createAppCore({
+  // A schedule's run is a typed command over the same deps (withCore hands them to its runner).
+  const core = createAppCore(schedules.withCore({
     catalog,
     accounts,
     accountLabel: (account) => access.accountLabel(account),
@@ -231,7 +234,9 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     auditor,
     ...(settings.unfurl ? { unfurl: settings.unfurl } : {}),
     ...(overrides.operationTimeoutMs !== undefined ? { operationTimeoutMs: overrides.operationTimeoutMs } : {}),
-  });
+    schedules: schedules.control,
+  }));
+  const { scheduler } = schedules;
   // What listeners do after their ack runs detached (after-ack.ts); stop drains it.
   const afterAck = createAfterAck(logger, overrides.afterAck, afterAckHooks(telemetry));
   registerListeners(app, {
@@ -262,6 +267,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     access,
     watcher,
     monitor,
+    scheduler,
     budget,
     flow,
     core,
@@ -300,6 +306,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       sweep.unref();
       watcher.start(); // resumes every open watch from the store
       if (overrides.monitorLoop !== false) monitor.start(); // one replica at a time polls the subscriptions (the monitor lease)
+      if (overrides.schedulerLoop !== false) scheduler.start(); // every replica; one run per occurrence
       const every = settings.access.config.policyReloadMs ?? 0;
       if (settings.access.reloadPolicy && every > 0) {
         reloadTimer = setInterval(() => {
@@ -325,7 +332,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       // replica takes the watches and the monitor over at once; meanwhile answers and changes
       // already taken finish, within SHUTDOWN_TIMEOUT_MS.
       const [, settled] = await Promise.all([
-        watcher.stop().then(() => monitor.stop()),
+        watcher.stop().then(() => monitor.stop()).then(() => scheduler.stop()),
         settleListeners(afterAck, logger, settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS),
         listenerDelay(httpReceiver && listening ? (settings.shutdownDelayMs ?? 0) : 0),
       ]);

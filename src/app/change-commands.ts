@@ -6,7 +6,7 @@
 import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudAccounts } from '../cloud/accounts.js';
 import type { Clock } from '../clock.js';
-import type { ChangeFlow, StartOutcome } from '../confirm/change-types.js';
+import type { ChangeFlow, ScheduledRun, StartOutcome } from '../confirm/change-types.js';
 import type { Logger } from '../log.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import type { AnyOperation } from '../operations/types.js';
@@ -23,6 +23,12 @@ export interface ChangeCommandDeps {
   accounts: Pick<CloudAccounts, 'client'>;
   clock: Clock;
   logger: Logger;
+}
+
+/** A schedule's run of a change: sent as confirmed at scheduling; `started` hears how the start went. */
+export interface ScheduledInput {
+  run: ScheduledRun;
+  started(outcome: StartOutcome): void;
 }
 
 export interface ModalMetadata {
@@ -117,7 +123,12 @@ export function outcomeReply(outcome: StartOutcome): Reply | undefined {
 }
 
 /** A typed change, started: what the person who typed it is told (nothing when its status message says it all). */
-export async function runChangeCommand(deps: ChangeCommandDeps, op: AnyOperation, args: Record<string, unknown>, inv: Invocation & { dryRun: boolean }): Promise<Reply | undefined> {
+export async function runChangeCommand(
+  deps: ChangeCommandDeps,
+  op: AnyOperation,
+  args: Record<string, unknown>,
+  inv: Invocation & { dryRun: boolean; scheduled?: ScheduledInput },
+): Promise<Reply | undefined> {
   const checked = op.change!.check?.(args as never);
   if (checked && !checked.ok) return buildFieldErrors(checked.fieldErrors, 'check');
   const finalArgs = checked?.ok ? (checked.args as Record<string, unknown>) : args;
@@ -130,6 +141,8 @@ export async function runChangeCommand(deps: ChangeCommandDeps, op: AnyOperation
     ...(inv.teamId ? { teamId: inv.teamId } : {}),
     dedupeKey: `cmd:${inv.triggerId}`,
     dryRun: inv.dryRun,
+    ...(inv.scheduled ? { scheduled: inv.scheduled.run } : {}),
   });
+  inv.scheduled?.started(outcome);
   return outcomeReply(outcome);
 }

@@ -11,7 +11,7 @@
  * who may run the reads it stands for there, on that account (issue 21; record-access.ts).
  * Its buttons are the reads it draws (HOME_READS); a value naming anything else does nothing.
  */
-import type { AnyOperation } from '../operations/types.js';
+import type { AnyOperation, ScheduleControl } from '../operations/types.js';
 import type { Catalog } from '../operations/catalog.js';
 import type { OperationRecord, OperationStore } from '../store/types.js';
 import type { WatchRecord } from '../store/watch-store.js';
@@ -104,10 +104,19 @@ export async function homeData(deps: HomeDataDeps, userId: string): Promise<Home
     approvals: role === 'operator' || role === 'admin' || approvals.length ? approvals : undefined,
     watches: await readable(deps, userId, watches.filter((w) => w.status === 'active' || w.status === 'finalizing'), (w) => [WATCH_READ[w.kind]]),
     subscriptions: await readable(deps, userId, subscriptions, (s) => SUBSCRIPTION_READS[s.kind] ?? []),
+    ...(deps.schedules ? { schedules: { list: await mySchedules(deps, deps.schedules, userId), zoneTime: deps.schedules.zoneTime } } : {}),
     audit,
     auditOfOthers,
     buttons,
   };
+}
+
+/** Schedules this person made, or may list in their channel (`/cloud schedules` there). */
+async function mySchedules(deps: HomeDataDeps, schedules: Pick<ScheduleControl, 'list'>, userId: string) {
+  const all = await schedules.list(undefined);
+  const listOp = deps.catalog.byId('schedules.list');
+  const shown = await Promise.all(all.map(async (s) => s.createdBy === userId || (!!listOp && (await deps.access.check(userId, s.channelId, listOp)).ok)));
+  return all.filter((_, i) => shown[i]);
 }
 
 /** The records this person may read: each one's reads, in its channel, on its account. */

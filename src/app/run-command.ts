@@ -12,7 +12,7 @@ import type { Reply } from '../views/types.js';
 import { buildProblem } from '../views/error-views.js';
 import { buildHelp } from '../views/help-views.js';
 import { buildCommandHelp } from '../views/command-help-views.js';
-import { formCovers, openChangeForm, runChangeCommand, type ChangeCommandDeps } from './change-commands.js';
+import { formCovers, openChangeForm, runChangeCommand, type ChangeCommandDeps, type ScheduledInput } from './change-commands.js';
 import { runOperation, type RunDeps } from './run-operation.js';
 import { startWatchByHand, type WatchCommandDeps } from './watch-commands.js';
 import { admit, type GuardDeps } from './guard.js';
@@ -30,6 +30,8 @@ export interface CommandInput {
   teamId: string;
   triggerId?: string;
   text: string;
+  /** A schedule's run (app/schedule-run.ts): a change goes out as confirmed at scheduling, never through a form. */
+  scheduled?: ScheduledInput;
 }
 
 /** What a command comes to, for the person who typed it. */
@@ -87,7 +89,7 @@ async function runTyped(deps: CommandCoreDeps, input: CommandInput, text: string
   if (parsed.kind === 'problem') {
     const missing = parsed.problem.missing;
     // A change missing inputs its form asks for: open the form, prefilled with what was typed.
-    if (missing?.op.change?.modal && formCovers(missing.op, missing.names)) {
+    if (missing?.op.change?.modal && formCovers(missing.op, missing.names) && !input.scheduled) {
       const admitted = await admit(deps, missing.op, actor.userId, actor.channelId, {}, missing.account);
       if (!admitted.ok) return work(COMMAND, admitted.reply);
       return said(COMMAND, await openChangeForm(deps, missing.op, missing.given, { ...inv, account: admitted.account }));
@@ -100,10 +102,10 @@ async function runTyped(deps: CommandCoreDeps, input: CommandInput, text: string
   if (!admitted.ok) return work(op.command, admitted.reply);
   const { account } = admitted;
   if (op.change) {
-    if (op.change.modal?.whenBare && !parsed.flagsGiven && !parsed.dryRun) return said(op.command, await openChangeForm(deps, op, args, { ...inv, account }));
-    return said(op.command, await runChangeCommand(deps, op, args, { ...inv, account, dryRun: parsed.dryRun }));
+    if (op.change.modal?.whenBare && !parsed.flagsGiven && !parsed.dryRun && !input.scheduled) return said(op.command, await openChangeForm(deps, op, args, { ...inv, account }));
+    return said(op.command, await runChangeCommand(deps, op, args, { ...inv, account, dryRun: parsed.dryRun, ...(input.scheduled ? { scheduled: input.scheduled } : {}) }));
   }
-  const read = runOperation(deps, op, args, actor, account).then(async (o) => {
+  const read = runOperation(deps, op, args, input.scheduled ? { ...actor, scheduleId: input.scheduled.run.scheduleId } : actor, account).then(async (o) => {
     if (!o.ok || args.watch !== true || !op.watchable || !deps.watcher) return o.reply;
     const started = await startWatchByHand({ ...deps, watcher: deps.watcher }, op, o.args ?? args, actor, account);
     return { text: o.reply.text, blocks: [...o.reply.blocks, ...started.blocks] };

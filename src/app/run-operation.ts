@@ -38,6 +38,8 @@ export interface RunDeps {
   policy?: RunContext['policy'];
   /** The channels' aliases (`/cloud alias`); the slash command expands them before parsing. */
   aliases?: RunContext['aliases'];
+  /** Schedules (`/cloud schedule`), where the bot runs its scheduler. */
+  schedules?: RunContext['schedules'];
   clock: Clock;
   logger: Logger;
   watches?: WatchControl;
@@ -52,6 +54,8 @@ export interface Actor {
   userId: string;
   channelId?: string;
   teamId?: string;
+  /** A schedule's run (issue 25): its audit entry says "scheduled by …". */
+  scheduleId?: string;
 }
 
 export interface RunOutcome {
@@ -80,7 +84,17 @@ export async function runOperation(
   const signal = AbortSignal.timeout(deps.operationTimeoutMs ?? 25_000);
   const audit = (outcome: 'succeeded' | 'failed', errorCode: string | null) =>
     deps.auditor?.record(
-      auditEntry({ op, userId: actor.userId, channelId: actor.channelId, account: onCloud ? account : null, args, outcome, errorCode, durationMs: deps.clock.now() - started }),
+      auditEntry({
+        op,
+        userId: actor.userId,
+        channelId: actor.channelId,
+        account: onCloud ? account : null,
+        args,
+        outcome,
+        errorCode,
+        durationMs: deps.clock.now() - started,
+        ...(actor.scheduleId ? { detail: `scheduled by ${actor.userId} (schedule ${actor.scheduleId})` } : {}),
+      }),
     ) ?? Promise.resolve();
   try {
     // A name typed for an id becomes the id seen on this account, before any request.
@@ -98,6 +112,7 @@ export async function runOperation(
         ...(deps.policy ? { policy: deps.policy } : {}),
         ...(deps.subscriptions ? { subscriptions: deps.subscriptions } : {}),
         ...(deps.aliases ? { aliases: deps.aliases } : {}),
+        ...(deps.schedules ? { schedules: deps.schedules } : {}),
         account,
         signal,
         ...(deps.watches ? { watches: deps.watches } : {}),

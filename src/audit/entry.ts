@@ -42,7 +42,14 @@ export function auditEntry(input: AuditInput): NewAuditEntry {
     approvedBy: r?.approvedBy ?? null,
     operationId: r?.id ?? null,
     durationMs: input.durationMs ?? (r?.finishedAt ? r.finishedAt - (r.confirmedAt ?? r.createdAt) : null),
-    detail: input.detail ?? (request ? `${request.method} ${request.path}` : null),
+    detail: scheduledBy(r, input.detail ?? (request ? `${request.method} ${request.path}` : null)),
     account: input.account !== undefined ? input.account : (r?.account ?? null),
   };
+}
+
+/** A schedule's run (issue 25) is audited as "scheduled by …" with its schedule, before the usual detail. */
+function scheduledBy(r: OperationRecord | undefined, detail: string | null): string | null {
+  const s = r?.facts?.scheduled as { id?: unknown; by?: unknown } | undefined;
+  if (!s || typeof s.id !== 'string' || typeof s.by !== 'string') return detail;
+  return `scheduled by ${s.by} (schedule ${s.id})${detail ? `: ${detail}` : ''}`;
 }

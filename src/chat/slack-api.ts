@@ -53,6 +53,8 @@ export interface SlackApi {
    * domains listed in the manifest's app_unfurl_domains). Optional: a chat without it unfurls nothing.
    */
   unfurl?(args: { channel: string; ts: string; unfurls: Record<string, { blocks: Block[] }> }): Promise<void>;
+  /** The person's time zone as Slack has it (users.info `tz`; scope users:read); undefined when Slack gives none. Optional. */
+  userTimeZone?(userId: string): Promise<string | undefined>;
 }
 
 /**

@@ -55,7 +55,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         args: r.args,
         outcome,
         record: r,
-        ...(detail ? { detail } : { request: storedRequest(r) ?? maskedRequest(op, r.args) }),
+        ...(detail ? { detail } : op.change?.local ? {} : { request: storedRequest(r) ?? maskedRequest(op, r.args) }),
       }),
     ) ?? Promise.resolve();
   const options = (op: AnyOperation, r: Pick<OperationRecord, 'channelId' | 'account' | 'args'>): RenderOptions => {
@@ -120,7 +120,9 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       if (Object.keys(secrets).length) facts = { ...facts, givenSecrets: Object.keys(secrets) };
       // The request it will send, described once here (secrets masked) and stored with the record:
       // its status messages, its watch's parent message and its audit entries read it from there.
-      facts = withStoredRequest(facts, maskedRequest(op, req.args));
+      if (!change.local) facts = withStoredRequest(facts, maskedRequest(op, req.args));
+      // A schedule's run says so on its status message and in its audit entries.
+      if (req.scheduled) facts = { ...facts, scheduled: { id: req.scheduled.scheduleId, by: req.userId } };
       const now = deps.clock.now();
       const created = await deps.store.create({
         opId: op.id,
@@ -164,7 +166,9 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       await deps.store.setMessage(record.id, posted.channel, posted.ts);
       record = { ...record, channelId: posted.channel, messageTs: posted.ts };
 
-      if (change.confirm || needsApproval(op, record)) {
+      // A scheduled run was confirmed (and approved) when scheduled; a policy that now wants an
+      // approval the schedule never had was refused before this (app/schedule-run.ts).
+      if (!req.scheduled && (change.confirm || needsApproval(op, record))) {
         await audit(op, record, 'requested');
         return { kind: 'posted', record };
       }
@@ -172,7 +176,11 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         from: ['pending'],
         to: 'confirmed',
         now: deps.clock.now(),
-        patch: { confirmedBy: req.userId, confirmedAt: deps.clock.now() },
+        patch: {
+          confirmedBy: req.scheduled?.confirmedBy ?? req.userId,
+          confirmedAt: deps.clock.now(),
+          ...(req.scheduled?.approvedBy ? { approvedBy: req.scheduled.approvedBy, approvedAt: deps.clock.now() } : {}),
+        },
       });
       if (!claimed.ok) return { kind: 'posted', record };
       const { record: final, unseen: notice } = await execute(op, claimed.record, req.userId);

@@ -60,6 +60,18 @@ export interface ChangeRequest {
   /** Same key for a retried delivery (the slash command's trigger_id, a modal's view id). */
   dedupeKey?: string;
   dryRun?: boolean;
+  /**
+   * A schedule's run (issue 25): confirmed (and approved where needed) when it was scheduled,
+   * so it is sent without a Confirm; its record and audit entries say "scheduled by".
+   */
+  scheduled?: ScheduledRun;
+}
+
+export interface ScheduledRun {
+  scheduleId: string;
+  /** Who confirmed (and who approved) the schedule at creation. */
+  confirmedBy: string;
+  approvedBy?: string;
 }
 
 export type StartOutcome =

@@ -4,6 +4,8 @@
  */
 import { createCatalog, type ResourceInfo } from './catalog.js';
 import { ALIAS_OPS } from './entries/alias-ops.js';
+import { SCHEDULE_OPS } from './entries/schedule-ops.js';
+import { SCHEDULE_CONFIRM_OPS } from './entries/schedule-confirm.js';
 import { AUDIT_OPS } from './entries/audit-ops.js';
 import { BACKUP_CHANGES } from './entries/backup-changes.js';
 import { IP_RESERVE } from './entries/ip-reserve.js';
@@ -54,6 +56,9 @@ export const RESOURCES: ResourceInfo[] = [
   { name: 'policy', title: 'Access policy (accounts, channel guardrails, roles)', aliases: ['policies'], defaultVerb: 'show' },
   // `/cloud alias NAME = …` saves one (alias-grammar.ts reads the `=`); bare, it lists them.
   { name: 'alias', title: 'Aliases: commands saved under a word in this channel', aliases: ['aliases'], defaultVerb: 'list' },
+  // `/cloud schedule "<command>" <when>` adds one (the quoted command is no verb); `/cloud schedules` lists them.
+  { name: 'schedule', title: 'Schedules: a command run later or repeatedly, as you', aliases: [], defaultVerb: 'create' },
+  { name: 'schedules', title: 'This channel’s schedules', aliases: [], defaultVerb: 'list' },
 ];
 
 /**
@@ -76,6 +81,8 @@ export const OPERATIONS: AnyOperation[] = [
   ...POLICY_OPS,
   ...SUBSCRIPTION_OPS,
   ...ALIAS_OPS,
+  ...SCHEDULE_OPS,
+  ...SCHEDULE_CONFIRM_OPS,
 ];
 
 export const catalog = createCatalog(RESOURCES, OPERATIONS, WATCH_KINDS);

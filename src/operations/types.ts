@@ -19,6 +19,8 @@ import type { Mrkdwn } from '../views/mrkdwn.js';
 import type { ViewContext } from '../views/types.js';
 import type { ModalField as FormField, ModalSpec as FormSpec } from '../views/modal-spec.js';
 import type { AliasCreateOutcome, AliasRemoveOutcome } from '../views/alias-views.js';
+import type { ScheduleCancelOutcome, ScheduleCreateOutcome } from '../views/schedule-views.js';
+import type { ScheduleRecord } from '../store/schedule-types.js';
 
 
 /** A modal's fields, whose choices may be read from the cloud when it opens. */
@@ -96,6 +98,18 @@ export interface RunContext {
   known?: { list(kind: KnownKind, limit: number): Promise<KnownResource[]> };
   /** The channel's aliases, for the `alias` commands. */
   aliases?: AliasControl;
+  /** Schedules (`/cloud schedule`), where the bot runs its scheduler. */
+  schedules?: ScheduleControl;
+}
+
+/** Schedules (issue 25): the command is checked as the person at creation, and again at each run. */
+export interface ScheduleControl {
+  create(input: { userId: string; channelId: string; teamId?: string; command: string; when: string; tz?: string; keep?: number }): Promise<ScheduleCreateOutcome>;
+  /** Open schedules of a channel (every channel: undefined). */
+  list(channelId: string | undefined): Promise<ScheduleRecord[]>;
+  cancel(id: string, userId: string, channelId: string): Promise<ScheduleCancelOutcome>;
+  /** `2026-12-01 03:00 Europe/Berlin`. */
+  zoneTime(at: number, tz: string): string;
 }
 
 /** A channel's aliases (issue 14): checked against the catalog, deleted by their creator or an admin. */
@@ -199,6 +213,8 @@ export type CheckResult<A> = { ok: true; args: A } | { ok: false; fieldErrors: R
 export interface ChangeSpec<A, R> {
   /** Ask for a Confirm click before acting: destroy and spending operations. */
   confirm: boolean;
+  /** Sends nothing to the cloud (a schedule's Confirm card arms the bot's own schedule): no request is described or shown. */
+  local?: true;
   /** Arguments that are secrets: sealed in the store, masked wherever shown. */
   secretArgs?: string[];
   /** Looks before asking: refuses early (locked backup, primary IP, no balance) or gathers facts. */

@@ -48,6 +48,8 @@ const EMOJI: Record<string, string> = {
   no_bell: '🔕',
   zzz: '💤',
   wastebasket: '🗑',
+  calendar: '📅',
+  fast_forward: '⏩',
 };
 
 const STYLE = {

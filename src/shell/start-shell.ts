@@ -131,6 +131,7 @@ export async function startShell(opts: StartShellOptions): Promise<RunningShell>
         watch: { ...config.watch, ...opts.watch },
         monitor: config.monitor,
         unfurl: config.unfurl,
+        schedule: config.schedule,
         log: { level: config.logLevel, sink: (line) => log(logLineText(line)) },
       },
       { receiver },

@@ -29,6 +29,11 @@ export function slackApiDirect(http: SlackHttp): SlackApi {
       const r = await http.call('usergroups.users.list', { usergroup: groupId });
       return Array.isArray(r.users) ? r.users.map(String) : [];
     },
+    userTimeZone: async (userId) => {
+      const r = await http.call('users.info', { user: userId });
+      const tz = (r.user as { tz?: unknown } | undefined)?.tz;
+      return typeof tz === 'string' && tz ? tz : undefined;
+    },
     threadReplies: async (args) => {
       const out: ThreadMessage[] = [];
       let cursor: string | undefined;

@@ -300,6 +300,57 @@ export const SCHEMA: readonly SchemaMigration[] = [
       CREATE INDEX deliveries_expires ON deliveries (expires_at);
     `,
   },
+  {
+    // Placeholder for issue 23/24's migration 12 (written in parallel): the runners want versions
+    // without gaps. Merging takes theirs in this place.
+    version: 12,
+    name: 'reserved for issue 23/24',
+    up: () => '',
+  },
+  {
+    version: 13,
+    name: 'schedules',
+    // Schedules (issue 25): the command as typed, run later as its creator. A run is claimed per
+    // occurrence (primary key schedule_id + occurrence), so of replicas racing, or a replica and
+    // one restarted after a crash, one runs it; a run left `running` past its lease is taken over
+    // (the change flow's dedupe key then keeps a mutation from being sent twice).
+    up: (d) => `
+      CREATE TABLE schedules (${d.seq}
+        id              ${d.text}    NOT NULL PRIMARY KEY,
+        channel_id      ${d.text}    NOT NULL,
+        team_id         ${d.text},
+        created_by      ${d.text}    NOT NULL,
+        command         ${d.text}    NOT NULL,
+        op_id           ${d.text}    NOT NULL,
+        when_kind       ${d.text}    NOT NULL CHECK (when_kind IN ('cron', 'once')),
+        when_expr       ${d.text}    NOT NULL,
+        when_text       ${d.text}    NOT NULL,
+        tz              ${d.text}    NOT NULL,
+        keep            ${d.int},
+        status          ${d.text}    NOT NULL CHECK (status IN ('pending', 'active', 'done', 'cancelled')),
+        confirm_record  ${d.text},
+        next_at         ${d.int},
+        last_at         ${d.int},
+        last_result     ${d.text},
+        created_at      ${d.int} NOT NULL,
+        updated_at      ${d.int} NOT NULL
+      )${d.strict};
+      CREATE INDEX schedules_due ON schedules (status, next_at);
+      CREATE INDEX schedules_channel ON schedules (channel_id, status);
+      CREATE TABLE schedule_runs (
+        schedule_id     ${d.text}    NOT NULL,
+        occurrence      ${d.int} NOT NULL,
+        status          ${d.text}    NOT NULL CHECK (status IN ('running', 'done', 'skipped')),
+        owner           ${d.text}    NOT NULL,
+        lease_until     ${d.int} NOT NULL,
+        started_at      ${d.int} NOT NULL,
+        finished_at     ${d.int},
+        result          ${d.text},
+        ${d.named('schedule_runs_pkey')}PRIMARY KEY (schedule_id, occurrence)
+      )${d.strict};
+      CREATE INDEX schedule_runs_open ON schedule_runs (status, lease_until);
+    `,
+  },
 ];
 
 /** The list in one dialect, as the migration runners take it. */

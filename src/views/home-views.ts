@@ -19,6 +19,8 @@ import { commandOf, OUTCOME_EMOJI, userRef } from './audit-views.js';
 import { subscriptionWhat } from './subscription-views.js';
 import { moment } from './alert-views.js';
 import { words } from './words.js';
+import type { ScheduleRecord } from '../store/schedule-types.js';
+import { scheduleHomeLine, type ZoneTime } from './schedule-views.js';
 
 export type HomeView = types.HomeView;
 
@@ -73,6 +75,8 @@ export interface HomeData {
   approvals: HomeRequest[] | undefined;
   watches: WatchRecord[];
   subscriptions: SubscriptionRecord[];
+  /** Schedules this person made or may list in their channel (issue 25), and how a time reads in a zone. */
+  schedules?: { list: ScheduleRecord[]; zoneTime: ZoneTime };
   audit: AuditEntry[];
   /** True when `audit` holds everyone's entries (admins), false when only their own. */
   auditOfOthers: boolean;
@@ -165,6 +169,7 @@ export function buildHome(d: HomeData): HomeView {
   }
   blocks.push(divider(), ...list('Active watches', d.watches.map((w) => watchLine(w, d.now, d.showAccounts)), md`No active watches.`));
   blocks.push(...list('Subscriptions', subscriptionLines(d.subscriptions, d.now, d.showAccounts), md`No channel subscribes to anything.`));
+  if (d.schedules) blocks.push(...list('Schedules', d.schedules.list.map((s) => scheduleHomeLine(s, d.schedules!.zoneTime)), md`No schedules.`));
   blocks.push(
     divider(),
     ...list(d.auditOfOthers ? 'Recent activity' : 'Your recent activity', d.audit.map((e) => auditLine(e, d.auditOfOthers)), md`Nothing recorded yet.`),

@@ -92,7 +92,9 @@ export function buildStatusMessage(s: StatusInput): Reply {
     if (e?.fields) blocks.push(section(join(Object.entries(e.fields).map(([f, m]) => md`• ${val(f)}: ${join(m.map((x) => val(x)), '; ')}`), '\n')));
   }
 
-  const who = [md`Requested by ${mention(r.requestedBy)}`];
+  // A schedule's run (issue 25): sent with the Confirm given when it was scheduled.
+  const scheduled = r.facts?.scheduled as { id?: unknown } | undefined;
+  const who = [typeof scheduled?.id === 'string' ? md`Scheduled by ${mention(r.requestedBy)} (${val(scheduled.id)})` : md`Requested by ${mention(r.requestedBy)}`];
   if (r.approvedBy) who.push(md`approved by ${mention(r.approvedBy)}`);
   else if (r.confirmedBy && s.needsConfirm) who.push(md`confirmed by ${mention(r.confirmedBy)}`);
   if (r.status === 'cancelled') who.push(md`cancelled by ${mention(typeof r.result?.cancelledBy === 'string' ? r.result.cancelledBy : null)}`);

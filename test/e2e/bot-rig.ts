@@ -91,6 +91,8 @@ export interface BotRigOptions {
   telemetry?: TelemetryConfig;
   /** Which links unfurl (issue 23); default RIG_UNFURL. */
   unfurl?: UnfurlConfig;
+  /** Schedules (issue 25): the grace for missed runs and the retention's poll; the loop never runs (tests call `bot.scheduler.tick()`). */
+  schedule?: { graceMs?: number; backupPollMs?: number };
 }
 
 /** The rig's panel and workers' domain (the sandbox's workers answer under workers.example.net). */
@@ -184,6 +186,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
         unfurl: options.unfurl ?? RIG_UNFURL,
         ...(options.watch ? { watch: options.watch } : {}),
         ...monitor.settings,
+        ...(options.schedule ? { schedule: options.schedule } : {}),
         log: { level: 'debug', sink: (l) => logLines.push(l) },
         ...(options.telemetry ? { telemetry: options.telemetry } : {}),
       },
@@ -198,6 +201,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
         ...(options.watch?.concurrency ? { watchConcurrency: options.watch.concurrency } : {}),
         ...(options.afterAck ? { afterAck: options.afterAck } : {}),
         ...monitor.overrides,
+        schedulerLoop: false,
       },
     );
     const { port } = await bot.start();

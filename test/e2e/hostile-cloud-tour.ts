@@ -107,6 +107,13 @@ export async function cloudTour(rig: BotRig, h: (i: number) => string): Promise<
   await subscriptionCloudTour(rig, (c) => r(c), h);
   // Aliases: saved, run over the hostile data, listed, deleted.
   for (const c of ['alias create hw = server status $1', 'hw 101', 'alias list', 'alias delete hw']) await r(c);
+  // Schedules: a read scheduled, then run by the scheduler over the hostile data (its answer
+  // posted in the channel); listed, cancelled; the Confirm card's entries cannot be typed.
+  await r('schedule "server status 101" in 5m --tz UTC');
+  rig.clock.jump?.(6 * 60_000);
+  await rig.bot.scheduler.tick();
+  await rig.bot.scheduler.settled();
+  for (const c of ['schedules --all', 'schedule cancel sch_0000000000', 'schedule confirm', 'schedule confirm-spend']) await r(c);
   await r('audit --limit 100');
   await rig.bot.auditor.flush();
   return out;

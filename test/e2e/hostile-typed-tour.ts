@@ -39,6 +39,9 @@ export async function typedTour(rig: BotRig, t: string, long: string = t): Promi
     `server status 101 --dry-run ${q}`, `policy ${q}`, `server status 101 --account ${q}`, ...subscriptionTypedCommands(q),
     // Aliases: a hostile name is refused; a hostile command is saved, listed, run (and refused by the parser).
     `alias create ${q} = server status $1`, `alias create hq = server status ${q}`, 'alias list', 'hq', `hq ${q}`, `alias delete ${q}`,
+    // Schedules: hostile commands, times, zones and ids are refused or stored and echoed as values.
+    `schedule ${q} daily 02:00`, `schedule "server status ${q}" daily 02:00`, `schedule "server status 101" ${q}`,
+    `schedule "server status 101" daily 02:00 --tz ${q}`, `schedule "backup create 101" daily 02:00 --keep ${q}`, `schedule cancel ${q}`, 'schedules',
   ]) await r(c);
   // Free strings that are accepted: shown in the status message, dry runs and the audit channel
   // (an unknown template is passed on and refused by the cloud after Confirm).

@@ -71,7 +71,7 @@ describe('manifest.yml', () => {
 
   it('asks for exactly the bot scopes the bot uses, and no user scopes', () => {
     const { oauth_config } = load();
-    expect([...oauth_config.scopes.bot].sort()).toEqual(['channels:history', 'chat:write', 'commands', 'groups:history', 'links:read', 'links:write', 'usergroups:read']);
+    expect([...oauth_config.scopes.bot].sort()).toEqual(['channels:history', 'chat:write', 'commands', 'groups:history', 'links:read', 'links:write', 'usergroups:read', 'users:read']);
     expect(oauth_config.scopes.user).toBeUndefined();
   });
 

@@ -44,6 +44,8 @@ describe('PostgreSQL migrations', () => {
       'operations.expires_at:bigint',
       'operations.facts:jsonb',
       'operations.result:jsonb',
+      'schedule_runs.result:text',
+      'schedules.created_at:bigint',
       'subscriptions.created_at:bigint',
       'watches.next_poll_at:bigint',
       'watches.state:jsonb',

@@ -30,6 +30,7 @@ const LAYER: Record<string, number> = {
   watch: 5,
   confirm: 5,
   monitor: 5,
+  schedule: 5,
   access: 4,
   audit: 4,
   operations: 3,

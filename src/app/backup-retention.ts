@@ -1,0 +1,113 @@
+/**
+ * `--keep N` of a scheduled backup create (issue 25): once the run's new backup has finished,
+ * the oldest unlocked backups beyond N are deleted — never a locked one, never the last one,
+ * never the new one, and never more than the run made room for (one per backup it made; none
+ * when it already deleted one so that the plan's backup_limit would take the new one). A backup
+ * that failed, or was not seen to finish, deletes nothing. Each deletion is a `backup delete`
+ * run through runCommand as the schedule's creator: its own status message and audit entry.
+ */
+import type { Backup } from '../cloud-api/schemas.js';
+import type { ScheduleRecord } from '../store/schedule-types.js';
+import type { OperationRecord } from '../store/types.js';
+import { section } from '../views/blocks.js';
+import { md, val, type Mrkdwn } from '../views/mrkdwn.js';
+import type { Reply } from '../views/types.js';
+import { runCommand, type CommandCoreDeps } from './run-command.js';
+import { resolveNames } from './resolve-names.js';
+
+export interface RetentionDeps extends CommandCoreDeps {
+  schedule: ScheduleRecord;
+  account: string;
+  args: Record<string, unknown>;
+  /** The scheduler stopping: the wait for the new backup ends (the run's lease then runs out). */
+  signal?: AbortSignal;
+  backupPollMs?: number;
+}
+
+/** How often, and how long, the run looks for its new backup to finish. */
+export const BACKUP_POLL_MS = 15_000;
+export const BACKUP_WAIT_MS = 30 * 60_000;
+
+const oldestFirst = (a: Backup, b: Backup) => Date.parse(a.created_at ?? '') - Date.parse(b.created_at ?? '') || a.uuid.localeCompare(b.uuid);
+
+async function serverId(r: RetentionDeps): Promise<string | undefined> {
+  const op = r.catalog.byId('backup.create');
+  if (!op) return undefined;
+  const resolved = await resolveNames(r.known, op, r.args, r.account);
+  return resolved.ok ? String(resolved.args.server) : undefined;
+}
+
+async function backups(r: RetentionDeps, server: string): Promise<Backup[]> {
+  const out: Backup[] = [];
+  for await (const b of r.accounts.client(r.account).backups.all(server, {})) out.push(b);
+  return out.sort(oldestFirst);
+}
+
+/** Deletes one backup through the change flow, as the schedule's creator; true when the cloud did it. */
+async function remove(r: RetentionDeps, server: string, b: Backup, why: string): Promise<boolean> {
+  let ok = false;
+  const s = r.schedule;
+  await runCommand(r, {
+    userId: s.createdBy,
+    channelId: s.channelId,
+    teamId: s.teamId ?? '',
+    triggerId: `sched:${s.id}:${why}:${b.uuid}`,
+    text: `backup delete ${server} ${b.uuid}`,
+    scheduled: { run: { scheduleId: s.id, confirmedBy: s.createdBy }, started: (o) => void (ok = o.kind === 'posted' && o.record.status === 'succeeded') },
+  });
+  return ok;
+}
+
+const say = (text: Mrkdwn): Reply => ({ text, blocks: [section(text)] });
+
+/**
+ * The plan refused the new backup (backup_limit): delete the oldest unlocked one first, but only
+ * when `--keep` would have deleted it after this run anyway (so the count stays within keep).
+ */
+export async function makeRoom(r: RetentionDeps, keep: number): Promise<{ deleted: boolean; reply: Reply; note: string }> {
+  const server = await serverId(r);
+  if (!server) return { deleted: false, reply: say(md`The plan’s backup limit is reached and the server could not be named again; nothing was deleted.`), note: 'nothing deleted' };
+  const all = await backups(r, server);
+  const oldest = all.find((b) => !b.is_locked);
+  if (all.length + 1 - keep < 1 || !oldest || all.length < 2) {
+    return {
+      deleted: false,
+      reply: say(md`Server ${val(server)} has ${all.length} backups, its plan’s limit, and ${val(`--keep ${keep}`)} keeps them all${oldest ? md`` : md` (or every one is locked)`}: nothing was deleted and no backup was made. Delete one by hand, or raise the limit.`),
+      note: 'limit reached; nothing deleted',
+    };
+  }
+  const deleted = await remove(r, server, oldest, 'room');
+  return {
+    deleted,
+    reply: say(
+      deleted
+        ? md`The plan’s backup limit was reached: deleted the oldest unlocked backup ${val(oldest.name ?? oldest.uuid)} (${val(oldest.uuid)}) of server ${val(server)} to make room, as ${val(`--keep ${keep}`)} allows. Taking the backup again.`
+        : md`The plan’s backup limit was reached and deleting the oldest backup ${val(oldest.uuid)} did not succeed: no backup was made.`,
+    ),
+    note: deleted ? 'made room' : 'could not make room',
+  };
+}
+
+/** After the run's backup: waits for it to finish, then keeps the newest `keep` (deleting at most `room`). */
+export async function keepNewest(r: RetentionDeps, keep: number, room: number, record: OperationRecord | undefined): Promise<{ reply?: Reply; note: string }> {
+  if (room <= 0) return { note: 'nothing more deleted (room made before)' };
+  const server = await serverId(r);
+  const made = record?.result?.text ? /\(`?([0-9a-f-]{36})`?\)/.exec(String(record.result.text))?.[1] : undefined;
+  if (!server || !made) return { note: 'nothing deleted (the new backup was not named)' };
+  const deadline = r.clock.now() + BACKUP_WAIT_MS;
+  let all = await backups(r, server);
+  // The watch of the new backup: listed until it is complete, or gone, or too long.
+  for (;;) {
+    const fresh = all.find((b) => b.uuid === made);
+    if (!fresh) return { reply: say(md`The new backup ${val(made)} of server ${val(server)} is gone: nothing was deleted.`), note: 'backup gone; nothing deleted' };
+    if (fresh.is_successful) break;
+    if (r.clock.now() >= deadline) return { reply: say(md`The new backup ${val(made)} of server ${val(server)} did not finish in time: nothing was deleted.`), note: 'backup not finished; nothing deleted' };
+    await r.clock.sleep(r.backupPollMs ?? BACKUP_POLL_MS, r.signal);
+    all = await backups(r, server);
+  }
+  const excess = Math.min(all.length - keep, room, all.length - 1);
+  const victims = all.filter((b) => !b.is_locked && b.uuid !== made).slice(0, Math.max(0, excess));
+  let deleted = 0;
+  for (const b of victims) if (await remove(r, server, b, 'keep')) deleted++;
+  return { note: deleted ? `deleted ${deleted} old backup${deleted === 1 ? '' : 's'}` : 'nothing to delete' };
+}

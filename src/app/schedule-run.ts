@@ -1,0 +1,155 @@
+/**
+ * One run of a schedule (issue 25), as a typed command would run: the stored command is read
+ * again, checked as the person who scheduled it under the channel's rules now, then handed to
+ * runCommand — a change goes through the change flow (its status message in the channel, its
+ * watch, its audit entry "scheduled by …"), a read's answer is posted in the channel. A run no
+ * longer allowed sends nothing and says why in the channel. The scheduler (schedule/scheduler.ts)
+ * decides when; this decides what, and returns a short result for `/cloud schedules`.
+ */
+import type { StartOutcome } from '../confirm/change-types.js';
+import type { SlackApi } from '../chat/slack-api.js';
+import { formatInZone } from '../operations/schedule-when.js';
+import type { OperationStore } from '../store/types.js';
+import type { ScheduleRecord } from '../store/schedule-types.js';
+import { context, section } from '../views/blocks.js';
+import { md, val, type Mrkdwn } from '../views/mrkdwn.js';
+import { buildRunHeader, buildRunRefused } from '../views/schedule-views.js';
+import type { Reply } from '../views/types.js';
+import { admit } from './guard.js';
+import { runCommand, type CommandCoreDeps } from './run-command.js';
+import { readScheduled } from './schedule-command.js';
+import { keepNewest, makeRoom, type RetentionDeps } from './backup-retention.js';
+import { createScheduler } from '../schedule/scheduler.js';
+import type { Store } from '../store/store.js';
+import { createScheduleControl, type ScheduleControlDeps } from './schedule-control.js';
+import type { Clock } from '../clock.js';
+
+export interface ScheduleRunDeps extends CommandCoreDeps {
+  slack: CommandCoreDeps['slack'] & Pick<SlackApi, 'postMessage'>;
+  /** The Confirm records of schedules that needed one (who approved). */
+  operations: Pick<OperationStore, 'get'>;
+  /** How often a `--keep` run looks for its new backup to finish (default backup-retention.ts). */
+  backupPollMs?: number;
+}
+
+/** What a run came to, for the schedule's "last result". */
+export type RunResult = string;
+
+export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord, occurrence: number, attempt: 'first' | 'takeover', signal?: AbortSignal) => Promise<RunResult> {
+  const post = async (channel: string, reply: Reply) => {
+    await deps.slack.postMessage({ channel, text: reply.text, blocks: reply.blocks });
+  };
+
+  return async function run(s, occurrence, attempt, signal) {
+    const at = formatInZone(occurrence, s.when.tz);
+    const refuse = async (why: Mrkdwn, result: string) => {
+      await post(s.channelId, buildRunRefused(s, at, why));
+      return result;
+    };
+    const read = readScheduled(s.command, deps.catalog);
+    if (!read.ok) return refuse(read.problem, 'not run: the command no longer reads');
+    const { op } = read;
+    // Checked as its creator, under the rules in force now (a refusal is audited by admit).
+    const admitted = await admit(deps, op, s.createdBy, s.channelId, read.masked, read.account);
+    if (!admitted.ok) return refuse(admitted.reply.text, 'refused');
+    const confirm = s.confirmRecord ? await deps.operations.get(s.confirmRecord) : undefined;
+    if (op.change && deps.access.approvalFor(op, s.channelId, admitted.account) && !confirm?.approvedBy) {
+      return refuse(md`the channel’s rules now want an admin’s approval for this, which the schedule never had. Schedule it again to have it approved.`, 'refused: needs approval');
+    }
+    const keep = s.keep ?? undefined;
+    const retention: RetentionDeps | undefined = keep !== undefined && op.id === 'backup.create' ? { ...deps, schedule: s, account: admitted.account, args: read.args, ...(signal ? { signal } : {}) } : undefined;
+    if (retention) {
+      // Deleting needs the creator's right to delete backups here, now.
+      const del = deps.catalog.byId('backup.delete');
+      const may = del ? await admit(deps, del, s.createdBy, s.channelId, {}, read.account) : undefined;
+      if (!may?.ok) return refuse(may ? may.reply.text : md`backup delete is not in the catalog`, 'refused: may not delete backups');
+    }
+
+    let started: StartOutcome | undefined;
+    const input = (suffix: string) => ({
+      userId: s.createdBy,
+      channelId: s.channelId,
+      teamId: s.teamId ?? '',
+      // The change flow's dedupe key: a run taken over after a crash finds the first one's record and sends nothing.
+      triggerId: `sched:${s.id}:${occurrence}${suffix}`,
+      text: read.text,
+      scheduled: {
+        run: { scheduleId: s.id, confirmedBy: confirm?.confirmedBy ?? s.createdBy, ...(confirm?.approvedBy ? { approvedBy: confirm.approvedBy } : {}) },
+        started: (o: StartOutcome) => void (started = o),
+      },
+    });
+    const once = async (suffix: string): Promise<RunResult> => {
+      started = undefined;
+      const answer = await runCommand(deps, input(suffix));
+      const reply = answer.answer.kind === 'work' ? await answer.answer.reply : answer.answer.reply;
+      if (!op.change) {
+        if (reply) await post(s.channelId, { text: md`${buildRunHeader(s, at)}\n${reply.text}`, blocks: [section(buildRunHeader(s, at)), ...reply.blocks] });
+        return 'answered';
+      }
+      const o = started as StartOutcome | undefined;
+      // What the person would have been told privately goes to the channel: nobody typed it.
+      if (reply) await post(s.channelId, { text: md`${buildRunHeader(s, at)}\n${reply.text}`, blocks: [section(buildRunHeader(s, at)), ...reply.blocks] });
+      if (!o) return 'not started';
+      if (o.kind === 'duplicate') return 'already started by a run that stopped';
+      if (o.kind === 'posted') return o.record.errorCode ? `${o.record.status}: ${o.record.errorCode}` : o.record.status;
+      return 'refused before sending';
+    };
+
+    if (!retention) return once('');
+    if (attempt === 'takeover') {
+      // The first attempt may have created the backup already: nothing more is sent or deleted.
+      const result = await once('');
+      return `${result}; retention skipped (run taken over)`;
+    }
+    let result = await once('');
+    let room = 1;
+    if (result === 'failed: RESOURCE_LIMIT_EXCEEDED') {
+      const made = await makeRoom(retention, keep!);
+      await post(s.channelId, made.reply);
+      if (!made.deleted) return `${result}; ${made.note}`;
+      room = 0; // the room this run makes is spent on the backup it makes
+      result = await once(':after-room');
+    }
+    if (result !== 'succeeded') return `${result}; nothing deleted`;
+    const kept = await keepNewest(retention, keep!, room, started?.kind === 'posted' ? started.record : undefined);
+    if (kept.reply) await post(s.channelId, { ...kept.reply, blocks: [...kept.reply.blocks, context(md`Retention of schedule ${val(s.id)}.`)] });
+    return `${result}; ${kept.note}`;
+  };
+}
+
+/**
+ * Schedules for the composition root: the control the `schedule` commands use, and the
+ * scheduler, whose runs go through `withCore`'s deps — the very core the listeners get.
+ */
+export function createSchedules(input: ScheduleControlDeps & {
+  clock: Clock;
+  stores: Pick<Store, 'schedules' | 'operations'>;
+  owner: string;
+  settings?: { graceMs?: number; intervalMs?: number; backupPollMs?: number } | undefined;
+}) {
+  const { stores, settings } = input;
+  let runner: ReturnType<typeof createScheduleRunner> | undefined;
+  const scheduler = createScheduler({
+    store: stores.schedules,
+    operations: stores.operations,
+    slack: input.slack as Pick<SlackApi, 'postMessage'>,
+    clock: input.clock,
+    logger: input.logger.child({ component: 'scheduler' }),
+    owner: input.owner,
+    // SCHEDULE_GRACE_MS (config.ts): 1 h unless set.
+    graceMs: settings?.graceMs ?? 3_600_000,
+    run: (s, occurrence, attempt, signal) => {
+      if (!runner) throw new Error('schedules: no core to run with yet');
+      return runner(s, occurrence, attempt, signal);
+    },
+    ...(settings?.intervalMs ? { intervalMs: settings.intervalMs } : {}),
+  });
+  return {
+    control: createScheduleControl({ ...input, logger: input.logger.child({ component: 'schedules' }) }),
+    scheduler,
+    withCore<T extends Omit<ScheduleRunDeps, 'operations'>>(core: T): T {
+      runner = createScheduleRunner({ ...core, operations: stores.operations, ...(settings?.backupPollMs ? { backupPollMs: settings.backupPollMs } : {}) });
+      return core;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * When a schedule runs (issue 25): a cron expression or a plain form (`daily 02:00`,
+ * `every sunday 03:00`, `in 2h`, `at 2026-12-01 03:00`), always in a named time zone. Plain
+ * repeating forms become cron expressions, so croner alone decides every repeating run
+ * (DST included: a time skipped by spring-forward runs just after the gap, a time that occurs
+ * twice runs once); one-off times are placed in their zone by @date-fns/tz. No I/O.
+ */
+import { Cron } from 'croner';
+import { TZDate } from '@date-fns/tz';
+import { z } from 'zod';
+import { quote } from './firewall-syntax.js';
+
+/** What is stored: a repeating cron expression, or one moment (epoch ms). */
+export type When = { kind: 'cron'; expr: string; tz: string; text: string } | { kind: 'once'; at: number; tz: string; text: string };
+
+const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
+const UNIT_MS: Record<string, number> = { m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+/** A schedule runs at most this often (every minute would hammer the cloud and the channel). */
+export const MIN_CRON_GAP_MS = 5 * 60_000;
+/** `in …` at most this far ahead. */
+const IN_MAX_MS = 366 * 86_400_000;
+
+/** A zone the runtime knows (IANA name), as zod checks it. */
+export const timeZoneSchema = z
+  .string()
+  .trim()
+  .max(64)
+  .refine((tz) => isTimeZone(tz), { error: (i) => `${quote(String(i.input).slice(0, 64))} is not a time zone (e.g. Europe/Berlin)` });
+
+export function isTimeZone(tz: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(tz)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A cron expression croner accepts, of 5 fields (minute precision), or why not. */
+function cronOf(expr: string, tz: string): { ok: true; cron: Cron } | { ok: false; message: string } {
+  if (expr.split(/\s+/).length !== 5) return { ok: false, message: 'a cron expression has 5 fields: minute hour day month weekday' };
+  try {
+    return { ok: true, cron: new Cron(expr, { timezone: tz, paused: true }) };
+  } catch (e) {
+    return { ok: false, message: `not a cron expression: ${(e as Error).message.slice(0, 120)}` };
+  }
+}
+
+export type WhenParse = { ok: true; when: When } | { ok: false; message: string };
+
+/** Parses `<when>` in `tz`; `now` places `in 2h` and refuses a moment already past. */
+export function parseWhen(text: string, tz: string, now: number): WhenParse {
+  const t = text.trim().replace(/\s+/g, ' ');
+  const lower = t.toLowerCase();
+  let m: RegExpExecArray | null;
+  if ((m = /^daily (\S+)$/.exec(lower)) || (m = /^every day (\S+)$/.exec(lower))) return repeating(timeCron(m[1]!, '*'), tz, t);
+  if ((m = /^every (\w+) (\S+)$/.exec(lower))) {
+    const day = DAYS.indexOf(m[1]!.replace(/s$/, '') as (typeof DAYS)[number]);
+    if (day < 0) return { ok: false, message: `${m[1]} is not a day of the week` };
+    return repeating(timeCron(m[2]!, String(day)), tz, t);
+  }
+  if ((m = /^in (\d{1,6}) ?(m|min|h|d)$/.exec(lower))) {
+    const ms = Number(m[1]) * UNIT_MS[m[2]!]!;
+    if (ms <= 0 || ms > IN_MAX_MS) return { ok: false, message: '`in` takes from 1m up to 366d' };
+    return { ok: true, when: { kind: 'once', at: now + ms, tz, text: t } };
+  }
+  if ((m = /^at (\d{4})-(\d{2})-(\d{2})[ t](\d{1,2}):(\d{2})$/.exec(lower))) {
+    const [y, mo, d, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];
+    const at = new TZDate(y, mo - 1, d, h, mi, 0, 0, tz);
+    // Rolled over (31 February, 24:00): not a date that exists.
+    if (Number.isNaN(at.getTime()) || at.getFullYear() !== y || at.getMonth() !== mo - 1 || at.getDate() !== d || h > 23) {
+      return { ok: false, message: `${t.slice(3)} is not a date and time (YYYY-MM-DD HH:MM)` };
+    }
+    if (at.getTime() <= now) return { ok: false, message: `${t.slice(3)} (${tz}) has already passed` };
+    return { ok: true, when: { kind: 'once', at: at.getTime(), tz, text: t } };
+  }
+  if (/^[\d*,\-/a-z]+( [\d*,\-/a-z]+){4}$/.test(lower)) return repeating({ ok: true, expr: lower }, tz, t);
+  return { ok: false, message: 'not a time: use a cron expression (`0 2 * * *`), `daily 02:00`, `every sunday 03:00`, `in 2h` or `at 2026-12-01 03:00`' };
+}
+
+function timeCron(time: string, weekday: string): { ok: true; expr: string } | { ok: false; message: string } {
+  const m = TIME.exec(time);
+  if (!m) return { ok: false, message: `${time} is not a time of day (HH:MM)` };
+  return { ok: true, expr: `${Number(m[2])} ${Number(m[1])} * * ${weekday}` };
+}
+
+function repeating(expr: { ok: true; expr: string } | { ok: false; message: string }, tz: string, text: string): WhenParse {
+  if (!expr.ok) return expr;
+  const c = cronOf(expr.expr, tz);
+  if (!c.ok) return c;
+  const [a, b] = c.cron.nextRuns(2, new Date(Date.UTC(2026, 0, 5)));
+  if (!a) return { ok: false, message: 'that cron expression never runs' };
+  if (b && b.getTime() - a.getTime() < MIN_CRON_GAP_MS) return { ok: false, message: 'a schedule runs at most every 5 minutes' };
+  return { ok: true, when: { kind: 'cron', expr: expr.expr, tz, text } };
+}
+
+/** The first run strictly after `after`, or null when there is none (a one-off already due). */
+export function nextAfter(when: When, after: number): number | null {
+  if (when.kind === 'once') return when.at > after ? when.at : null;
+  const c = cronOf(when.expr, when.tz);
+  if (!c.ok) return null;
+  return c.cron.nextRun(new Date(after))?.getTime() ?? null;
+}
+
+/** `2026-03-29 03:00 Europe/Berlin`: a moment as the zone's wall clock, the zone named. */
+export function formatInZone(at: number, tz: string): string {
+  const d = new TZDate(at, tz);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())} ${tz}`;
+}

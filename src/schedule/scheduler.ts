@@ -1,0 +1,147 @@
+/**
+ * The scheduler (issue 25): every replica ticks on the injected clock; what runs is decided by
+ * the store, not by which replica ticks first. Per due schedule: the latest occurrence due is
+ * claimed (one claimer per schedule + occurrence, migration 13), the next run is advanced by a
+ * conditional update, and only the claimer runs it. An occurrence more than the grace period
+ * late (every replica was down) is claimed as skipped and the skip said in the channel instead.
+ * A run whose replica died is taken over once its lease ends; the change flow's dedupe key
+ * then keeps its change from being sent twice. Pending schedules are armed here once their
+ * Confirm record succeeded (or closed when it was cancelled or expired).
+ */
+import type { SlackApi } from '../chat/slack-api.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import { formatInZone, nextAfter } from '../operations/schedule-when.js';
+import type { ScheduleRecord, ScheduleStore } from '../store/schedule-types.js';
+import type { OperationStore } from '../store/types.js';
+import { buildRunsSkipped } from '../views/schedule-views.js';
+import { armConfirmed } from './arm.js';
+
+export type ScheduledRunner = (s: ScheduleRecord, occurrence: number, attempt: 'first' | 'takeover', signal: AbortSignal) => Promise<string>;
+
+export interface SchedulerDeps {
+  store: ScheduleStore;
+  operations: Pick<OperationStore, 'get'>;
+  slack: Pick<SlackApi, 'postMessage'>;
+  clock: Clock;
+  logger: Logger;
+  /** This replica (the watcher's owner id). */
+  owner: string;
+  /** How late a missed run may still run (SCHEDULE_GRACE_MS). */
+  graceMs: number;
+  run: ScheduledRunner;
+  /** How often it looks (default 15 s). */
+  intervalMs?: number;
+  /** How long a claimed run is this replica's before another may take it over (default 45 min: a backup's wait fits). */
+  leaseMs?: number;
+}
+
+export interface Scheduler {
+  /** One look: arm confirmed schedules, take over stale runs, claim and start due ones. */
+  tick(): Promise<void>;
+  /** Resolves when the runs started so far have ended. */
+  settled(): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** Most missed occurrences counted through (a minutely-ish cron down for weeks stops counting here). */
+const MAX_MISSED = 10_000;
+const DEFAULT_INTERVAL_MS = 15_000;
+const DEFAULT_LEASE_MS = 45 * 60_000;
+
+export function createScheduler(deps: SchedulerDeps): Scheduler {
+  const interval = deps.intervalMs ?? DEFAULT_INTERVAL_MS;
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const log = deps.logger;
+  const inFlight = new Set<Promise<void>>();
+  const stopping = new AbortController();
+  let loop: Promise<void> | undefined;
+
+  function launch(s: ScheduleRecord, occurrence: number, attempt: 'first' | 'takeover'): void {
+    const p = (async () => {
+      let result: string;
+      try {
+        result = await deps.run(s, occurrence, attempt, stopping.signal);
+      } catch (error) {
+        if (stopping.signal.aborted) return; // its lease runs out; another replica takes it over
+        log.error('a scheduled run failed inside the bot', { schedule: s.id, occurrence, error });
+        result = 'failed inside the bot';
+      }
+      await deps.store.finishRun(s.id, occurrence, deps.owner, result.slice(0, 300), deps.clock.now());
+    })()
+      .catch((error: unknown) => log.error('could not record a scheduled run', { schedule: s.id, error }))
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  }
+
+  async function takeOver(now: number): Promise<void> {
+    for (const run of await deps.store.stale(now, 20)) {
+      if (!(await deps.store.takeOver(run.scheduleId, run.occurrence, deps.owner, now, leaseMs))) continue;
+      const s = await deps.store.get(run.scheduleId);
+      if (!s) continue;
+      log.warn('taking over a scheduled run a stopped replica left', { schedule: s.id, occurrence: run.occurrence, from: run.owner });
+      launch(s, run.occurrence, 'takeover');
+    }
+  }
+
+  async function due(now: number): Promise<void> {
+    for (const s of await deps.store.due(now, 50)) {
+      const first = s.nextAt!;
+      let latest = first;
+      let missed = 0;
+      for (let i = 0; i < MAX_MISSED; i++) {
+        const n = nextAfter(s.when, latest);
+        if (n === null || n > now) break;
+        latest = n;
+        missed++;
+      }
+      const next = nextAfter(s.when, latest);
+      const late = now - latest > deps.graceMs;
+      const claimed = await deps.store.claimRun(s.id, latest, deps.owner, now, leaseMs, late ? 'skipped' : 'running');
+      await deps.store.advance(s.id, first, next, now);
+      if (!claimed) continue;
+      const skipped = late ? missed + 1 : missed;
+      if (skipped > 0) await tellSkipped(s, skipped, late ? latest : first);
+      if (!late) launch(s, latest, 'first');
+    }
+  }
+
+  async function tellSkipped(s: ScheduleRecord, count: number, last: number): Promise<void> {
+    const reply = buildRunsSkipped(s, count, formatInZone(last, s.when.tz), Math.round(deps.graceMs / 60_000));
+    log.warn('scheduled runs missed while the bot was down were skipped', { schedule: s.id, count });
+    try {
+      await deps.slack.postMessage({ channel: s.channelId, text: reply.text, blocks: reply.blocks });
+    } catch (error) {
+      log.warn('could not say in the channel that scheduled runs were skipped', { schedule: s.id, error });
+    }
+  }
+
+  const tick = async () => {
+    const now = deps.clock.now();
+    await armConfirmed(deps.store, deps.operations, now);
+    await takeOver(now);
+    await due(now);
+  };
+
+  return {
+    tick,
+    settled: async () => {
+      while (inFlight.size) await Promise.all([...inFlight]);
+    },
+    start() {
+      if (loop) return;
+      loop = (async () => {
+        while (!stopping.signal.aborted) {
+          await tick().catch((error: unknown) => log.error('scheduler tick failed', { error }));
+          await deps.clock.sleep(interval, stopping.signal).catch(() => {});
+        }
+      })();
+    },
+    async stop() {
+      stopping.abort();
+      await loop;
+      await Promise.all([...inFlight]);
+    },
+  };
+}

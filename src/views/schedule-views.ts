@@ -1,0 +1,99 @@
+/**
+ * Schedules in Slack (issue 25): the answers to scheduling, listing and cancelling, and what a
+ * run says in the channel when it cannot run (refused now, skipped after downtime). Every time
+ * is shown with its zone named. Commands were typed by people: values.
+ */
+import type { ScheduleRecord } from '../store/schedule-types.js';
+import type { Reply } from './types.js';
+import { context, section } from './blocks.js';
+import { channelRef, md, mention, val, type Mrkdwn } from './mrkdwn.js';
+import { plural } from './format.js';
+
+/** `2026-12-01 03:00 Europe/Berlin` (the zone's wall clock, operations/schedule-when.ts). */
+export type ZoneTime = (at: number, tz: string) => string;
+
+export type ScheduleCreateOutcome =
+  | { kind: 'created'; record: ScheduleRecord; next: string | null; awaitsConfirm: boolean }
+  | { kind: 'invalid'; problem: Mrkdwn }
+  | { kind: 'refused'; reply: Reply }
+  | { kind: 'full'; max: number };
+
+export type ScheduleCancelOutcome = { kind: 'cancelled'; record: ScheduleRecord } | { kind: 'none'; id: string } | { kind: 'refused'; reply: Reply };
+
+const command = (s: Pick<ScheduleRecord, 'command'>): Mrkdwn => val(`/cloud ${s.command}`);
+const whenText = (s: ScheduleRecord): Mrkdwn => md`${val(s.when.text)} (${val(s.when.tz)})`;
+
+const say = (text: Mrkdwn, note?: Mrkdwn): Reply => ({ text, blocks: [section(text), ...(note ? [context(note)] : [])] });
+
+export function buildScheduleCreated(o: ScheduleCreateOutcome): Reply {
+  switch (o.kind) {
+    case 'created': {
+      const s = o.record;
+      const next = o.next ? md`next run ${val(o.next)}` : md`no run left`;
+      if (o.awaitsConfirm) {
+        return say(
+          md`:hourglass: Schedule ${val(s.id)}: ${command(s)} ${whenText(s)} waits for its Confirm (the card in the channel); it is not active until then. Then: ${next}.`,
+          md`Each run is checked again as ${mention(s.createdBy)} under the channel’s rules at that time.`,
+        );
+      }
+      return say(
+        md`:calendar: Scheduled ${val(s.id)}: ${command(s)} ${whenText(s)}, ${next}${s.keep ? md`, keeping the newest ${plural(s.keep, md`backup`, md`backups`)}` : md``}.`,
+        md`Each run is checked again as ${mention(s.createdBy)} under the channel’s rules at that time. ${val('/cloud schedules')} lists them; ${val(`/cloud schedule cancel ${s.id}`)} stops it.`,
+      );
+    }
+    case 'invalid':
+      return say(md`:grey_question: ${o.problem}`);
+    case 'refused':
+      return o.reply;
+    case 'full':
+      return say(md`:grey_question: This channel has ${o.max} schedules, the most it may have. Cancel one first (${val('/cloud schedules')} lists them).`);
+  }
+}
+
+export function buildScheduleList(schedules: ScheduleRecord[], zoneTime: ZoneTime, scope: { channelId: string } | 'every channel'): Reply {
+  if (schedules.length === 0) {
+    return say(md`No schedules ${scope === 'every channel' ? md`anywhere` : md`in this channel`}. Add one with ${val('/cloud schedule "backup create web1 --keep 7" daily 02:00')}.`);
+  }
+  const lines = schedules.slice(0, 40).map((s) => {
+    const state = s.status === 'pending' ? md`waits for its Confirm` : s.nextAt !== null ? md`next ${val(zoneTime(s.nextAt, s.when.tz))}` : md`no run left`;
+    const last = s.lastAt !== null ? md`; last ${val(zoneTime(s.lastAt, s.when.tz))}: ${val(s.lastResult ?? 'unknown')}` : md``;
+    const keep = s.keep ? md`, keeps ${s.keep}` : md``;
+    return md`• ${val(s.id)} ${command(s)} ${whenText(s)}${keep}: ${state}${last} · by ${mention(s.createdBy)}`;
+  });
+  const text = md`${plural(schedules.length, md`schedule`, md`schedules`)}:\n${lines.join('\n') as Mrkdwn}`;
+  return { text, blocks: [section(text)] };
+}
+
+export function buildScheduleCancelled(o: ScheduleCancelOutcome): Reply {
+  switch (o.kind) {
+    case 'cancelled':
+      return say(md`:wastebasket: Cancelled schedule ${val(o.record.id)} (${command(o.record)} ${whenText(o.record)}). Nothing more runs from it.`);
+    case 'none':
+      return say(md`:grey_question: No schedule ${val(o.id)} is open in this channel (${val('/cloud schedules')} lists them).`);
+    case 'refused':
+      return o.reply;
+  }
+}
+
+/** One schedule on the App Home tab: its command, when, channel and next run. */
+export function scheduleHomeLine(s: ScheduleRecord, zoneTime: ZoneTime): Mrkdwn {
+  const next = s.status === 'pending' ? md`waits for its Confirm` : s.nextAt !== null ? md`next ${val(zoneTime(s.nextAt, s.when.tz))}` : md`no run left`;
+  return md`• ${val(s.id)} ${command(s)} ${whenText(s)} in ${channelRef(s.channelId)} · ${next} · by ${mention(s.createdBy)}`;
+}
+
+/** In the channel: a run that sent nothing, and why. */
+export function buildRunRefused(s: ScheduleRecord, at: string, why: Mrkdwn): Reply {
+  return say(md`:no_entry: Scheduled run of ${command(s)} (${val(s.id)}, ${val(at)}, scheduled by ${mention(s.createdBy)}) sent nothing: ${why}`);
+}
+
+/** In the channel: runs missed while the bot was down, too late to run now. */
+export function buildRunsSkipped(s: ScheduleRecord, missed: number, last: string, graceMinutes: number): Reply {
+  return say(
+    md`:fast_forward: Skipped ${plural(missed, md`scheduled run`, md`scheduled runs`)} of ${command(s)} (${val(s.id)}, scheduled by ${mention(s.createdBy)}): the bot was down at ${val(last)}${missed > 1 ? md` and before` : md``}, and a run more than ${plural(graceMinutes, md`minute`, md`minutes`)} late is not made up. Nothing was sent.`,
+  );
+}
+
+/** Above a scheduled read's answer in the channel. */
+export function buildRunHeader(s: ScheduleRecord, at: string): Mrkdwn {
+  return md`:calendar: Scheduled by ${mention(s.createdBy)} (${val(s.id)}, ${val(at)}): ${command(s)}`;
+}

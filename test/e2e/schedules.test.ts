@@ -1,0 +1,239 @@
+/**
+ * Schedules end to end (issue 25) on the real wire: the slash command schedules, the bot's
+ * scheduler is ticked by hand on the rig's jump clock (shared with the sandbox), and what the
+ * cloud received and the channel saw is asserted. A scheduled run goes through the same path as
+ * a typed command: its status message, its audit entry ("scheduled by …"), one request.
+ */
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appHomeOpenedEnvelope } from '../rig/payloads.js';
+import { waitFor } from '../rig/wait-for.js';
+import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
+import { createJumpClock, rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
+
+let rig: BotRig;
+const clock = createJumpClock();
+const { text } = rigHelpers(() => rig);
+const GRACE = 60 * 60_000;
+
+beforeAll(async () => {
+  rig = await startBotRig({ clock, sandbox: { clock }, schedule: { graceMs: GRACE, backupPollMs: 20 } });
+});
+afterAll(async () => {
+  if (process.env.SCHED_LOG) console.log(rig.logLines.filter((l) => l.includes("error")).join("\n"));
+  await rig.close();
+  expect(rig.slack.violations).toEqual([]);
+});
+
+const channelSince = (n: number) => rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(n).map((m) => text(m));
+const posted = () => rig.slack.messages.inChannel(OPS_CHANNEL.id).length;
+/** One scheduler look, and the runs it started, to the end. */
+async function tick(): Promise<void> {
+  await rig.bot.scheduler.tick();
+  await rig.bot.scheduler.settled();
+}
+async function scheduled(id: string) {
+  return (await rig.store.schedules.get(id))!;
+}
+const idIn = (answer: string) => /sch_[0-9a-f]{10}/.exec(answer)![0];
+const jumpTo = (at: number) => clock.jump(Math.max(0, at - clock.now()));
+
+describe('scheduling', () => {
+  it('a read, in the person’s Slack time zone (named), runs at its time and posts its answer in the channel', async () => {
+    const r = await rig.command('schedule "server status 101" daily 02:00');
+    const answer = visibleText(r.final);
+    expect(answer).toMatch(/Scheduled `sch_[0-9a-f]{10}`: `\/cloud server status 101` `daily 02:00` \(`Europe\/Berlin`\), next run `\d{4}-\d\d-\d\d 02:00 Europe\/Berlin`/);
+    expect(r.cloudRequests).toEqual([]); // scheduling asks nothing of the cloud
+    const s = await scheduled(idIn(answer));
+    expect(s).toMatchObject({ status: 'active', createdBy: ALICE.id, command: 'server status 101', when: { kind: 'cron', expr: '0 2 * * *', tz: 'Europe/Berlin' } });
+
+    const list = visibleText((await rig.command('schedules')).final);
+    expect(list).toContain(s.id);
+    expect(list).toContain('next `');
+    // The App Home tab lists it with its next run, in its zone.
+    const before = rig.slack.callsTo('views.publish').length;
+    await rig.send.event(appHomeOpenedEnvelope({ userId: ALICE.id }));
+    await waitFor(() => rig.slack.callsTo('views.publish').slice(before).find((c) => c.response.ok === true), { timeoutMs: 10_000 });
+    const home = visibleText({ blocks: rig.slack.views.home(ALICE.id)!.blocks as unknown[] });
+    expect(home).toMatch(new RegExp(`Schedules[\\s\\S]*${s.id}.*daily 02:00.*Europe/Berlin.*next \`\\d{4}-\\d\\d-\\d\\d 02:00 Europe/Berlin\``));
+
+    const from = rig.sandbox.requests.length;
+    const seen = posted();
+    await tick(); // not due yet
+    expect(rig.sandbox.requests.length).toBe(from);
+    jumpTo(s.nextAt! + 1000);
+    await tick();
+    expect(rig.sandbox.requests.slice(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['GET /v2/servers/101/status']);
+    const said = channelSince(seen);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(`Scheduled by <@${ALICE.id}> (\`${s.id}\``);
+    expect(said[0]).toMatch(/running/);
+    const after = await scheduled(s.id);
+    expect(after.nextAt).toBe(s.nextAt! + 86_400_000);
+    expect(after.lastResult).toBe('answered');
+    const read = (await rig.store.audit.list({ limit: 20 })).find((e) => e.opId === 'server.status');
+    expect(read).toMatchObject({ userId: ALICE.id, outcome: 'succeeded', detail: `scheduled by ${ALICE.id} (schedule ${s.id})` });
+    await tick(); // the same occurrence never runs twice
+    expect(rig.sandbox.requests.length).toBe(from + 1);
+    await rig.command(`schedule cancel ${s.id}`);
+  });
+
+  it('a change runs once through the change flow, audited as scheduled by its creator; a crash after sending sends nothing again', async () => {
+    const r = await rig.command('schedule "backup create 101 --name nightly" in 2h --tz America/New_York');
+    const answer = visibleText(r.final);
+    expect(answer).toContain('(`America/New_York`)');
+    const s = await scheduled(idIn(answer));
+    const from = rig.sandbox.requests.length;
+    jumpTo(s.nextAt! + 1);
+    await tick();
+    expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['POST /v2/servers/101/backups']);
+    const status = rig.slack.messages.inChannel(OPS_CHANNEL.id).at(-1)!;
+    expect(text(status)).toContain('Back up server `101` as `nightly`');
+    expect(text(status)).toContain(`Scheduled by <@${ALICE.id}> (\`${s.id}\`)`);
+    const audit = (await rig.store.audit.list({ limit: 20 })).find((e) => e.opId === 'backup.create' && e.outcome === 'succeeded');
+    expect(audit).toMatchObject({ userId: ALICE.id, confirmedBy: ALICE.id });
+    expect(audit!.detail).toBe(`scheduled by ${ALICE.id} (schedule ${s.id}): POST /servers/101/backups`);
+    expect(await scheduled(s.id)).toMatchObject({ status: 'done', nextAt: null, lastResult: 'succeeded' });
+
+    // The replica died after the cloud took the request and before it noted the run done: the
+    // run is left running, its lease over. Another replica takes it over and sends nothing.
+    const db = new Database(rig.databasePath);
+    db.prepare("UPDATE schedule_runs SET status = 'running', owner = 'dead-replica', lease_until = 0, finished_at = NULL WHERE schedule_id = ?").run(s.id);
+    db.close();
+    await tick();
+    expect(rig.mutations(from)).toHaveLength(1);
+    const runs = await rig.store.schedules.runs(s.id);
+    expect(runs).toMatchObject([{ status: 'done', result: 'already started by a run that stopped' }]);
+  });
+
+  it('refuses what it cannot run later, and says so without storing anything', async () => {
+    for (const [line, words] of [
+      ['schedule "server status 101" tomorrow', 'not a time'],
+      ['schedule "server status 101" daily 02:00 --tz Mars/Olympus', 'not a time zone'],
+      ['schedule "backup create" daily 02:00', 'backup create'],
+      ['schedule "server status 101" daily 02:00 --keep 3', '--keep'],
+      ['schedule "schedules" daily 02:00', 'cannot schedule schedules'],
+    ] as const) {
+      const r = await rig.command(line);
+      expect(visibleText(r.final), line).toContain(words);
+    }
+    expect(await rig.store.schedules.list(OPS_CHANNEL.id)).toEqual([]);
+  });
+});
+
+describe('downtime', () => {
+  it('a run missed by more than the grace is skipped and said; one within the grace runs once, late', async () => {
+    const r = await rig.command('schedule "server status 102" every sunday 03:00 --tz UTC');
+    const s = await scheduled(idIn(visibleText(r.final)));
+    const from = rig.sandbox.requests.length;
+    const seen = posted();
+    jumpTo(s.nextAt! + GRACE + 60_000); // every replica was down past the grace
+    await tick();
+    expect(rig.sandbox.requests.length).toBe(from);
+    expect(channelSince(seen)).toEqual([expect.stringContaining(`Skipped 1 scheduled run of \`/cloud server status 102\` (\`${s.id}\``)]);
+    const next = (await scheduled(s.id)).nextAt!;
+    expect(next).toBe(s.nextAt! + 7 * 86_400_000);
+    jumpTo(next + GRACE / 2); // down again, back within the grace
+    await tick();
+    await tick();
+    expect(rig.sandbox.requests.slice(from).map((q) => q.rawPath)).toEqual(['/v2/servers/102/status']);
+    expect((await rig.store.schedules.runs(s.id)).map((x) => x.status)).toEqual(['skipped', 'done']);
+    await rig.command(`schedule cancel ${s.id}`);
+  });
+});
+
+describe('a destroy-tier schedule', () => {
+  it('waits for its Confirm card; confirmed, its run deletes once without asking again', async () => {
+    const backup = rig.sandbox.state.backups[101]!.find((b) => !b.isLocked && b.name?.includes('daily'))!;
+    const seen = posted();
+    const r = await rig.command(`schedule "backup delete 101 ${backup.uuid}" in 1h`);
+    expect(visibleText(r.final)).toContain('waits for its Confirm');
+    const s = await scheduled(idIn(visibleText(r.final)));
+    expect(s.status).toBe('pending');
+    const card = await waitFor(() => rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(seen).find((m) => text(m).includes(s.id)), { timeoutMs: 5000 });
+    expect(text(card)).toContain(`/cloud backup delete 101 ${backup.uuid}`);
+    const from = rig.sandbox.requests.length;
+    await tick(); // not confirmed: stays pending, nothing sent
+    expect((await scheduled(s.id)).status).toBe('pending');
+    await rig.click(card, 'op_confirm', ALICE.id);
+    await waitFor(async () => ((await rig.store.operations.get(s.confirmRecord ?? (await scheduled(s.id)).confirmRecord!))?.status === 'succeeded' ? true : undefined), { timeoutMs: 5000 });
+    await tick();
+    expect((await scheduled(s.id)).status).toBe('active');
+    expect(rig.mutations(from)).toEqual([]);
+    jumpTo(s.nextAt! + 1);
+    await tick();
+    expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual([`DELETE /v2/servers/101/backups/${backup.uuid}`]);
+  });
+});
+
+/** Schedules it, clicks its Confirm card, and lets the scheduler arm it. */
+async function scheduleConfirmed(line: string) {
+  const seen = posted();
+  const r = await rig.command(line);
+  expect(visibleText(r.final)).toContain('waits for its Confirm');
+  const s = await scheduled(idIn(visibleText(r.final)));
+  const card = await waitFor(() => rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(seen).find((m) => text(m).includes(s.id)), { timeoutMs: 5000 });
+  await rig.click(card, 'op_confirm', ALICE.id);
+  const confirmRecord = (await scheduled(s.id)).confirmRecord!;
+  await waitFor(async () => ((await rig.store.operations.get(confirmRecord))?.status === 'succeeded' ? true : undefined), { timeoutMs: 5000 });
+  await tick();
+  const armed = await scheduled(s.id);
+  expect(armed.status).toBe('active');
+  return armed;
+}
+const oldestFirst = (server: number) => [...rig.sandbox.state.backups[server]!].sort((a, b) => a.createdAt - b.createdAt);
+
+describe('backups with --keep (retention) against the sandbox', () => {
+  it('a full backup_limit: the oldest unlocked backup goes first, as --keep allows, then the backup is taken; nothing more is deleted', async () => {
+    expect(rig.sandbox.state.backups[102]).toHaveLength(3); // db-1 is at its plan's limit of 3
+    const oldest = oldestFirst(102)[0]!;
+    const s = await scheduleConfirmed('schedule "backup create 102 --name keep3" daily 02:00 --keep 3');
+    const from = rig.sandbox.requests.length;
+    jumpTo(s.nextAt! + 1);
+    await tick();
+    expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual([
+      'POST /v2/servers/102/backups', // refused: RESOURCE_LIMIT_EXCEEDED
+      `DELETE /v2/servers/102/backups/${oldest.uuid}`,
+      'POST /v2/servers/102/backups',
+    ]);
+    expect(rig.sandbox.state.backups[102]!.map((b) => b.name)).toContain('keep3');
+    expect(rig.sandbox.state.backups[102]).toHaveLength(3);
+    const deletion = (await rig.store.audit.list({ limit: 30 })).find((e) => e.opId === 'backup.delete' && e.outcome === 'succeeded');
+    expect(deletion!.detail).toBe(`scheduled by ${ALICE.id} (schedule ${s.id}): DELETE /servers/102/backups/${oldest.uuid}`);
+    expect((await scheduled(s.id)).lastResult).toContain('succeeded');
+    await rig.command(`schedule cancel ${s.id}`);
+  });
+
+  it('locked backups are never deleted, and a run deletes no more than it made room for, once its backup finished', async () => {
+    const before = oldestFirst(101);
+    expect(before[0]!.isLocked).toBe(true);
+    const secondOldest = before.find((b) => !b.isLocked)!;
+    const s = await scheduleConfirmed('schedule "backup create 101 --name kept" daily 03:00 --keep 5');
+    const from = rig.sandbox.requests.length;
+    jumpTo(s.nextAt! + 1);
+    await rig.bot.scheduler.tick();
+    // The run waits for its backup to finish before deleting anything.
+    const made = await waitFor(() => rig.sandbox.state.backups[101]!.find((b) => b.name === 'kept'), { timeoutMs: 5000 });
+    expect(rig.mutations(from).map((q) => q.method)).toEqual(['POST']);
+    clock.jump(31_000); // the sandbox finishes a backup in 30 s
+    await rig.bot.scheduler.settled();
+    expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['POST /v2/servers/101/backups', `DELETE /v2/servers/101/backups/${secondOldest.uuid}`]);
+    expect(rig.sandbox.state.backups[101]!.some((b) => b.uuid === before[0]!.uuid)).toBe(true); // the locked one stays
+    expect(rig.sandbox.state.backups[101]!.some((b) => b.uuid === made.uuid)).toBe(true);
+    expect((await scheduled(s.id)).lastResult).toBe('succeeded; deleted 1 old backup');
+    await rig.command(`schedule cancel ${s.id}`);
+  });
+
+  it('a failed backup deletes nothing', async () => {
+    const s = await scheduleConfirmed('schedule "backup create 101 --name failing" every monday 04:00 --keep 1');
+    const count = rig.sandbox.state.backups[101]!.length;
+    rig.sandbox.addFault({ method: 'POST', path: '/servers/101/backups', status: 500, times: 1 });
+    const from = rig.sandbox.requests.length;
+    jumpTo(s.nextAt! + 1);
+    await tick();
+    expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['POST /v2/servers/101/backups']);
+    expect(rig.sandbox.state.backups[101]).toHaveLength(count);
+    expect((await scheduled(s.id)).lastResult).toMatch(/^failed: .*; nothing deleted$/);
+    await rig.command(`schedule cancel ${s.id}`);
+  });
+});
