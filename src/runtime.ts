@@ -10,7 +10,8 @@ import { resolvePolicy, policyAuditEntry } from './runtime-policy.js';
 import { createPolicySource, type PolicySource } from './access/policy-source.js';
 import { createCloudAccounts } from './cloud/accounts.js';
 import { createAuditor } from './audit/auditor.js';
-import { systemClock } from './clock.js';
+import { systemClock, type Clock } from './clock.js';
+import { UNDO_TICK_MS } from './confirm/undo-window.js';
 import { createChangeFlow } from './confirm/change-flow.js';
 import { createLogger, type Logger } from './log.js';
 import { catalog as defaultCatalog } from './operations/index.js';
@@ -175,6 +176,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     auditor,
     startWatch: (input) => watcher.watch(input),
     needsApproval: (op, where) => !!access.approvalFor(op, where.channelId, accountOf(where.account)),
+    undoDelay: (op, where) => access.undoDelayFor(op, where.channelId),
     // A click is checked against the clicker's role now, in the channel and on the account of the request.
     authorize: async (record, op, userId) => {
       const decision = await access.check(userId, record.channelId, op, accountOf(record.account));
@@ -220,6 +222,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   });
 
   let sweep: NodeJS.Timeout | undefined;
+  let undoLoop: Promise<void> | undefined;
   let reloadTimer: NodeJS.Timeout | undefined;
   let stopped = false;
   const stopping = new AbortController();
@@ -269,6 +272,8 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
         recover().catch((error: unknown) => logger.error('recovery sweep failed', { error }));
       }, overrides.expirySweepMs ?? 30_000);
       sweep.unref();
+      // Changes waiting out an undo delay: on the injected clock, so a restart resumes them from the store.
+      undoLoop = runUndoWindow(flow, clock, logger, stopping.signal);
       watcher.start(); // resumes every open watch from the store
       if (overrides.monitorLoop !== false) monitor.start(); // one replica at a time polls the subscriptions (the monitor lease)
       const every = settings.access.config.policyReloadMs ?? 0;
@@ -289,6 +294,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       stopped = true;
       stopping.abort(); // a start-up still waiting for Slack gives up
       if (sweep) clearInterval(sweep);
+      await undoLoop; // a send under way finishes first
       await watcher.stop(); // the poll in flight finishes first
       await monitor.stop();
       if (listening) await app.stop();
@@ -302,6 +308,18 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       await store.close();
     },
   };
+}
+
+/** Sends changes whose undo delay ended, now and every UNDO_TICK_MS, until stopped. */
+async function runUndoWindow(flow: Runtime['flow'], clock: Clock, logger: Logger, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    await flow.sendDue().catch((error: unknown) => logger.error('undo window sweep failed', { error }));
+    try {
+      await clock.sleep(UNDO_TICK_MS, signal);
+    } catch {
+      return;
+    }
+  }
 }
 
 /**

@@ -22,7 +22,7 @@ import {
 } from '../views/modal-views.js';
 import { buildNote } from '../views/click-views.js';
 import type { Reply } from '../views/types.js';
-import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from '../views/status-views.js';
+import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC, ACTION_UNDO } from '../views/status-views.js';
 import type { GuardDeps } from '../app/guard.js';
 import { submitForm, type FormVerdict } from '../app/submit-form.js';
 import { confirmTyped } from '../app/confirm-typed.js';
@@ -81,6 +81,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
   onClick(ACTION_CONFIRM, (id, user) => deps.flow.confirm(id, user));
   onClick(ACTION_CANCEL, (id, user) => deps.flow.cancel(id, user));
   onClick(ACTION_RETRY_SYNC, (id, user) => deps.flow.retrySync(id, user));
+  onClick(ACTION_UNDO, (id, user) => deps.flow.undo(id, user));
 
   app.view(TYPE_TO_CONFIRM_CALLBACK, async ({ ack, body, view }) => {
     const typed = view.state.values.typed?.typed?.value ?? '';
