@@ -43,6 +43,7 @@ describe.each(BACKENDS)('%s', (backend) => {
         errorCode: null,
         errorMessage: null,
         account: null,
+        sendAt: null,
       });
       expect(await operations.get(record.id)).toEqual(record);
     });
