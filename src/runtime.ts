@@ -10,8 +10,8 @@ import { resolvePolicy, policyAuditEntry } from './runtime-policy.js';
 import { createPolicySource, type PolicySource } from './access/policy-source.js';
 import { createCloudAccounts } from './cloud/accounts.js';
 import { createAuditor } from './audit/auditor.js';
-import { systemClock, type Clock } from './clock.js';
-import { UNDO_TICK_MS } from './confirm/undo-window.js';
+import { systemClock } from './clock.js';
+import { runUndoWindow } from './confirm/undo-window.js';
 import { createChangeFlow } from './confirm/change-flow.js';
 import { createLogger, type Logger } from './log.js';
 import { catalog as defaultCatalog } from './operations/index.js';
@@ -24,6 +24,7 @@ import { createWatcher } from './watch/watcher.js';
 import { createRequestBudget } from './cloud/request-budget.js';
 import { createPostQueue } from './chat/post-queue.js';
 import { createMonitor } from './monitor/monitor.js';
+import { createMaintenance } from './monitor/maintenance.js';
 import { createSubscriptionControl } from './monitor/control.js';
 import { subscriptionReadChecks } from './monitor/reads.js';
 import { skipRecentlyRemembered } from './store/known-recent.js';
@@ -157,7 +158,17 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(settings.watch?.leaseMs ? { leaseMs: settings.watch.leaseMs } : {}),
     ...(overrides.watchConcurrency ? { concurrency: overrides.watchConcurrency } : {}),
   });
+  const maintenance = createMaintenance({
+    store: store.maintenance,
+    operations: store.operations,
+    slack: slackApi,
+    clock,
+    logger: logger.child({ component: 'maintenance' }),
+    accountOf,
+    accountLabel: label,
+  });
   const monitor = createMonitor({
+    maintenance,
     stores: store,
     cloudFor: (account) => accounts.watchClient(accountOf(account)),
     budget,
@@ -202,6 +213,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     accountLabel: (account) => access.accountLabel(account),
     defaultAccount: () => currentPolicy().defaultAccount,
     subscriptions: createSubscriptionControl({ stores: store, clock, monitor, mayRead, channelMay }),
+    maintenance,
     known,
     aliases: createAliasControl({ store: store.aliases, catalog, access, clock }),
     policy: access,
@@ -308,18 +320,6 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       await store.close();
     },
   };
-}
-
-/** Sends changes whose undo delay ended, now and every UNDO_TICK_MS, until stopped. */
-async function runUndoWindow(flow: Runtime['flow'], clock: Clock, logger: Logger, signal: AbortSignal): Promise<void> {
-  while (!signal.aborted) {
-    await flow.sendDue().catch((error: unknown) => logger.error('undo window sweep failed', { error }));
-    try {
-      await clock.sleep(UNDO_TICK_MS, signal);
-    } catch {
-      return;
-    }
-  }
 }
 
 /**

@@ -34,6 +34,8 @@ export interface RunDeps {
   defaultAccount?: () => string;
   /** Channel subscriptions (issue 13), where the bot runs its monitor. */
   subscriptions?: RunContext['subscriptions'];
+  /** Maintenance windows (issue 25), where the bot runs its monitor. */
+  maintenance?: RunContext['maintenance'];
   /** What `/cloud policy` reads. */
   policy?: RunContext['policy'];
   /** The channels' aliases (`/cloud alias`); the slash command expands them before parsing. */
@@ -97,6 +99,7 @@ export async function runOperation(
         clock: deps.clock,
         ...(deps.policy ? { policy: deps.policy } : {}),
         ...(deps.subscriptions ? { subscriptions: deps.subscriptions } : {}),
+        ...(deps.maintenance ? { maintenance: deps.maintenance } : {}),
         ...(deps.aliases ? { aliases: deps.aliases } : {}),
         account,
         signal,

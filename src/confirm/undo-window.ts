@@ -10,7 +10,9 @@ import { buildClickAnswer } from '../views/change-notices.js';
 import { UNDO_TOO_LATE, UNKNOWN_REQUEST } from '../views/click-views.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
 import type { OperationRecord } from '../store/types.js';
-import type { ClickOutcome } from './change-types.js';
+import type { ChangeFlow, ClickOutcome } from './change-types.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
 import type { Execute } from './execute.js';
 import type { FlowContext } from './upkeep.js';
 
@@ -77,4 +79,16 @@ export async function sendDue(ctx: FlowContext, execute: Execute): Promise<numbe
     if (done.record.status !== 'confirmed') sent++;
   }
   return sent;
+}
+
+/** Sends changes whose undo delay ended, now and every UNDO_TICK_MS of the clock, until `signal` aborts. */
+export async function runUndoWindow(flow: Pick<ChangeFlow, 'sendDue'>, clock: Clock, logger: Pick<Logger, 'error'>, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    await flow.sendDue().catch((error: unknown) => logger.error('undo window sweep failed', { error }));
+    try {
+      await clock.sleep(UNDO_TICK_MS, signal);
+    } catch {
+      return;
+    }
+  }
 }

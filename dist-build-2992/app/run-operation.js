@@ -1,0 +1,85 @@
+/**
+ * Runs one catalog operation for one person and turns whatever happens into a Reply: the
+ * rendered result, a cloud refusal in plain words, or an internal error with a log reference.
+ * Slash commands, pagination buttons and (later) modals and the local shell all come here, so
+ * every path gets the same checks, logging and error text.
+ */
+import { randomBytes } from 'node:crypto';
+import { cloudFailureLogWords, isCloudApiError } from '../cloud/errors.js';
+import { describeCloudError } from '../views/cloud-error-text.js';
+import { lookedUp } from '../operations/looked-up.js';
+import { auditEntry } from '../audit/entry.js';
+import { rememberSecretsIn } from '../access/secrets.js';
+import { buildCloudError, buildInternalError, buildStoreUnavailable } from '../views/error-views.js';
+import { isStoreUnavailable } from '../store/errors.js';
+import { withAccount } from '../views/account-label.js';
+import { resolveNames } from './resolve-names.js';
+import { rememberAnswer } from './name-steps.js';
+import { buildCloudRefusal } from '../views/click-views.js';
+import { RefusedByRecord } from './guard.js';
+export async function runOperation(deps, op, typed, actor, 
+/** The account access control admitted (its client runs the operation). */
+account) {
+    const started = deps.clock.now();
+    let args = typed;
+    const log = deps.logger.child({ op: op.id, user: actor.userId, channel: actor.channelId, account });
+    const onCloud = op.scope === 'cloud';
+    const label = onCloud ? deps.accountLabel?.(account) : undefined;
+    const named = deps.accountLabel?.(account) !== undefined ? deps.defaultAccount?.() : undefined;
+    const signal = AbortSignal.timeout(deps.operationTimeoutMs ?? 25_000);
+    const audit = (outcome, errorCode) => deps.auditor?.record(auditEntry({ op, userId: actor.userId, channelId: actor.channelId, account: onCloud ? account : null, args, outcome, errorCode, durationMs: deps.clock.now() - started })) ?? Promise.resolve();
+    try {
+        // A name typed for an id becomes the id seen on this account, before any request.
+        const resolved = await resolveNames(deps.known, op, typed, account);
+        if (!resolved.ok) {
+            await audit('failed', 'UNKNOWN_NAME');
+            return { reply: withAccount(buildCloudRefusal(op.command, resolved.message), label), ok: false, errorCode: 'UNKNOWN_NAME' };
+        }
+        args = resolved.args;
+        const known = deps.known;
+        const result = await op.run({
+            cloud: deps.accounts.client(account),
+            clock: deps.clock,
+            ...(deps.policy ? { policy: deps.policy } : {}),
+            ...(deps.subscriptions ? { subscriptions: deps.subscriptions } : {}),
+            ...(deps.aliases ? { aliases: deps.aliases } : {}),
+            account,
+            signal,
+            ...(deps.watches ? { watches: deps.watches } : {}),
+            ...(deps.auditor ? { audit: deps.auditor } : {}),
+            ...(known ? { known: { list: (kind, limit) => known.list(account, kind, limit) } } : {}),
+            actor,
+        }, args);
+        rememberAnswer(known, op, result, args, { account, now: deps.clock.now() }, (error) => log.warn('could not remember what the answer showed', { error }));
+        if (op.secret)
+            rememberSecretsIn(deps.logger, result);
+        const reply = withAccount(op.render(result, args, { now: deps.clock.now(), account, ...(named ? { namedDefaultAccount: named } : {}) }), label);
+        log.info('operation succeeded', { ms: deps.clock.now() - started });
+        await audit('succeeded', null);
+        return { reply, ok: true, args };
+    }
+    catch (e) {
+        const ms = deps.clock.now() - started;
+        // Already audited as refused where the record was checked; said as it was decided.
+        if (e instanceof RefusedByRecord) {
+            log.info('operation refused by the record it acts on', { ms });
+            return { reply: e.reply, ok: false };
+        }
+        if (isCloudApiError(e)) {
+            log.warn(`operation ${cloudFailureLogWords(e)}`, { ms, code: e.code, status: e.status });
+            await audit('failed', e.code);
+            const text = describeCloudError(e, { mutation: op.mutates, lookedUp: lookedUp(op, args) });
+            return { reply: withAccount(buildCloudError(op.command, text), label), ok: false, errorCode: e.code };
+        }
+        const ref = randomBytes(4).toString('hex');
+        if (isStoreUnavailable(e)) {
+            log.error('the store could not answer; the person is told', { ms, ref, storeUnavailable: e.reason, error: e });
+            await audit('failed', e.code);
+            return { reply: buildStoreUnavailable(op.command, ref), ok: false, errorCode: e.code };
+        }
+        log.error('operation failed inside the bot', { ms, ref, error: e });
+        await audit('failed', 'INTERNAL');
+        return { reply: buildInternalError(op.command, ref), ok: false, errorCode: 'INTERNAL' };
+    }
+}
+//# sourceMappingURL=run-operation.js.map

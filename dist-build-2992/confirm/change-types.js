@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=change-types.js.map

@@ -1,0 +1,134 @@
+import { buildHome, HOME_LIST_LINES, HOME_RUN_PATTERN } from '../views/home-views.js';
+import { buildNote } from '../views/click-views.js';
+import { md } from '../views/mrkdwn.js';
+import { runButton } from '../app/run-button.js';
+import { isRead, mayReadRecord } from '../access/record-access.js';
+import { SUBSCRIPTION_READS, WATCH_READ } from '../operations/record-reads.js';
+import { failureReply } from './answer-failure.js';
+/** Pending records looked at for the lists (newest first); older ones have long expired. */
+const RECENT_RECORDS = 200;
+/** The only operations a Home button runs (what buildHome's buttons are drawn from). */
+const HOME_READS = new Set(['account.usage', 'audit.list']);
+/** Each account's usage read is bounded: the view is published without it rather than late. */
+const USAGE_TIMEOUT_MS = 4000;
+export function registerHome(app, deps) {
+    app.event('app_home_opened', async ({ event }) => {
+        // The same event comes for the Messages tab; only the Home tab gets a view.
+        if (event.tab !== 'home')
+            return;
+        const user = event.user;
+        deps.afterAck.run('App Home', async () => {
+            try {
+                await deps.slack.publishView(user, buildHome(await homeData(deps, user)));
+            }
+            catch (error) {
+                deps.logger.warn('could not publish the Home tab', { user, error });
+            }
+        });
+    });
+    app.action(HOME_RUN_PATTERN, async ({ ack, action, body }) => {
+        await ack();
+        deps.afterAck.run('that Home tab button', async () => {
+            const userId = body.user.id;
+            // As a typed command without a channel: the same access check, run and audit entry.
+            const run = runButton(deps, action.value, { userId }, (op) => HOME_READS.has(op.id) && isRead(op));
+            const reply = run.kind === 'unreadable'
+                ? buildNote(md `That button could not be read; nothing was done.`)
+                : await run.reply.catch((e) => failureReply(deps.logger, run.what, e));
+            try {
+                await deps.slack.postMessage({ channel: userId, text: reply.text, blocks: reply.blocks });
+            }
+            catch (error) {
+                deps.logger.warn('could not answer a Home tab button in the person’s DM', { user: userId, error });
+            }
+        });
+    });
+}
+/** Everything this person may see on their Home tab, read now. */
+export async function homeData(deps, userId) {
+    const { access, catalog } = deps;
+    const policy = access.policy();
+    const now = deps.clock.now();
+    const role = await access.roleOf(userId);
+    const names = policy.namedAccounts ? Object.keys(policy.accounts) : [policy.defaultAccount];
+    const usageOp = catalog.byId('account.usage');
+    const mayRun = async (op, account) => !!op && (await access.check(userId, undefined, op, account)).ok;
+    const [usage, records, watches, subscriptions] = await Promise.all([
+        Promise.all(names.map((account) => readUsage(deps, account, mayRun(usageOp, account)))),
+        deps.store.listRecent({ limit: RECENT_RECORDS }),
+        deps.home?.watches() ?? Promise.resolve([]),
+        deps.home?.subscriptions() ?? Promise.resolve([]),
+    ]);
+    const pending = records.filter((r) => r.status === 'pending' && r.expiresAt > now);
+    const request = (r, op) => ({
+        id: r.id,
+        command: op.command,
+        args: r.args,
+        channelId: r.channelId,
+        requestedBy: r.requestedBy,
+        expiresAt: r.expiresAt,
+        account: r.account,
+        needsApproval: !!access.approvalFor(op, r.channelId, r.account ?? policy.defaultAccount),
+    });
+    const ownRequests = [];
+    const approvals = [];
+    for (const r of pending) {
+        const op = catalog.byId(r.opId);
+        if (!op)
+            continue;
+        const req = request(r, op);
+        if (r.requestedBy === userId)
+            ownRequests.push(req);
+        // What the change flow allows: someone else, passing the same check in the request's channel.
+        else if (req.needsApproval && (await access.check(userId, r.channelId, op, r.account ?? policy.defaultAccount)).ok)
+            approvals.push(req);
+    }
+    // The trail shows who looked at what: others' entries only for those `/cloud audit` admits.
+    const auditOp = catalog.byId('audit.list');
+    const auditOfOthers = role === 'admin' && (await mayRun(auditOp));
+    const audit = deps.auditor ? await deps.auditor.list({ limit: HOME_LIST_LINES, ...(auditOfOthers ? {} : { userId }) }).catch(() => []) : [];
+    const buttons = [];
+    for (const u of usage) {
+        if (u.unavailable !== 'not-allowed')
+            buttons.push({ label: policy.namedAccounts ? `Usage: ${u.account}` : 'Account usage', op: 'account.usage', args: {}, ...(policy.namedAccounts ? { account: u.account } : {}) });
+    }
+    if (auditOfOthers)
+        buttons.push({ label: 'Audit trail', op: 'audit.list', args: {} });
+    return {
+        userId,
+        role,
+        now,
+        showAccounts: policy.namedAccounts,
+        usage,
+        ownRequests,
+        // A viewer can approve nothing: the list is left out rather than shown empty.
+        approvals: role === 'operator' || role === 'admin' || approvals.length ? approvals : undefined,
+        watches: await readable(deps, userId, watches.filter((w) => w.status === 'active' || w.status === 'finalizing'), (w) => [WATCH_READ[w.kind]]),
+        subscriptions: await readable(deps, userId, subscriptions, (s) => SUBSCRIPTION_READS[s.kind] ?? []),
+        audit,
+        auditOfOthers,
+        buttons,
+    };
+}
+/** The records this person may read: each one's reads, in its channel, on its account. */
+async function readable(deps, userId, records, reads) {
+    const shown = await Promise.all(records.map((r) => mayReadRecord(deps.access, userId, r, reads(r).map((id) => deps.catalog.byId(id)))));
+    return records.filter((_, i) => shown[i]);
+}
+/**
+ * Not audited: opening the Home tab is not a command, and an entry per visit would fill the
+ * person's own trail with it. The button (a command) is audited like any other.
+ */
+async function readUsage(deps, account, allowed) {
+    if (!(await allowed))
+        return { account, unavailable: 'not-allowed' };
+    try {
+        const usage = await deps.accounts.client(account).account.usage({ signal: AbortSignal.timeout(USAGE_TIMEOUT_MS) });
+        return { account, usage };
+    }
+    catch (error) {
+        deps.logger.warn('Home tab: could not read account usage', { account, error });
+        return { account, unavailable: 'failed' };
+    }
+}
+//# sourceMappingURL=register-home.js.map

@@ -1,0 +1,45 @@
+export function slackApiDirect(http) {
+    return {
+        postMessage: async (args) => {
+            const { thread_ts, reply_broadcast, ...rest } = args;
+            // A broadcast flag only goes with a thread reply.
+            const r = await http.call('chat.postMessage', thread_ts ? { ...rest, thread_ts, reply_broadcast: reply_broadcast ?? false } : rest, 'post');
+            return { channel: String(r.channel), ts: String(r.ts) };
+        },
+        update: async (args) => void (await http.call('chat.update', { ...args })),
+        deleteMessage: async (args) => void (await http.call('chat.delete', { ...args })),
+        postEphemeral: async (args) => void (await http.call('chat.postEphemeral', { ...args })),
+        openView: async (triggerId, view) => {
+            const r = await http.call('views.open', { trigger_id: triggerId, view });
+            const opened = (r.view ?? {});
+            return { id: String(opened.id), ...(typeof opened.hash === 'string' && opened.hash ? { hash: opened.hash } : {}) };
+        },
+        updateView: async (viewId, view, hash) => void (await http.call('views.update', { view_id: viewId, view, ...(hash ? { hash } : {}) })),
+        publishView: async (userId, view) => void (await http.call('views.publish', { user_id: userId, view })),
+        usergroupMembers: async (groupId) => {
+            const r = await http.call('usergroups.users.list', { usergroup: groupId });
+            return Array.isArray(r.users) ? r.users.map(String) : [];
+        },
+        threadReplies: async (args) => {
+            const out = [];
+            let cursor;
+            // A watch thread is short; the page cap only stops a runaway cursor.
+            for (let page = 0; page < 50; page++) {
+                const r = await http.call('conversations.replies', { channel: args.channel, ts: args.ts, include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) });
+                const messages = Array.isArray(r.messages) ? r.messages : [];
+                for (const m of messages) {
+                    if (typeof m.ts !== 'string' || !m.ts)
+                        continue;
+                    const metadata = m.metadata;
+                    out.push({ ts: m.ts, ...(metadata?.event_type ? { metadata: { event_type: metadata.event_type, event_payload: metadata.event_payload ?? {} } } : {}) });
+                }
+                const next = r.response_metadata?.next_cursor;
+                cursor = r.has_more && typeof next === 'string' && next ? next : undefined;
+                if (!cursor)
+                    break;
+            }
+            return out;
+        },
+    };
+}
+//# sourceMappingURL=slack-api-direct.js.map

@@ -1,0 +1,43 @@
+import { context, section } from './blocks.js';
+import { md, mention, val } from './mrkdwn.js';
+export function buildNotInChannel(slackCode) {
+    const why = slackCode === 'channel_not_found'
+        ? md `I cannot see this conversation (a private channel or a direct message I am not part of).`
+        : slackCode === 'is_archived'
+            ? md `This channel is archived.`
+            : md `I am not a member of this channel.`;
+    return {
+        text: md `I cannot post in this channel, so nothing was done.`,
+        blocks: [
+            section(md `:no_entry: ${why} Changes are announced in the channel so the team can see them, so *nothing was sent to the cloud*.\nInvite me with ${val('/invite @cloudbot')} (or run the command in a channel I am in), then try again.`),
+            context(md `Slack said ${val(slackCode)}.`),
+        ],
+    };
+}
+/** What a click is told when it did not act: who already did, or why it is too late. */
+export function buildClickAnswer(record, userId, reason) {
+    if (!record || reason === 'not_found')
+        return md `This request is no longer known to the bot.`;
+    const who = (id) => (id === userId ? md `you` : mention(id));
+    switch (record.status) {
+        case 'pending':
+            return reason === 'expired' ? md `This request has expired; nothing was done. Run the command again.` : md `This request is still waiting.`;
+        case 'confirmed':
+            if (typeof record.sendAt === 'number')
+                return md `Already confirmed by ${who(record.confirmedBy)}; nothing has been sent yet, and it is sent when the undo delay ends unless someone presses Undo.`;
+            return md `Already confirmed by ${who(record.confirmedBy)}; it is running.`;
+        case 'running':
+            return md `Already confirmed by ${who(record.confirmedBy)}; it is running.`;
+        case 'succeeded':
+            return md `Already done: confirmed by ${who(record.confirmedBy)}.`;
+        case 'failed':
+            return md `Already tried after ${who(record.confirmedBy)} confirmed it; it failed. Run the command again to retry.`;
+        case 'cancelled':
+            if (typeof record.result?.undoneBy === 'string')
+                return md `Taken back by ${who(record.result.undoneBy)}; nothing was sent.`;
+            return md `Cancelled by ${who(typeof record.result?.cancelledBy === 'string' ? record.result.cancelledBy : null)}; nothing was done.`;
+        case 'expired':
+            return md `This request has expired; nothing was done. Run the command again.`;
+    }
+}
+//# sourceMappingURL=change-notices.js.map

@@ -1,0 +1,130 @@
+import { actions, button, context, fields, section } from './blocks.js';
+import { codeBlock, join, md, mention, trusted, val } from './mrkdwn.js';
+import { elapsed } from './format.js';
+import { accountValue } from './account-label.js';
+import { words } from './words.js';
+export const ACTION_CONFIRM = 'op_confirm';
+export const ACTION_CANCEL = 'op_cancel';
+export const ACTION_RETRY_SYNC = 'op_retry_sync';
+export const ACTION_UNDO = 'op_undo';
+const ICON = {
+    pending: md `:warning:`,
+    confirmed: md `:hourglass_flowing_sand:`,
+    running: md `:hourglass_flowing_sand:`,
+    succeeded: md `:white_check_mark:`,
+    failed: md `:x:`,
+    cancelled: md `:no_entry_sign:`,
+    expired: md `:alarm_clock:`,
+};
+const STATE = {
+    pending: md `awaiting confirmation`,
+    confirmed: md `confirmed`,
+    running: md `running`,
+    succeeded: md `done`,
+    failed: md `failed`,
+    cancelled: md `cancelled`,
+    expired: md `expired — nothing was done`,
+};
+export function requestLine(r) {
+    return val(`${r.method} ${r.path}`);
+}
+/** A result detail: numbers as they are, anything else (from the cloud) as a value. */
+const detail = (v) => (typeof v === 'number' ? md `${v}` : val(String(v)));
+export function buildStatusMessage(s) {
+    const { record: r } = s;
+    // A change that needs no confirmation is "starting" until it runs, never "awaiting confirmation".
+    const starting = r.status === 'pending' && !s.needsConfirm;
+    const underway = r.status === 'succeeded' && s.underway !== undefined;
+    // Confirmed into an undo window: nothing is sent before sendAt, and Undo can still stop it.
+    const holding = r.status === 'confirmed' && typeof r.sendAt === 'number';
+    const undone = r.status === 'cancelled' && typeof r.result?.undoneBy === 'string';
+    const icon = starting || underway ? md `:hourglass_flowing_sand:` : holding ? md `:stopwatch:` : ICON[r.status];
+    const state = starting
+        ? md `starting`
+        : holding
+            ? s.now < r.sendAt
+                ? md `confirmed; sending in ${words(elapsed(s.now, r.sendAt))} unless someone presses Undo — nothing has been sent yet`
+                : md `confirmed; sending now`
+            : undone
+                ? md `taken back — nothing was sent`
+                : underway
+                    ? s.underway
+                    : r.status === 'pending' && s.approval
+                        ? md `awaiting approval by a second admin`
+                        : STATE[r.status];
+    const blocks = [section(md `${icon} *${s.title}* — ${state}`)];
+    if ((r.status === 'pending' && !starting) || r.status === 'expired' || r.status === 'cancelled' || holding) {
+        if (s.lines.length)
+            blocks.push(section(join(s.lines.map((l) => md `• ${l}`), '\n')));
+    }
+    if (r.status === 'succeeded' && r.result) {
+        // The summary was made by a view when the change succeeded, and stored with the record.
+        const summary = typeof r.result.text === 'string' ? trusted(r.result.text) : undefined;
+        if (summary)
+            blocks.push(section(summary));
+        const details = r.result.details;
+        if (details && Object.keys(details).length)
+            blocks.push(fields(Object.entries(details).map(([k, v]) => [words(k), detail(v)])));
+    }
+    if (r.status === 'failed') {
+        const e = s.error;
+        // The stored error message is the cloud's (or the bot's) raw text.
+        blocks.push(section(e ? md `${e.summary}\n_${e.nextStep}_ (code ${val(e.code)})` : val(r.errorMessage)));
+        if (e?.fields)
+            blocks.push(section(join(Object.entries(e.fields).map(([f, m]) => md `• ${val(f)}: ${join(m.map((x) => val(x)), '; ')}`), '\n')));
+    }
+    const who = [md `Requested by ${mention(r.requestedBy)}`];
+    if (r.approvedBy)
+        who.push(md `approved by ${mention(r.approvedBy)}`);
+    else if (r.confirmedBy && s.needsConfirm)
+        who.push(md `confirmed by ${mention(r.confirmedBy)}`);
+    if (undone)
+        who.push(md `taken back by ${mention(r.result.undoneBy)}`);
+    else if (r.status === 'cancelled')
+        who.push(md `cancelled by ${mention(typeof r.result?.cancelledBy === 'string' ? r.result.cancelledBy : null)}`);
+    if (r.status === 'pending' && !starting)
+        who.push(md `expires in ${words(elapsed(s.now, r.expiresAt))}`);
+    if (r.finishedAt && (r.status === 'succeeded' || r.status === 'failed')) {
+        who.push(md `took ${words(elapsed(r.confirmedAt ?? r.createdAt, r.finishedAt))}`);
+    }
+    if (s.request && holding)
+        who.push(md `will send ${requestLine(s.request)}`);
+    else if (s.request && r.status !== 'pending' && r.status !== 'cancelled' && r.status !== 'expired')
+        who.push(md `sent ${requestLine(s.request)}${s.retried ? md ` then ${requestLine(s.retried)}` : md ``}`);
+    // In every state: a change on the wrong account must be told apart at a glance.
+    if (s.account !== undefined)
+        who.push(md `account ${accountValue(s.account)}`);
+    blocks.push(context(join(who, ' · ')));
+    if (r.status === 'pending' && s.needsConfirm) {
+        if (s.approval)
+            blocks.push(context(md `Needs a second admin: ${mention(r.requestedBy)} cannot approve their own request.`));
+        if (s.typeToConfirm)
+            blocks.push(context(md `Confirming asks you to type ${val(s.typeToConfirm)}.`));
+        blocks.push(actions(`op:${r.id}`, [
+            button({ text: s.approval ? 'Approve' : 'Confirm', actionId: ACTION_CONFIRM, value: r.id, style: 'danger' }),
+            button({ text: 'Cancel', actionId: ACTION_CANCEL, value: r.id }),
+        ]));
+    }
+    if (holding && s.now < r.sendAt) {
+        blocks.push(actions(`op:${r.id}`, [button({ text: 'Undo', actionId: ACTION_UNDO, value: r.id, style: 'danger' })]));
+    }
+    if (r.status === 'failed' && s.retrySync) {
+        blocks.push(actions(`op:${r.id}`, [button({ text: 'Retry sync', actionId: ACTION_RETRY_SYNC, value: r.id, style: 'primary' })]));
+    }
+    // The notification text is parsed for mentions too: built like the blocks, never raw.
+    const on = s.account !== undefined ? md ` (account ${accountValue(s.account)})` : md ``;
+    return { text: md `${s.title}: ${state}${on}`, blocks };
+}
+/** The request as `--dry-run` shows it; secrets are already masked by the caller. */
+export function buildDryRun(title, r, account) {
+    const body = r.body && Object.keys(r.body).length ? md `\n${codeBlock(JSON.stringify(r.body, null, 2))}` : md ``;
+    const to = account !== undefined ? md ` to account ${accountValue(account)}` : md ``;
+    return {
+        text: md `Dry run: ${title}${account !== undefined ? md ` (account ${accountValue(account)})` : md ``}`,
+        blocks: [
+            section(md `:test_tube: *Dry run — nothing was sent.* ${title} would send${to}:\n${requestLine(r)}${body}`),
+            context(md `Run the same command without \`--dry-run\` to do it.`),
+        ],
+    };
+}
+//# sourceMappingURL=status-views.js.map

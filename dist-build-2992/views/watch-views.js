@@ -1,0 +1,120 @@
+import { actions, button, context, header, lineSections, section } from './blocks.js';
+import { channelRef, md, mention, val } from './mrkdwn.js';
+import { elapsed, plural } from './format.js';
+import { accountValue } from './account-label.js';
+import { words } from './words.js';
+export const ACTION_KEEP_WATCHING = 'watch_keep';
+const since = (from, to) => words(elapsed(from, to));
+/** " (account `prod`)" when messages name accounts; else nothing. */
+const onAccount = (account) => (account !== undefined ? md ` (account ${accountValue(account)})` : md ``);
+/** An intermediate change, for the thread only. `line` is the kind's reading of the state. */
+export function buildProgressReply(w, line, now) {
+    return { text: line, blocks: [section(md `:arrows_counterclockwise: ${line} _(${since(w.startedAt, now)} in)_`)] };
+}
+/** The end: posted once, as a thread reply (broadcast to the channel when configured). */
+export function buildFinalReply(w, final, outcome, now, account) {
+    const on = account !== undefined ? md ` on account ${accountValue(account)}` : md ``;
+    const said = md `${final.said}${on} (after ${since(w.startedAt, now)}).`;
+    const icon = outcome === 'succeeded' ? md `:white_check_mark:` : md `:x:`;
+    // The text is broadcast to the channel too: built like the block, and it pings nobody.
+    return { text: said, blocks: [section(md `${icon} ${said}${final.more ? md ` ${final.more}` : md ``}`)] };
+}
+/** `subject`: the kind's name for what was watched ("Worker `api`"). */
+export function buildGoneReply(subject) {
+    const t = md `:ghost: ${subject} no longer exists (the cloud answers “not found”); stopped watching.`;
+    return { text: md `The watched resource is gone`, blocks: [section(t)] };
+}
+/** `subject` in lower case ("worker `api`"); `last`: the kind's reading of the last state seen. */
+export function buildDeadlineReply(w, subject, last, now) {
+    return {
+        text: md `Stopped watching`,
+        blocks: [
+            section(md `:alarm_clock: Stopped watching ${subject} after ${since(w.startedAt, now)}.${last ? md ` Last seen: ${last}.` : md ``}`),
+            actions(`watch:${w.id}`, [button({ text: 'Keep watching', actionId: ACTION_KEEP_WATCHING, value: w.id })]),
+        ],
+    };
+}
+export function buildCancelledReply(w, by) {
+    return { text: md `Stopped watching`, blocks: [section(md `:no_entry_sign: Stopped watching (cancelled by ${mention(by)}).`)] };
+}
+const statusWords = (w, now) => (w.status === 'active' ? md `watching for ${since(w.startedAt, now)}` : words(w.status));
+/**
+ * The watch's own message when started by hand (`--watch`): the thread's parent, edited in
+ * place. `subject` names it as the kind does (a worker by its name once seen); the text keeps
+ * the id that was typed.
+ */
+export function buildWatchMessage(w, subject, line, now, account) {
+    const icon = w.status === 'done' ? (w.outcome === 'succeeded' ? md `:white_check_mark:` : md `:x:`) : w.status === 'active' ? md `:eyes:` : md `:pause_button:`;
+    return {
+        text: md `${words(w.kind)} ${val(w.resource)}${onAccount(account)}: ${line}`,
+        blocks: [
+            section(md `${icon} ${subject}${onAccount(account)} — ${line}`),
+            context(md `Watch ${val(w.id)} · ${statusWords(w, now)} · started by ${mention(w.requestedBy)} · updates in the thread`),
+        ],
+    };
+}
+/** A line added to a change's status message while its watch runs. */
+export function buildProgressBlock(w, line, now) {
+    const state = w.status === 'active' ? md `watching, ${since(w.startedAt, now)} in` : w.status === 'done' ? md `finished after ${since(w.startedAt, w.updatedAt)}` : words(w.status);
+    return context(md `:eyes: ${line} · ${state} · watch ${val(w.id)}`);
+}
+export function buildWatchList(watches, now, opts = {}) {
+    const every = opts.scope === 'every channel';
+    const here = typeof opts.scope === 'object' ? opts.scope.channelId : undefined;
+    const scope = here !== undefined ? md ` in ${channelRef(here)}` : every ? md ` you may read` : md ``;
+    // Says what the list covers, and how to see the rest.
+    const more = here !== undefined ? md `Only this channel's watches you may read; \`/cloud watch list --all\` lists every channel's. ` : every ? md `Every channel's watches you may read. ` : md ``;
+    if (watches.length === 0)
+        return { text: md `No active watches${scope}.`, blocks: [section(md `No active watches${scope}.`), ...(opts.scope ? [context(more)] : [])] };
+    const accountOf = (w) => {
+        if (!opts.showAccounts)
+            return md ``;
+        const name = w.account ?? opts.defaultAccount;
+        return name != null ? md ` on ${accountValue(name)}` : md ` on the default account`;
+    };
+    const where = (w) => (every ? md ` in ${channelRef(w.channelId)}` : md ``);
+    const lines = watches.map((w) => md `• ${val(w.id)} ${words(w.kind)} ${val(w.resource)}${where(w)}${accountOf(w)} · ${words(w.status)} for ${since(w.startedAt, now)} · ${plural(w.polls, md `poll`, md `polls`)} · by ${mention(w.requestedBy)}`);
+    return {
+        text: md `${plural(watches.length, md `active watch`, md `active watches`)}${scope}`,
+        blocks: [header('Active watches'), ...lineSections(lines, 45), context(md `${more}Stop one with \`/cloud watch cancel &lt;id&gt;\`.`)],
+    };
+}
+/** `--watch` found nothing in progress; `idle` is the kind's word for it ("this worker is not building"). */
+export function buildNothingToWatch(idle) {
+    return { text: md `Nothing to watch`, blocks: [context(md `Nothing to watch: ${idle}.`)] };
+}
+/** The channel message a watch started by hand hangs its thread from, until the first look. */
+export function buildWatchStarting(subject, userId, account) {
+    return {
+        text: md `Watching ${subject}${onAccount(account)}`,
+        blocks: [section(md `:eyes: Watching ${subject}${onAccount(account)} for ${mention(userId)}: updates in the thread.`)],
+    };
+}
+/** The private answer to `--watch`: where the watch runs and how to stop it. */
+export function buildWatchStarted(watchId) {
+    return {
+        text: md `Watching (watch ${val(watchId)})`,
+        blocks: [context(md `:eyes: Watching in the channel as ${val(watchId)}; stop with ${val(`/cloud watch cancel ${watchId}`)}.`)],
+    };
+}
+/** Keep watching: said in the thread when it resumed, privately when there was nothing to resume. */
+export function buildWatchingAgain(userId) {
+    return { text: md `Watching again`, blocks: [section(md `:eyes: Watching again, for ${mention(userId)}.`)] };
+}
+export function buildNotStopped() {
+    return { text: md `This watch is not stopped any more.`, blocks: [section(md `This watch is not stopped any more.`)] };
+}
+/**
+ * `/cloud watch cancel` refused by the watch's own channel or account: the refusal, and where it
+ * was decided (its words about "this channel" are about the watch's).
+ */
+export function buildWatchCancelRefused(id, channelId, refusal) {
+    const note = md `Watch ${val(id)} belongs to ${channelRef(channelId)}: stopping it is decided there, on its account.`;
+    return { text: md `${note} ${refusal.text}`, blocks: [context(note), ...refusal.blocks] };
+}
+/** `/cloud watch cancel`: whether a watch was stopped. */
+export function buildWatchCancelAnswer(id, stopped) {
+    const text = stopped ? md `Stopped watch ${val(id)}; its thread says so.` : md `Watch ${val(id)} is not running (already finished, stopped, or unknown).`;
+    return { text, blocks: [section(text)] };
+}
+//# sourceMappingURL=watch-views.js.map
