@@ -7,6 +7,7 @@
 import { sql as raw } from 'kysely';
 import type { Sql } from './dialect.js';
 import { newMaintenanceId } from './ids.js';
+import type { MaintenanceRow } from './maintenance-row.js';
 import { accountParam, assertInteger, assertText, objectToJson } from './operation-rows.js';
 
 export type MaintenanceKind = 'server' | 'worker' | 'account';
@@ -56,22 +57,6 @@ export interface MaintenanceStore {
   setSummaryTs(id: string, ts: string): Promise<void>;
 }
 
-export interface MaintenanceRow {
-  id: string;
-  channel_id: string;
-  account: string | null;
-  kind: string;
-  resource: string;
-  created_by: string;
-  created_at: number;
-  starts_at: number;
-  ends_at: number;
-  ended_at: number | null;
-  ended_by: string | null;
-  muted: string;
-  summary_claimed_by: string | null;
-  summary_ts: string | null;
-}
 
 const toWindow = (r: MaintenanceRow): MaintenanceWindow => ({
   id: r.id,

@@ -9,7 +9,7 @@ import type { KnownNameRow, KnownRow } from './known-rows.js';
 import type { AlertRow, SubscriptionRow } from './monitor-rows.js';
 import type { OperationRow } from './operation-rows.js';
 import type { WatchRow } from './watch-row.js';
-import type { MaintenanceRow } from './maintenance-store.js';
+import type { MaintenanceRow } from './maintenance-row.js';
 
 export interface Tables {
   operations: OperationRow;

@@ -97,6 +97,7 @@ export const maintenanceServer = defineOperation({
   tier: 'change',
   scope: 'bot',
   mutates: false,
+  ephemeral: false, // the team sees that alerts are held back
   args: { server: serverArg, when: whenArg, tz: tzArg },
   run: (ctx, { server, when, tz }) => start(ctx, 'server', String(server), when, tz),
   render,
@@ -108,6 +109,7 @@ export const maintenanceWorker = defineOperation({
   tier: 'change',
   scope: 'bot',
   mutates: false,
+  ephemeral: false,
   args: { worker: workerArg, when: whenArg, tz: tzArg },
   run: (ctx, { worker, when, tz }) => start(ctx, 'worker', worker, when, tz),
   render,
@@ -119,6 +121,7 @@ export const maintenanceAccount = defineOperation({
   tier: 'change',
   scope: 'bot',
   mutates: false,
+  ephemeral: false,
   args: { when: whenArg, tz: tzArg },
   run: (ctx, { when, tz }) => start(ctx, 'account', '', when, tz),
   render,
