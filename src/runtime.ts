@@ -224,7 +224,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     store: store.operations,
     watcher,
     watches: createWatchControl({ store: store.watches, watcher, access, auditor, catalog }),
-    home: { watches: () => store.watches.listOpen(), subscriptions: () => store.subscriptions.listActive() },
+    home: { watches: () => store.watches.listOpen(), subscriptions: () => store.subscriptions.listActive(), maintenance: () => maintenance.list() },
     alertStores: store,
     deliveries: store.deliveries,
     access,

@@ -17,6 +17,7 @@
  * `chat:write` allows and which lands in the app's Messages tab): it stays readable, unlike a
  * Home view that the next publish replaces.
  */
+import type { MaintenanceWindow } from '../store/maintenance-store.js';
 import type { App, BlockButtonAction } from '@slack/bolt';
 import type { AnyOperation } from '../operations/types.js';
 import type { Catalog } from '../operations/catalog.js';
@@ -43,7 +44,7 @@ export interface HomeDeps extends RunDeps, GuardDeps {
   slack: Pick<SlackApi, 'publishView' | 'postMessage'>;
   store: Pick<OperationStore, 'listRecent'>;
   /** Open watches and active subscriptions (the store's), for the Home tab. */
-  home?: { watches(): Promise<WatchRecord[]>; subscriptions(): Promise<SubscriptionRecord[]> };
+  home?: { watches(): Promise<WatchRecord[]>; subscriptions(): Promise<SubscriptionRecord[]>; maintenance?(): Promise<MaintenanceWindow[]> };
 }
 
 /** Pending records looked at for the lists (newest first); older ones have long expired. */
@@ -96,11 +97,12 @@ export async function homeData(deps: HomeDeps, userId: string): Promise<HomeData
   const usageOp = catalog.byId('account.usage');
   const mayRun = async (op: AnyOperation | undefined, account?: string) => !!op && (await access.check(userId, undefined, op, account)).ok;
 
-  const [usage, records, watches, subscriptions] = await Promise.all([
+  const [usage, records, watches, subscriptions, windows] = await Promise.all([
     Promise.all(names.map((account) => readUsage(deps, account, mayRun(usageOp, account)))),
     deps.store.listRecent({ limit: RECENT_RECORDS }),
     deps.home?.watches() ?? Promise.resolve([]),
     deps.home?.subscriptions() ?? Promise.resolve([]),
+    deps.home?.maintenance?.() ?? Promise.resolve([]),
   ]);
 
   const pending = records.filter((r) => r.status === 'pending' && r.expiresAt > now);
@@ -147,6 +149,7 @@ export async function homeData(deps: HomeDeps, userId: string): Promise<HomeData
     approvals: role === 'operator' || role === 'admin' || approvals.length ? approvals : undefined,
     watches: await readable(deps, userId, watches.filter((w) => w.status === 'active' || w.status === 'finalizing'), (w) => [WATCH_READ[w.kind]]),
     subscriptions: await readable(deps, userId, subscriptions, (s) => SUBSCRIPTION_READS[s.kind] ?? []),
+    ...(windows.length ? { maintenance: windows } : {}),
     audit,
     auditOfOthers,
     buttons,

@@ -30,6 +30,11 @@ export function maintenanceSubject(w: Pick<MaintenanceWindow, 'kind' | 'resource
   return w.kind === 'account' ? md`the whole account` : md`${w.kind === 'server' ? md`server` : md`worker`} ${val(w.resource)}`;
 }
 
+/** The window in force over a server or worker, among those a view was given. */
+export function windowOver(windows: MaintenanceWindow[] | undefined, kind: 'server' | 'worker', resource: string): MaintenanceWindow | undefined {
+  return windows?.find((w) => w.kind === 'account' || (w.kind === kind && w.resource === resource));
+}
+
 /** The mark a status answer or App Home carries while its resource is in a window. */
 export function maintenanceMark(w: MaintenanceWindow, now: number): Mrkdwn {
   return md`:construction: *In maintenance* until ${moment(w.endsAt)} (${words(elapsed(now, w.endsAt))} left, ${val(w.id)} by ${mention(w.createdBy)}): alerts are held back.`;

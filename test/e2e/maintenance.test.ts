@@ -8,6 +8,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALICE, BOB, OPS_CHANNEL } from '../rig/workspace.js';
+import { appHomeOpenedEnvelope } from '../rig/payloads.js';
+import { waitFor } from '../rig/wait-for.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 import { after, postedIn, powerFromPanel } from './rig-alerts.js';
 
@@ -23,6 +25,14 @@ afterEach(async () => {
   expect(rig.slack.violations).toEqual([]);
 });
 
+/** The App Home tab as `userId` sees it once published (a signed app_home_opened in, views.publish out). */
+async function homeText(userId: string): Promise<string> {
+  const before = rig.slack.callsTo('views.publish').length;
+  await rig.send.event(appHomeOpenedEnvelope({ userId }));
+  await waitFor(() => rig.slack.callsTo('views.publish').slice(before).find((c) => c.response.ok === true), { timeoutMs: 10_000 });
+  return visibleText({ blocks: rig.slack.views.home(userId)!.blocks as unknown[] });
+}
+
 const summaries = () => postedIn(rig, OPS_CHANNEL.id, /Maintenance `mw_[a-z2-7]{8}` for server `101`/);
 
 describe('a maintenance window on a subscribed server', () => {
@@ -37,6 +47,10 @@ describe('a maintenance window on a subscribed server', () => {
     expect(started.cloudRequests).toEqual([]);
     const id = /mw_[a-z2-7]{8}/.exec(shown)![0];
     expect(visibleText((await rig.command('maintenance list')).final)).toContain(`\`${id}\` server \`101\``);
+    // Status answers and App Home say so (the window passed to the views as data); another server's does not.
+    expect(visibleText((await rig.command('server status 101')).final)).toContain(`In maintenance* until`);
+    expect(visibleText((await rig.command('server status 102')).final)).not.toContain('In maintenance');
+    expect(await homeText(BOB.id)).toMatch(/Server `101`[^\n]*in maintenance/i);
 
     // A change made through the bot during the window, and the server off from the panel.
     const msg = await (async () => {

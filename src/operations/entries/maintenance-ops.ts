@@ -97,7 +97,6 @@ export const maintenanceServer = defineOperation({
   tier: 'change',
   scope: 'bot',
   mutates: false,
-  ephemeral: false, // the team sees that alerts are held back
   args: { server: serverArg, when: whenArg, tz: tzArg },
   run: (ctx, { server, when, tz }) => start(ctx, 'server', String(server), when, tz),
   render,
@@ -109,7 +108,6 @@ export const maintenanceWorker = defineOperation({
   tier: 'change',
   scope: 'bot',
   mutates: false,
-  ephemeral: false,
   args: { worker: workerArg, when: whenArg, tz: tzArg },
   run: (ctx, { worker, when, tz }) => start(ctx, 'worker', worker, when, tz),
   render,
@@ -121,7 +119,6 @@ export const maintenanceAccount = defineOperation({
   tier: 'change',
   scope: 'bot',
   mutates: false,
-  ephemeral: false,
   args: { when: whenArg, tz: tzArg },
   run: (ctx, { when, tz }) => start(ctx, 'account', '', when, tz),
   render,
@@ -143,7 +140,6 @@ export const maintenanceEnd = defineOperation({
   tier: 'change',
   scope: 'bot',
   mutates: false,
-  ephemeral: false,
   args: { id: positional('id', z.string().trim().regex(MAINTENANCE_ID_PATTERN, { error: 'is not a maintenance window id (see /cloud maintenance list)' }), 'the id from /cloud maintenance list') },
   async run(ctx, { id }) {
     const c = control(ctx);
