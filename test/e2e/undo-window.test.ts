@@ -11,7 +11,7 @@ import { createManualClock, type Clock, type ManualClock } from '../../src/clock
 import { UNDO_TICK_MS } from '../../src/confirm/undo-window.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, OPS_CHANNEL } from '../rig/workspace.js';
-import { rigHelpers, startBotRig, type BotRig } from './bot-rig.js';
+import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
 let rig: BotRig;
 let manual: ManualClock;
@@ -55,6 +55,10 @@ async function ask(id: number) {
 }
 
 describe('a destroy in a channel with an undo delay', () => {
+  it('/cloud policy names the delay', async () => {
+    expect(visibleText((await rig.command('policy')).final)).toContain('A confirmed destroy waits 30 seconds for an Undo before it is sent (`undo_delay`)');
+  });
+
   it('counts down after Confirm, sends nothing early, and sends once when the delay ends', async () => {
     const from = rig.sandbox.requests.length;
     const msg = await ask(11);
