@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=change-types.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=store.js.map
