@@ -13,6 +13,7 @@ import { createPolicySource, type PolicySource } from './access/policy-source.js
 import { createCloudAccounts } from './cloud/accounts.js';
 import { createAuditor } from './audit/auditor.js';
 import { systemClock } from './clock.js';
+import { runUndoWindow } from './confirm/undo-window.js';
 import { createChangeFlow } from './confirm/change-flow.js';
 import { createLogger } from './log.js';
 import { catalog as defaultCatalog } from './operations/index.js';
@@ -25,6 +26,7 @@ import { createWatcher } from './watch/watcher.js';
 import { createRequestBudget } from './cloud/request-budget.js';
 import { createPostQueue } from './chat/post-queue.js';
 import { createMonitor } from './monitor/monitor.js';
+import { createMaintenance } from './monitor/maintenance.js';
 import { createSubscriptionControl } from './monitor/control.js';
 import { subscriptionReadChecks } from './monitor/reads.js';
 import { skipRecentlyRemembered } from './store/known-recent.js';
@@ -174,7 +176,17 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     tracePoll: traces.poll,
   }));
   readGauges(telemetry, { store, clock, budget, owner: watcher.owner, holdsLease });
+  const maintenance = createMaintenance({
+    store: store.maintenance,
+    operations: store.operations,
+    slack: slackApi,
+    clock,
+    logger: logger.child({ component: 'maintenance' }),
+    accountOf,
+    accountLabel: label,
+  });
   const monitor = createMonitor({
+    maintenance,
     stores: store,
     cloudFor: (account) => accounts.watchClient(accountOf(account)),
     budget,
@@ -193,6 +205,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     auditor,
     startWatch: (input) => watcher.watch(input),
     needsApproval: (op, where) => !!access.approvalFor(op, where.channelId, accountOf(where.account)),
+    undoDelay: (op, where) => access.undoDelayFor(op, where.channelId),
     // A click is checked against the clicker's role now, in the channel and on the account of the request.
     authorize: async (record, op, userId) => {
       const decision = await access.check(userId, record.channelId, op, accountOf(record.account));
@@ -218,6 +231,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     accountLabel: (account) => access.accountLabel(account),
     defaultAccount: () => currentPolicy().defaultAccount,
     subscriptions: createSubscriptionControl({ stores: store, clock, monitor, mayRead, channelMay }),
+    maintenance,
     known,
     aliases: createAliasControl({ store: store.aliases, catalog, access, clock }),
     policy: access,
@@ -228,7 +242,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     store: store.operations,
     watcher,
     watches: createWatchControl({ store: store.watches, watcher, access, auditor, catalog }),
-    home: { watches: () => store.watches.listOpen(), subscriptions: () => store.subscriptions.listActive() },
+    home: { watches: () => store.watches.listOpen(), subscriptions: () => store.subscriptions.listActive(), maintenance: () => maintenance.list() },
     alertStores: store,
     access,
     auditor,
@@ -251,6 +265,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   });
 
   let sweep: NodeJS.Timeout | undefined;
+  let undoLoop: Promise<void> | undefined;
   let reloadTimer: NodeJS.Timeout | undefined;
   const stopping = new AbortController();
   let listening = false;
@@ -304,6 +319,8 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
         recover().catch((error: unknown) => logger.error('recovery sweep failed', { error }));
       }, overrides.expirySweepMs ?? 30_000);
       sweep.unref();
+      // Changes waiting out an undo delay: on the injected clock, so a restart resumes them from the store.
+      undoLoop = runUndoWindow(flow, clock, logger, stopping.signal);
       watcher.start(); // resumes every open watch from the store
       if (overrides.monitorLoop !== false) monitor.start(); // one replica at a time polls the subscriptions (the monitor lease)
       if (overrides.schedulerLoop !== false) scheduler.start(); // every replica; one run per occurrence
@@ -332,7 +349,8 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       // replica takes the watches and the monitor over at once; meanwhile answers and changes
       // already taken finish, within SHUTDOWN_TIMEOUT_MS.
       const [, settled] = await Promise.all([
-        watcher.stop().then(() => monitor.stop()).then(() => scheduler.stop()),
+        // a send of the undo window under way finishes first
+        (undoLoop ?? Promise.resolve()).then(() => watcher.stop()).then(() => monitor.stop()).then(() => scheduler.stop()),
         settleListeners(afterAck, logger, settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS),
         listenerDelay(httpReceiver && listening ? (settings.shutdownDelayMs ?? 0) : 0),
       ]);

@@ -43,6 +43,8 @@ export interface Access {
   allowed(userId: string, channelId: string | undefined, ops: readonly AnyOperation[]): Promise<AnyOperation[]>;
   /** The rule asking for a second admin's approval of this change here, if any. */
   approvalFor(op: Guarded, channelId: string | undefined, account: string): RuleRef | undefined;
+  /** How long a confirmed destroy-tier change waits in this channel for an Undo (ms; 0: none). */
+  undoDelayFor(op: Guarded, channelId: string | undefined): number;
   /** `/cloud policy`: the effective rules here, and for a person when named. */
   explain(channelId: string | undefined, userId?: string): Promise<PolicyExplanation>;
   /** The account's name where messages should name it (several accounts declared), else undefined. */
@@ -128,6 +130,11 @@ export function createAccess(deps: AccessDeps): Access {
       return ops.filter((op) => decide(policy, { role, roleSource: source, channelId, tier: op.tier, scope: op.scope ?? 'cloud' }).ok);
     },
     approvalFor: (op, channelId, account) => ((op.scope ?? 'cloud') === 'cloud' ? approvalRule(deps.policy(), channelId, account, op.tier as Tier) : undefined),
+    undoDelayFor: (op, channelId) => {
+      if ((op.scope ?? 'cloud') !== 'cloud' || op.tier !== 'destroy') return 0;
+      const rule = channelRule(deps.policy(), channelId);
+      return rule === 'deny' ? 0 : rule.undoDelayMs;
+    },
     explain: (channelId, userId) => explainPolicy(deps.policy(), channelId, userId ? { userId, role: findRole(userId, channelId) } : undefined),
     accountLabel: (account) => {
       const policy = deps.policy();

@@ -37,6 +37,7 @@ export async function explainPolicy(
               const rule = approvalRule(policy, channelId, ch.account, tier);
               return rule ? [{ tier, rule }] : [];
             }),
+            undoDelayMs: ch.undoDelayMs,
             grants: grantsOf(ch.roles, (r) => file(`${ch.key}.${r}s`)),
           };
   const out: PolicyExplanation = {

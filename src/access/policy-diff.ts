@@ -18,6 +18,7 @@ function channelFields(out: string[], key: string, a: ChannelRule, b: ChannelRul
   field(out, `${key}.accounts`, a.accounts, b.accounts);
   field(out, `${key}.ceiling`, a.ceiling, b.ceiling);
   field(out, `${key}.approval`, a.approval, b.approval);
+  field(out, `${key}.undo_delay`, `${a.undoDelayMs / 1000}s`, `${b.undoDelayMs / 1000}s`);
   for (const role of ['admin', 'operator', 'viewer'] as const) field(out, `${key}.${role}s`, a.roles[role], b.roles[role]);
 }
 
@@ -92,6 +93,8 @@ export function describeWidenings(before: Policy, after: Policy): string[] {
     if (ceiling) out.push(`${where}.ceiling: + ${show(ceiling)} ${by}`);
     const approval = lost(a.approval, b.approval);
     if (approval.length) out.push(`${where}.approval: − ${show(approval)} ${by}`);
+    // A shorter undo delay leaves less time to take a destroy back.
+    if (b.undoDelayMs < a.undoDelayMs) out.push(`${where}.undo_delay: ${a.undoDelayMs / 1000}s → ${b.undoDelayMs / 1000}s ${by}`);
     if (a.account !== b.account) out.push(`${where}.account: ${a.account} → ${b.account} ${by}`);
     const accounts = b.accounts.filter((n) => !a.accounts.includes(n) && n !== b.account);
     if (accounts.length) out.push(`${where}.accounts: + ${show(accounts)} ${by}`);

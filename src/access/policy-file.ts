@@ -45,6 +45,22 @@ const principals = z.array(principal).default([]);
 const tiers = z.array(z.enum(TIERS as [Tier, ...Tier[]], { error: `must be one of ${TIERS.join(', ')}` }));
 const accountName = z.string().regex(ACCOUNT_NAME, { error: ACCOUNT_NAME_RULE });
 
+/** The longest undo delay: a Confirm should still mean "soon" (and well under the confirm TTL). */
+export const MAX_UNDO_DELAY_MS = 10 * 60_000;
+const UNDO_DELAY_RULE = 'must be a duration like 30s or 2m: 0 (no delay) or 5s to 10m';
+/** `30s`, `2m`, `1m30s` or `0`: how long a confirmed destroy waits for an Undo (0: none). */
+export const undoDelay = z
+  .union([z.string(), z.number()], { error: UNDO_DELAY_RULE })
+  .transform((v, ctx) => {
+    const m = /^(?:(\d{1,2})m)?(?:(\d{1,3})s)?$/.exec(String(v).trim());
+    const ms = String(v).trim() === '0' ? 0 : m && (m[1] || m[2]) ? (Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 1000 : NaN;
+    if (!Number.isFinite(ms) || (ms !== 0 && ms < 5000) || ms > MAX_UNDO_DELAY_MS) {
+      ctx.addIssue({ code: 'custom', message: UNDO_DELAY_RULE });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
 /** Where a channel's requests go and what it allows; shared by channels and default_channel. */
 const guardrail = {
   account: accountName.optional(),
@@ -54,6 +70,8 @@ const guardrail = {
   ceiling: tiers.optional(),
   /** Tiers whose changes need a second admin's approval here. */
   approval: tiers.optional(),
+  /** How long a confirmed destroy-tier change waits here, with an Undo button, before it is sent. */
+  undo_delay: undoDelay.optional(),
 };
 
 const channelRule = z
@@ -86,13 +104,15 @@ export const PolicyFileSchema = z
     version: z.literal(POLICY_VERSION, { error: `must be ${POLICY_VERSION} (the only version this bot reads)` }).optional(),
     default_account: accountName.optional(),
     accounts: z.record(z.string(), accountRule).optional(),
-    default_channel: z.union([z.literal('deny'), z.object(guardrail).strict()], { error: 'must be `deny` or a rule (account, accounts, ceiling, approval)' }).optional(),
+    default_channel: z.union([z.literal('deny'), z.object(guardrail).strict()], { error: 'must be `deny` or a rule (account, accounts, ceiling, approval, undo_delay)' }).optional(),
+    /** The undo delay of every channel that does not set its own. */
+    undo_delay: undoDelay.optional(),
     channels: z.record(channelId, channelRule).default({}),
   })
   .strict();
 export type PolicyFile = z.output<typeof PolicyFileSchema>;
 export type ChannelRuleInput = z.output<typeof channelRule>;
-export type GuardrailInput = { account?: string; accounts?: string[]; ceiling?: Tier[]; approval?: Tier[] };
+export type GuardrailInput = { account?: string; accounts?: string[]; ceiling?: Tier[]; approval?: Tier[]; undo_delay?: number };
 
 export class PolicyFileError extends Error {
   override readonly name = 'PolicyFileError';
@@ -200,8 +220,8 @@ function crossCheck(file: PolicyFile, options: PolicyFileOptions, broken: string
   const problems: string[] = [];
   const accounts = [...Object.keys(file.accounts ?? {}), ...broken];
   const known = new Set(accounts);
-  const newForm = file.accounts !== undefined || file.default_account !== undefined || file.default_channel !== undefined ||
-    Object.values(file.channels).some((c) => c.account || c.accounts || c.ceiling || c.approval);
+  const newForm = file.accounts !== undefined || file.default_account !== undefined || file.default_channel !== undefined || file.undo_delay !== undefined ||
+    Object.values(file.channels).some((c) => c.account || c.accounts || c.ceiling || c.approval || c.undo_delay !== undefined);
   if (newForm && file.version === undefined) problems.push(`version is required (version: ${POLICY_VERSION}) in a file with accounts or guardrails`);
   for (const [name, a] of Object.entries(file.accounts ?? {})) {
     if (!ACCOUNT_NAME.test(name)) problems.push(`accounts.${name} ${ACCOUNT_NAME_RULE}`);

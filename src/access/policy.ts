@@ -37,6 +37,8 @@ export interface ChannelRule {
   /** Tiers anyone may act on here; undefined: no ceiling. */
   ceiling: Tier[] | undefined;
   approval: Tier[];
+  /** How long a confirmed destroy waits here for an Undo (ms); 0: sent at once. */
+  undoDelayMs: number;
   roles: RoleLists;
 }
 
@@ -105,6 +107,8 @@ export function buildPolicy(input: PolicyInput): Policy {
       accounts: [...new Set([account, ...(g.accounts ?? [])])],
       ceiling: g.ceiling,
       approval: g.approval ?? [],
+      // The channel's own delay, else the file's for the whole bot.
+      undoDelayMs: g.undo_delay ?? file?.undo_delay ?? 0,
       roles: extra.roles ?? NO_ROLES,
     };
   };

@@ -1,5 +1,5 @@
 /**
- * Confirm, Cancel and Retry sync on a change's status message, from any surface. The change
+ * Confirm, Cancel, Retry sync and Undo (issue 25's undo window) on a change's status message, from any surface. The change
  * flow decides, atomically, whether it acts (a double click, a click on another replica, an
  * expired request all end in one outcome); what the clicker is told comes back as data. A
  * destructive change may first ask for its hostname typed: the surface opens that form
@@ -10,7 +10,7 @@ import type { Mrkdwn } from '../views/mrkdwn.js';
 import { buildNote } from '../views/click-views.js';
 import type { Reply } from '../views/types.js';
 
-export type ChangeButton = 'confirm' | 'cancel' | 'retry-sync';
+export type ChangeButton = 'confirm' | 'cancel' | 'retry-sync' | 'undo';
 
 /** Which button, on which request (the button's value is the record's id), by whom. */
 export interface ChangeClick {
@@ -33,6 +33,7 @@ export async function handleChangeClick(deps: { flow: ChangeFlow }, click: Chang
     confirm: () => deps.flow.confirm(recordId, userId),
     cancel: () => deps.flow.cancel(recordId, userId),
     'retry-sync': () => deps.flow.retrySync(recordId, userId),
+    undo: () => deps.flow.undo(recordId, userId),
   };
   const outcome = await act[click.button]();
   if (outcome.kind === 'type-to-confirm') return { kind: 'type-to-confirm', recordId, what: outcome.what, expected: outcome.expected };

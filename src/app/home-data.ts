@@ -16,6 +16,7 @@ import type { Catalog } from '../operations/catalog.js';
 import type { OperationRecord, OperationStore } from '../store/types.js';
 import type { WatchRecord } from '../store/watch-store.js';
 import type { SubscriptionRecord } from '../store/monitor-types.js';
+import type { MaintenanceWindow } from '../store/maintenance-store.js';
 import type { AccountUsage } from '../cloud-api/schemas.js';
 import { HOME_LIST_LINES, type HomeButton, type HomeData, type HomeRequest, type HomeUsage } from '../views/home-views.js';
 import { isRead, mayReadRecord } from '../access/record-access.js';
@@ -28,7 +29,7 @@ export interface HomeDataDeps extends RunDeps, GuardDeps {
   catalog: Catalog;
   store: Pick<OperationStore, 'listRecent'>;
   /** Open watches and active subscriptions (the store's), for the Home tab. */
-  home?: { watches(): Promise<WatchRecord[]>; subscriptions(): Promise<SubscriptionRecord[]> };
+  home?: { watches(): Promise<WatchRecord[]>; subscriptions(): Promise<SubscriptionRecord[]>; maintenance?(): Promise<MaintenanceWindow[]> };
 }
 
 /** Pending records looked at for the lists (newest first); older ones have long expired. */
@@ -53,11 +54,12 @@ export async function homeData(deps: HomeDataDeps, userId: string): Promise<Home
   const usageOp = catalog.byId('account.usage');
   const mayRun = async (op: AnyOperation | undefined, account?: string) => !!op && (await access.check(userId, undefined, op, account)).ok;
 
-  const [usage, records, watches, subscriptions] = await Promise.all([
+  const [usage, records, watches, subscriptions, windows] = await Promise.all([
     Promise.all(names.map((account) => readUsage(deps, account, mayRun(usageOp, account)))),
     deps.store.listRecent({ limit: RECENT_RECORDS }),
     deps.home?.watches() ?? Promise.resolve([]),
     deps.home?.subscriptions() ?? Promise.resolve([]),
+    deps.home?.maintenance?.() ?? Promise.resolve([]),
   ]);
 
   const pending = records.filter((r) => r.status === 'pending' && r.expiresAt > now);
@@ -104,6 +106,7 @@ export async function homeData(deps: HomeDataDeps, userId: string): Promise<Home
     approvals: role === 'operator' || role === 'admin' || approvals.length ? approvals : undefined,
     watches: await readable(deps, userId, watches.filter((w) => w.status === 'active' || w.status === 'finalizing'), (w) => [WATCH_READ[w.kind]]),
     subscriptions: await readable(deps, userId, subscriptions, (s) => SUBSCRIPTION_READS[s.kind] ?? []),
+    ...(windows.length ? { maintenance: windows } : {}),
     ...(deps.schedules ? { schedules: { list: await mySchedules(deps, deps.schedules, userId), zoneTime: deps.schedules.zoneTime } } : {}),
     audit,
     auditOfOthers,

@@ -34,6 +34,8 @@ export interface RunDeps {
   defaultAccount?: () => string;
   /** Channel subscriptions (issue 13), where the bot runs its monitor. */
   subscriptions?: RunContext['subscriptions'];
+  /** Maintenance windows (issue 25), where the bot runs its monitor. */
+  maintenance?: RunContext['maintenance'];
   /** What `/cloud policy` reads. */
   policy?: RunContext['policy'];
   /** The channels' aliases (`/cloud alias`); the slash command expands them before parsing. */
@@ -111,6 +113,7 @@ export async function runOperation(
         clock: deps.clock,
         ...(deps.policy ? { policy: deps.policy } : {}),
         ...(deps.subscriptions ? { subscriptions: deps.subscriptions } : {}),
+        ...(deps.maintenance ? { maintenance: deps.maintenance } : {}),
         ...(deps.aliases ? { aliases: deps.aliases } : {}),
         ...(deps.schedules ? { schedules: deps.schedules } : {}),
         account,
@@ -124,7 +127,12 @@ export async function runOperation(
     );
     rememberAnswer(known, op, result, args, { account, now: deps.clock.now() }, (error) => log.warn('could not remember what the answer showed', { error }));
     if (op.secret) rememberSecretsIn(deps.logger, result);
-    const reply = withAccount(op.render(result, args, { now: deps.clock.now(), account, ...(named ? { namedDefaultAccount: named } : {}) }), label);
+    // A status answer says when what it shows is in a maintenance window (the windows are data for the view).
+    const windows = deps.maintenance && op.verb === 'status' ? (await deps.maintenance.list()).filter((w) => w.account === account) : undefined;
+    const reply = withAccount(
+      op.render(result, args, { now: deps.clock.now(), account, ...(named ? { namedDefaultAccount: named } : {}), ...(windows?.length ? { maintenance: windows } : {}) }),
+      label,
+    );
     log.info('operation succeeded', { ms: deps.clock.now() - started });
     await audit('succeeded', null);
     return { reply, ok: true, args };

@@ -26,6 +26,7 @@ import { renderStatus, storedRequest, withStoredRequest, type RenderOptions } fr
 import { buildOutcomeNotShown, buildStatusNotPosted } from '../views/slack-failure-views.js';
 import { expireDue, recoverInterrupted, retrySync, type FlowContext } from './upkeep.js';
 import { createExecutor } from './execute.js';
+import { sendDue, undo } from './undo-window.js';
 import { auditEntry } from '../audit/entry.js';
 import type { AuditOutcome } from '../domain/audit-entry.js';
 
@@ -39,7 +40,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   const needsApproval = deps.needsApproval ?? (() => false);
   const authorize =
     deps.authorize ??
-    (async (r: OperationRecord, _op: AnyOperation, u: string, action: 'confirm' | 'cancel' | 'retry') =>
+    (async (r: OperationRecord, _op: AnyOperation, u: string, action: 'confirm' | 'cancel' | 'retry' | 'undo') =>
       r.requestedBy === u ? undefined : onlyRequesterMay(r.requestedBy, action));
   /**
    * One audit entry for a record's move; arguments are stored without secrets already. The
@@ -206,12 +207,14 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       }
       if (expected && !typedMatches(typed, expected)) return { kind: 'tell', text: typedMismatch(expected) };
       const now = deps.clock.now();
+      // An undo delay is set in the same move as the Confirm: a crash between them cannot send it early.
+      const delay = deps.undoDelay?.(op, record) ?? 0;
       const claimed = await deps.store.transition(recordId, {
         from: ['pending'],
         to: 'confirmed',
         now,
         requireUnexpired: true,
-        patch: { confirmedBy: userId, confirmedAt: now, ...(approval ? { approvedBy: userId, approvedAt: now } : {}) },
+        patch: { confirmedBy: userId, confirmedAt: now, ...(approval ? { approvedBy: userId, approvedAt: now } : {}), ...(delay > 0 ? { sendAt: now + delay } : {}) },
       });
       if (!claimed.ok) {
         if (claimed.reason === 'expired' && claimed.record?.status === 'pending') {
@@ -223,6 +226,10 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
           }
         }
         return claimAnswer(recordId, userId, claimed.record, claimed.reason);
+      }
+      if (delay > 0) {
+        const failure = await editStatus(op, claimed.record, now);
+        return failure ? { kind: 'show', reply: unseen(op, claimed.record, failure)! } : { kind: 'done' };
       }
       const done = await execute(op, claimed.record, userId);
       return done.unseen ? { kind: 'show', reply: done.unseen } : { kind: 'done' };
@@ -245,6 +252,8 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     },
 
     retrySync: (recordId, userId) => retrySync(ctx, recordId, userId),
+    undo: (recordId, userId) => undo(ctx, recordId, userId),
+    sendDue: () => sendDue(ctx, execute),
     expireDue: () => expireDue(ctx),
     recoverInterrupted: () => recoverInterrupted(ctx),
   };

@@ -29,7 +29,9 @@ export interface ChangeFlowDeps extends AccountDeps {
    * Whether this person may confirm, cancel or retry: undefined when allowed, else what to
    * tell them. Access control replaces the default (the requester only).
    */
-  authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry') => Promise<Mrkdwn | undefined>;
+  authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry' | 'undo') => Promise<Mrkdwn | undefined>;
+  /** How long a change confirmed here waits for an Undo before it is sent (ms; 0: sent at once). The policy's undo_delay. */
+  undoDelay?: (op: AnyOperation, where: { channelId: string; account: string | null }) => number;
   /** Whether a change needs a second admin's approval instead of the requester's Confirm, here, on its account. */
   needsApproval?: (op: AnyOperation, where: { channelId: string; account: string | null }) => boolean;
   /**
@@ -105,6 +107,10 @@ export interface ChangeFlow {
   confirm(recordId: string, userId: string, typed?: string): Promise<ClickOutcome>;
   cancel(recordId: string, userId: string): Promise<ClickOutcome>;
   retrySync(recordId: string, userId: string): Promise<ClickOutcome>;
+  /** Takes back a change waiting out its undo delay: nothing is sent. */
+  undo(recordId: string, userId: string): Promise<ClickOutcome>;
+  /** Sends the changes whose undo delay has ended (once, across replicas), and edits the countdown of the others. */
+  sendDue(): Promise<number>;
   /** Pending records past their time: marked expired, messages edited. Returns how many. */
   expireDue(): Promise<number>;
   /** After a crash: records left confirmed/running are marked failed (their outcome is unknown). */

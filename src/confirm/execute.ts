@@ -63,7 +63,8 @@ export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteConte
    */
   return async function execute(op: AnyOperation, record: OperationRecord, answering: string): Promise<{ record: OperationRecord; unseen?: Reply | undefined }> {
     const log = deps.logger.child({ op: op.id, record: record.id });
-    const running = await deps.store.transition(record.id, { from: ['confirmed'], to: 'running', now: deps.clock.now() });
+    // requireDue: a change in an undo window is never sent before its sendAt, whoever calls.
+    const running = await deps.store.transition(record.id, { from: ['confirmed'], to: 'running', now: deps.clock.now(), requireDue: true });
     if (!running.ok) return { record: running.record ?? record };
     void editStatus(op, running.record, deps.clock.now());
     const secrets = running.record.sealedSecrets ? deps.sealer.open(running.record.sealedSecrets) : {};

@@ -16,7 +16,7 @@ import type { ChangeFlowDeps, ClickOutcome } from './change-types.js';
 export interface FlowContext {
   deps: ChangeFlowDeps;
   opOf(r: OperationRecord): AnyOperation | undefined;
-  authorize(r: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry'): Promise<Mrkdwn | undefined>;
+  authorize(r: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry' | 'undo'): Promise<Mrkdwn | undefined>;
   audit(op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string): Promise<void>;
   editStatus(op: AnyOperation, r: OperationRecord, now: number): Promise<void>;
 }
@@ -103,6 +103,8 @@ export async function recoverInterrupted(ctx: FlowContext): Promise<number> {
   let n = 0;
   for (const r of await deps.store.listUnfinished()) {
     if (r.updatedAt > staleBefore) continue;
+    // Waiting out an undo delay is not interrupted: nothing was sent, and undo-window.ts sends it.
+    if (r.status === 'confirmed' && typeof r.sendAt === 'number') continue;
     const moved = await deps.store.transition(r.id, {
       from: ['confirmed', 'running'],
       to: 'failed',

@@ -52,6 +52,8 @@ export interface PolicyExplanation {
         accounts: string[];
         ceiling: Tier[] | undefined;
         approval: { tier: Tier; rule: RuleRef }[];
+        /** How long a confirmed destroy waits here for an Undo (ms; 0: none); absent in older explanations. */
+        undoDelayMs?: number;
         grants: RoleGrant[];
       };
   accounts: { name: string; host: string; ceiling: Tier[] | undefined; approval: Tier[]; isDefault: boolean }[];

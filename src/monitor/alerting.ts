@@ -13,6 +13,7 @@ import type { AlertRecord, AlertStore, SubscriptionRecord, SubscriptionStore } f
 import { buildAlertFollowUp, buildAlertMessage, type AlertAction, type AlertInput, type UnwatchedWhy } from '../views/alert-views.js';
 import type { Conditions } from './conditions.js';
 import type { PolledKind } from './observe.js';
+import type { Maintenance } from './maintenance.js';
 
 export interface AlertingDeps {
   alerts: AlertStore;
@@ -24,6 +25,8 @@ export interface AlertingDeps {
   accountLabel?: (account: string | null) => string | undefined;
   /** May the subscription's channel read what it posts, on its account, now? Absent: yes. */
   allowed?: (sub: SubscriptionRecord) => boolean;
+  /** Maintenance windows: an alert for what one covers is noted with it instead of posted. */
+  maintenance?: Pick<Maintenance, 'covering' | 'hold'>;
 }
 
 /** The buttons of an alert: reads of the catalog, checked and audited like typed commands. */
@@ -104,12 +107,18 @@ export function createAlerting(deps: AlertingDeps) {
    */
   async function sync(sub: SubscriptionRecord, now: Conditions): Promise<void> {
     if (deps.allowed && !deps.allowed(sub)) return unwatch(sub, 'policy');
-    const muted = sub.mutedUntil !== null && sub.mutedUntil > deps.clock.now();
+    const window = deps.maintenance?.covering(sub.account, sub.kind, sub.resource, deps.clock.now());
+    const muted = (sub.mutedUntil !== null && sub.mutedUntil > deps.clock.now()) || !!window;
     const firing = await deps.alerts.listFiring(sub.id);
+    // An alert posted before the window still ends truthfully (edited, quietly) when its condition goes.
     for (const a of firing) if (!now.has(a.condition)) await resolve(sub, a, muted);
-    if (muted) return;
     const open = new Set(firing.map((a) => a.condition));
     const missing = [...now].filter(([condition]) => !open.has(condition));
+    if (window) {
+      for (const [condition] of missing) await deps.maintenance!.hold(window, { kind: sub.kind, resource: sub.resource, condition });
+      return;
+    }
+    if (muted) return;
     if (!missing.length) return;
     // The monitor's copy may be seconds old: one removed or muted since then stays quiet.
     const current = deps.subscriptions ? await deps.subscriptions.get(sub.id) : sub;

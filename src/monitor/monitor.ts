@@ -14,6 +14,7 @@ import { conditionsOf } from './conditions.js';
 import { createDigests, type DigestSources } from './digest.js';
 import { observe, type MonitorState, type PolledKind } from './observe.js';
 import { READ_OF } from './reads.js';
+import type { Maintenance } from './maintenance.js';
 
 /** The digest's sources (stores, clients, budget, queue, clock, logger) and the monitor's own settings. */
 export interface MonitorDeps extends Omit<DigestSources, 'watches'> {
@@ -30,6 +31,8 @@ export interface MonitorDeps extends Omit<DigestSources, 'watches'> {
   concurrency?: number;
   /** What the digest reads besides the cloud (active watches). */
   digest?: Pick<DigestSources, 'watches'>;
+  /** Maintenance windows: what they cover posts no alert, and each one over is summarised (by the lease holder). */
+  maintenance?: Pick<Maintenance, 'covering' | 'refresh' | 'hold' | 'finishDue'>;
 }
 
 export interface Monitor {
@@ -122,8 +125,14 @@ export function createMonitor(deps: MonitorDeps): Monitor {
     });
   }
 
+  // A maintenance window counts as a mute: when it ends the subscription is "unsettled" and a
+  // fresh look alerts what still holds.
   const modeOf = (sub: SubscriptionRecord, now: number): Mode =>
-    !allowed(sub) ? 'refused' : sub.mutedUntil !== null && sub.mutedUntil > now ? 'muted' : 'live';
+    !allowed(sub)
+      ? 'refused'
+      : (sub.mutedUntil !== null && sub.mutedUntil > now) || deps.maintenance?.covering(sub.account, sub.kind, sub.resource, now)
+        ? 'muted'
+        : 'live';
 
   /** Brings subscriptions in line with the state that holds now (alerting.sync). */
   function settle(t: Target, state: MonitorState, subs: SubscriptionRecord[]): void {
@@ -209,6 +218,10 @@ export function createMonitor(deps: MonitorDeps): Monitor {
       return;
     }
     leader = true;
+    if (deps.maintenance) {
+      await deps.maintenance.refresh(now);
+      await deps.maintenance.finishDue(deps.owner).catch((error: unknown) => deps.logger.error('could not summarise maintenance windows', { error }));
+    }
     if (now - subsAt >= SUBS_TTL_MS) {
       subs = await deps.stores.subscriptions.listActive();
       subsAt = now;

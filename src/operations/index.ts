@@ -17,6 +17,7 @@ import { SERVER_READS } from './entries/server-reads.js';
 import { SG_CHANGES } from './entries/sg-changes.js';
 import { SSH_KEY_CHANGES } from './entries/ssh-key-changes.js';
 import { SUBSCRIPTION_OPS } from './entries/subscription-ops.js';
+import { MAINTENANCE_OPS } from './entries/maintenance-ops.js';
 import { WATCH_OPS } from './entries/watch-ops.js';
 import { WORKER_DEPLOY } from './entries/worker-deploy.js';
 import { WORKER_READS } from './entries/worker-reads.js';
@@ -53,6 +54,7 @@ export const RESOURCES: ResourceInfo[] = [
   { name: 'subscriptions', title: 'This channel’s subscriptions', aliases: [], defaultVerb: 'list' },
   { name: 'unsubscribe', title: 'Stop a subscription', aliases: ['unsub'], defaultVerb: 'remove' },
   { name: 'mute', title: 'Mute a subscription for a while', aliases: ['snooze'], defaultVerb: 'set' },
+  { name: 'maintenance', title: 'Maintenance windows: alerts held back during planned work, then one summary', aliases: ['maint'] },
   { name: 'policy', title: 'Access policy (accounts, channel guardrails, roles)', aliases: ['policies'], defaultVerb: 'show' },
   // `/cloud alias NAME = …` saves one (alias-grammar.ts reads the `=`); bare, it lists them.
   { name: 'alias', title: 'Aliases: commands saved under a word in this channel', aliases: ['aliases'], defaultVerb: 'list' },
@@ -80,6 +82,7 @@ export const OPERATIONS: AnyOperation[] = [
   ...AUDIT_OPS,
   ...POLICY_OPS,
   ...SUBSCRIPTION_OPS,
+  ...MAINTENANCE_OPS,
   ...ALIAS_OPS,
   ...SCHEDULE_OPS,
   ...SCHEDULE_CONFIRM_OPS,

@@ -3,6 +3,7 @@
  * access checks, confirmation and audit all read these fields; nothing about an operation is
  * declared anywhere else.
  */
+import type { MaintenanceKind, MaintenanceWindow } from '../store/maintenance-store.js';
 import type { z } from 'zod';
 import type { Scope, Tier } from '../domain/tier.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
@@ -100,6 +101,8 @@ export interface RunContext {
   aliases?: AliasControl;
   /** Schedules (`/cloud schedule`), where the bot runs its scheduler. */
   schedules?: ScheduleControl;
+  /** Maintenance windows (issue 25), where the bot runs its monitor. */
+  maintenance?: MaintenanceControl;
 }
 
 /** Schedules (issue 25): the command is checked as the person at creation, and again at each run. */
@@ -110,6 +113,15 @@ export interface ScheduleControl {
   cancel(id: string, userId: string, channelId: string): Promise<ScheduleCancelOutcome>;
   /** `2026-12-01 03:00 Europe/Berlin`. */
   zoneTime(at: number, tz: string): string;
+}
+
+/** Maintenance windows of the bot's channels: alerts held back until they end, then one summary. */
+export interface MaintenanceControl {
+  start(input: { channelId: string; account: string | null; kind: MaintenanceKind; resource: string; createdBy: string; endsAt: number }): Promise<MaintenanceWindow>;
+  /** Every window in force now, all channels' (one channel sees another's resource muted too). */
+  list(): Promise<MaintenanceWindow[]>;
+  /** Ends a window of this channel early; its summary follows at the monitor's next pass. */
+  end(id: string, channelId: string, userId: string): Promise<{ kind: 'unknown' } | { kind: 'over' | 'ended'; window: MaintenanceWindow }>;
 }
 
 /** A channel's aliases (issue 14): checked against the catalog, deleted by their creator or an admin. */

@@ -31,6 +31,8 @@ const EMOJI: Record<string, string> = {
   grey_question: '?',
   question: '?',
   alarm_clock: '⏰',
+  stopwatch: '⏱',
+  construction: '🚧',
   lock: '🔒',
   key: '🔑',
   large_green_circle: '🟢',

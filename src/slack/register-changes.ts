@@ -22,7 +22,7 @@ import {
   TYPE_TO_CONFIRM_CALLBACK,
 } from '../views/modal-views.js';
 import type { Reply } from '../views/types.js';
-import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC } from '../views/status-views.js';
+import { ACTION_CANCEL, ACTION_CONFIRM, ACTION_RETRY_SYNC, ACTION_UNDO } from '../views/status-views.js';
 import type { AfterAck } from './after-ack.js';
 
 export interface ChangeHandlerDeps {
@@ -74,6 +74,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
   onClick(ACTION_CONFIRM, 'confirm');
   onClick(ACTION_CANCEL, 'cancel');
   onClick(ACTION_RETRY_SYNC, 'retry-sync');
+  onClick(ACTION_UNDO, 'undo');
 
   app.view(TYPE_TO_CONFIRM_CALLBACK, async ({ ack, body, view }) => {
     const typed = view.state.values.typed?.typed?.value ?? '';

@@ -53,3 +53,10 @@ export function newAlertId(): string {
 }
 
 export const ALERT_ID_PATTERN = /^alt_[a-z2-7]{10}$/;
+
+/** 'mw_' + 8 base32 characters (40 bits): short enough to type in `/cloud maintenance end <id>`. */
+export function newMaintenanceId(): string {
+  return `mw_${base32(randomBytes(5))}`;
+}
+
+export const MAINTENANCE_ID_PATTERN = /^mw_[a-z2-7]{8}$/;

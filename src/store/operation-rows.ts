@@ -27,6 +27,7 @@ export interface OperationRow {
   error_code: string | null;
   error_message: string | null;
   account: string | null;
+  send_at: number | null;
 }
 
 function isStatus(value: string): value is OperationStatus {
@@ -67,6 +68,7 @@ export function rowToRecord(row: OperationRow): OperationRecord {
     errorCode: row.error_code,
     errorMessage: row.error_message,
     account: row.account,
+    sendAt: row.send_at ?? null,
   };
 }
 
@@ -94,6 +96,7 @@ const PATCH_COLUMNS = {
   errorCode: 'error_code',
   errorMessage: 'error_message',
   sealedSecrets: 'sealed_secrets',
+  sendAt: 'send_at',
 } as const satisfies Record<keyof OperationPatch, string>;
 
 export type PatchColumn = (typeof PATCH_COLUMNS)[keyof typeof PATCH_COLUMNS];

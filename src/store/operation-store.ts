@@ -21,6 +21,7 @@ const COLUMN_TYPES: Record<PatchColumn, PgType> = {
   error_code: 'text',
   error_message: 'text',
   sealed_secrets: 'text',
+  send_at: 'bigint',
 };
 
 export function createOperationStore(sql: Sql, clock: Pick<Clock, 'now'>): OperationStore {
@@ -57,6 +58,7 @@ export function createOperationStore(sql: Sql, clock: Pick<Clock, 'now'>): Opera
       .where('id', '=', p('id'))
       .where(f.inList('status', p('from')))
       .where(raw<boolean>`(${flag('require_unexpired')} = 0 OR expires_at > ${f.typed(p('now'), 'bigint')})`)
+      .where(raw<boolean>`(${flag('require_due')} = 0 OR send_at IS NULL OR send_at <= ${f.typed(p('now'), 'bigint')})`)
       .returningAll();
   });
   const expire = sql.prepare((k, p) =>
@@ -121,6 +123,7 @@ export function createOperationStore(sql: Sql, clock: Pick<Clock, 'now'>): Opera
           now: t.now,
           from: sql.f.list(t.from),
           require_unexpired: t.requireUnexpired ? 1 : 0,
+          require_due: t.requireDue ? 1 : 0,
           terminal: TERMINAL_STATUSES.includes(t.to) ? 1 : 0,
           ...patchParams(t.patch ?? {}),
         });

@@ -351,6 +351,40 @@ export const SCHEMA: readonly SchemaMigration[] = [
       CREATE INDEX schedule_runs_open ON schedule_runs (status, lease_until);
     `,
   },
+  {
+    version: 14,
+    name: 'maintenance windows',
+    // Planned work (issue 25 item 3): alerts for the resources stay quiet until ends_at; one
+    // replica claims the end (summary_claimed_by) so the summary is posted once.
+    up: (d) => `
+      CREATE TABLE maintenance_windows (${d.seq}
+        id            ${d.text}    NOT NULL ${d.named('maintenance_windows_pkey')}PRIMARY KEY,
+        channel_id    ${d.text}    NOT NULL,
+        account       ${d.text},
+        kind          ${d.text}    NOT NULL CHECK (kind IN ('server', 'worker', 'account')),
+        resource      ${d.text}    NOT NULL,
+        created_by    ${d.text}    NOT NULL,
+        created_at    ${d.int} NOT NULL,
+        starts_at     ${d.int} NOT NULL,
+        ends_at       ${d.int} NOT NULL,
+        ended_at      ${d.int},
+        ended_by      ${d.text},
+        muted         ${d.json}    NOT NULL DEFAULT '{}' CHECK ${d.isObject('muted')},
+        summary_claimed_by  ${d.text},
+        summary_ts    ${d.text}
+      )${d.strict};
+      CREATE INDEX maintenance_windows_open ON maintenance_windows (ended_at, ends_at);
+    `,
+  },
+  {
+    version: 15,
+    name: 'undo window',
+    // A destroy confirmed in a channel with an undo delay (issue 25 item 4) waits, confirmed,
+    // until send_at; the delay survives a restart because it lives here, not in a timer.
+    up: (d) => `
+      ALTER TABLE operations ADD COLUMN send_at ${d.int};
+    `,
+  },
 ];
 
 /** The list in one dialect, as the migration runners take it. */

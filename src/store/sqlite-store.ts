@@ -17,6 +17,7 @@ import { createKnownStore } from './known-store.js';
 import { createAliasStore } from './alias-store.js';
 import { createDeliveryStore } from './delivery-store.js';
 import { createScheduleStore } from './schedule-store.js';
+import { createMaintenanceStore } from './maintenance-store.js';
 import { sqliteSql } from './dialect.js';
 import { createLockRetry, retryingMethods, type LockRetryOptions } from './sqlite-retry.js';
 import { createOperationStore } from './operation-store.js';
@@ -78,6 +79,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       aliases: retryingMethods(createAliasStore(sql), run),
       deliveries: retryingMethods(createDeliveryStore(sql), run),
       schedules: retryingMethods(createScheduleStore(sql), run),
+      maintenance: retryingMethods(createMaintenanceStore(sql), run),
       async close() {
         if (db.open) db.close();
       },

@@ -2,6 +2,7 @@
 import type { AliasStore } from './alias-types.js';
 import type { AuditStore } from './audit-store.js';
 import type { DeliveryStore } from './delivery-store.js';
+import type { MaintenanceStore } from './maintenance-store.js';
 import type { KnownResourceStore } from './known-types.js';
 import type { AlertStore, LeaseStore, MonitorStateStore, SubscriptionStore } from './monitor-types.js';
 import type { OperationStore } from './types.js';
@@ -24,6 +25,8 @@ export interface Store {
   deliveries: DeliveryStore;
   /** `/cloud schedule`: commands run later, and their runs claimed per occurrence. */
   schedules: ScheduleStore;
+  /** Maintenance windows (issue 25): alerts held back, and the end summary claimed once. */
+  maintenance: MaintenanceStore;
   /** Resolves once the schema is migrated (PostgreSQL migrates in the background; SQLite at open). */
   ready?(): Promise<void>;
   /** Idempotent. */

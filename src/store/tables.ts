@@ -10,6 +10,7 @@ import type { AlertRow, SubscriptionRow } from './monitor-rows.js';
 import type { OperationRow } from './operation-rows.js';
 import type { WatchRow } from './watch-row.js';
 import type { ScheduleRow, ScheduleRunRow } from './schedule-types.js';
+import type { MaintenanceRow } from './maintenance-row.js';
 
 export interface Tables {
   operations: OperationRow;
@@ -25,4 +26,5 @@ export interface Tables {
   deliveries: { key: string; taken_at: number; expires_at: number };
   schedules: ScheduleRow;
   schedule_runs: ScheduleRunRow;
+  maintenance_windows: MaintenanceRow;
 }

@@ -54,6 +54,11 @@ export interface OperationRecord {
   errorMessage: string | null;
   /** The named cloud account it acts on; null means the default account (and rows older than accounts). */
   account: string | null;
+  /**
+   * A confirmed change held in an undo window: nothing is sent before this moment (epoch ms),
+   * and Undo may still take it back. Null: sent as soon as it is confirmed.
+   */
+  sendAt?: number | null;
 }
 
 export interface NewOperation {
@@ -83,6 +88,7 @@ export type OperationPatch = Partial<
     | 'errorCode'
     | 'errorMessage'
     | 'sealedSecrets'
+    | 'sendAt'
   >
 >;
 
@@ -94,6 +100,8 @@ export interface TransitionRequest {
   now: number;
   /** Refuse (reason 'expired') when expiresAt <= now. */
   requireUnexpired?: boolean;
+  /** Refuse (reason 'wrong_status') while sendAt > now: an undo window not over yet. */
+  requireDue?: boolean;
   patch?: OperationPatch;
 }
 

@@ -30,6 +30,8 @@ export function buildClickAnswer(record: OperationRecord | undefined, userId: st
     case 'pending':
       return reason === 'expired' ? md`This request has expired; nothing was done. Run the command again.` : md`This request is still waiting.`;
     case 'confirmed':
+      if (typeof record.sendAt === 'number') return md`Already confirmed by ${who(record.confirmedBy)}; nothing has been sent yet, and it is sent when the undo delay ends unless someone presses Undo.`;
+      return md`Already confirmed by ${who(record.confirmedBy)}; it is running.`;
     case 'running':
       return md`Already confirmed by ${who(record.confirmedBy)}; it is running.`;
     case 'succeeded':
@@ -37,6 +39,7 @@ export function buildClickAnswer(record: OperationRecord | undefined, userId: st
     case 'failed':
       return md`Already tried after ${who(record.confirmedBy)} confirmed it; it failed. Run the command again to retry.`;
     case 'cancelled':
+      if (typeof record.result?.undoneBy === 'string') return md`Taken back by ${who(record.result.undoneBy)}; nothing was sent.`;
       return md`Cancelled by ${who(typeof record.result?.cancelledBy === 'string' ? record.result.cancelledBy : null)}; nothing was done.`;
     case 'expired':
       return md`This request has expired; nothing was done. Run the command again.`;

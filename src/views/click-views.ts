@@ -24,9 +24,10 @@ export const OWN_REQUEST_NEEDS_APPROVAL = md`You asked for this, so another admi
 export const NOTHING_TO_SYNC = md`There is nothing to sync for this request.`;
 export const RETRY_RUNNING = md`A retry is already running.`;
 export const RETRY_TAKEN = md`Someone else is retrying this already.`;
+export const UNDO_TOO_LATE = md`Too late to take it back: the undo delay ended and the request was sent. The status message shows how it went.`;
 
-export function onlyRequesterMay(requestedBy: string, action: 'confirm' | 'cancel' | 'retry'): Mrkdwn {
-  const verb = action === 'confirm' ? md`confirm` : action === 'cancel' ? md`cancel` : md`retry`;
+export function onlyRequesterMay(requestedBy: string, action: 'confirm' | 'cancel' | 'retry' | 'undo'): Mrkdwn {
+  const verb = action === 'confirm' ? md`confirm` : action === 'cancel' ? md`cancel` : action === 'undo' ? md`take back` : md`retry`;
   return md`Only ${mention(requestedBy)} can ${verb} this request.`;
 }
 

@@ -5,6 +5,7 @@
  * subscription's settings — goes through `val` / `mention` / `channelRef`, and each section is
  * capped, so the view stays under Slack's 100 blocks for a Home tab whatever the store holds.
  */
+import type { MaintenanceWindow } from '../store/maintenance-store.js';
 import type { types } from '@slack/bolt';
 import type { AccountUsage } from '../cloud-api/schemas.js';
 import type { AuditEntry } from '../domain/audit-entry.js';
@@ -77,6 +78,8 @@ export interface HomeData {
   subscriptions: SubscriptionRecord[];
   /** Schedules this person made or may list in their channel (issue 25), and how a time reads in a zone. */
   schedules?: { list: ScheduleRecord[]; zoneTime: ZoneTime };
+  /** Maintenance windows in force: what they cover is marked "in maintenance". */
+  maintenance?: MaintenanceWindow[];
   audit: AuditEntry[];
   /** True when `audit` holds everyone's entries (admins), false when only their own. */
   auditOfOthers: boolean;
@@ -119,13 +122,16 @@ function watchLine(w: WatchRecord, now: number, show: boolean): Mrkdwn {
 }
 
 /** Subscriptions grouped by channel: one line per channel. */
-function subscriptionLines(subs: SubscriptionRecord[], now: number, show: boolean): Mrkdwn[] {
+function subscriptionLines(subs: SubscriptionRecord[], now: number, show: boolean, windows: MaintenanceWindow[] = []): Mrkdwn[] {
+  const inMaintenance = (s: SubscriptionRecord) =>
+    windows.some((w) => w.account === s.account && (w.kind === 'account' || (w.kind === s.kind && w.resource === s.resource)));
   const byChannel = new Map<string, SubscriptionRecord[]>();
   for (const s of subs) byChannel.set(s.channelId, [...(byChannel.get(s.channelId) ?? []), s]);
   return [...byChannel].map(([channel, list]) => {
     const shown = list.slice(0, 6).map((s) => {
       const muted = s.mutedUntil !== null && s.mutedUntil > now ? md` :zzz:` : md``;
-      return md`${subscriptionWhat(s)}${onAccount(s.account, show)}${muted}`;
+      const held = inMaintenance(s) ? md` :construction: in maintenance` : md``;
+      return md`${subscriptionWhat(s)}${onAccount(s.account, show)}${muted}${held}`;
     });
     const more = list.length > shown.length ? md` · +${list.length - shown.length} more` : md``;
     return md`• ${channelRef(channel)}: ${join(shown, ' · ')}${more}`;
@@ -168,7 +174,7 @@ export function buildHome(d: HomeData): HomeView {
     if (d.approvals.length) blocks.push(context(md`Approve or cancel on the request's message in its channel.`));
   }
   blocks.push(divider(), ...list('Active watches', d.watches.map((w) => watchLine(w, d.now, d.showAccounts)), md`No active watches.`));
-  blocks.push(...list('Subscriptions', subscriptionLines(d.subscriptions, d.now, d.showAccounts), md`No channel subscribes to anything.`));
+  blocks.push(...list('Subscriptions', subscriptionLines(d.subscriptions, d.now, d.showAccounts, d.maintenance), md`No channel subscribes to anything.`));
   if (d.schedules) blocks.push(...list('Schedules', d.schedules.list.map((s) => scheduleHomeLine(s, d.schedules!.zoneTime)), md`No schedules.`));
   blocks.push(
     divider(),

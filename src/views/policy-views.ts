@@ -11,6 +11,7 @@ import { channelRef, join, md, mention, val, type Mrkdwn } from './mrkdwn.js';
 import { accountValue } from './account-label.js';
 import { ceilingWords, ruleName, valueList } from './tier-words.js';
 import { words } from './words.js';
+import { elapsed } from './format.js';
 
 /** Principals shown per grant, and channels per allowlist, before "+N more". */
 const LIST_MAX = 25;
@@ -46,6 +47,7 @@ function channelLines(e: PolicyExplanation): Mrkdwn[] {
     md`• ${val('--account')} may choose: ${valueList(c.accounts)}`,
     md`• Ceiling: ${c.ceiling ? md`${ceilingWords(c.ceiling)} (${ruleName(ceilingRule)})` : md`all tiers`}`,
     md`• Needs a second admin's approval: ${approval}`,
+    ...(c.undoDelayMs ? [md`• A confirmed destroy waits ${words(elapsed(0, c.undoDelayMs))} for an Undo before it is sent (${val('undo_delay')})`] : []),
     ...(c.grants.length ? [md`• Roles granted by this channel's rule:`, ...c.grants.map(grantLine)] : []),
   ];
 }

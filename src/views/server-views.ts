@@ -1,4 +1,5 @@
 /** Views of servers: live status, credentials (requester only), addresses. */
+import { maintenanceMark, windowOver } from './maintenance-views.js';
 import type { ServerCredentials, ServerIp, ServerStatus } from '../cloud-api/schemas.js';
 import type { ViewContext } from './types.js';
 import type { Block, Reply } from './types.js';
@@ -32,6 +33,8 @@ export function buildServerStatus(server: string, s: ServerStatus, view: ViewCon
   }
   const blocks: Block[] = [header(`Server ${server}`), fields(pairs)];
   if (isServerBusy(app)) blocks.push(context(md`The server is busy: reinstall and backups wait until it is done. Credentials are ready once it finishes.`));
+  const window = windowOver(view.maintenance, 'server', server);
+  if (window) blocks.push(context(maintenanceMark(window, view.now)));
   return { text: md`Server ${val(server)}: ${s.state ? word(s.state, POWER_STATES) : md`unknown`}${app ? md`, ${word(app, SERVER_APP_STATUSES)}` : md``}`, blocks };
 }
 

@@ -16,6 +16,7 @@ import { words } from './words.js';
 export const ACTION_CONFIRM = 'op_confirm';
 export const ACTION_CANCEL = 'op_cancel';
 export const ACTION_RETRY_SYNC = 'op_retry_sync';
+export const ACTION_UNDO = 'op_undo';
 
 /** Each status's icon and words on the status message. */
 const LOOK: Record<OperationRecord['status'], { icon: Mrkdwn; state: Mrkdwn }> = {
@@ -66,16 +67,25 @@ export function buildStatusMessage(s: StatusInput): Reply {
   // A change that needs no confirmation is "starting" until it runs, never "awaiting confirmation".
   const starting = r.status === 'pending' && !s.needsConfirm;
   const underway = r.status === 'succeeded' && s.underway !== undefined;
-  const icon = starting || underway ? md`:hourglass_flowing_sand:` : LOOK[r.status].icon;
+  // Confirmed into an undo window: nothing is sent before sendAt, and Undo can still stop it.
+  const holding = r.status === 'confirmed' && typeof r.sendAt === 'number';
+  const undone = r.status === 'cancelled' && typeof r.result?.undoneBy === 'string';
+  const icon = starting || underway ? md`:hourglass_flowing_sand:` : holding ? md`:stopwatch:` : LOOK[r.status].icon;
   const state = starting
     ? md`starting`
-    : underway
+    : holding
+      ? s.now < r.sendAt!
+        ? md`confirmed; sending in ${words(elapsed(s.now, r.sendAt!))} unless someone presses Undo — nothing has been sent yet`
+        : md`confirmed; sending now`
+      : undone
+        ? md`taken back — nothing was sent`
+        : underway
       ? s.underway!
       : r.status === 'pending' && s.approval
         ? md`awaiting approval by a second admin`
         : LOOK[r.status].state;
   const blocks: Block[] = [section(md`${icon} *${s.title}* — ${state}`)];
-  if ((r.status === 'pending' && !starting) || r.status === 'expired' || r.status === 'cancelled') {
+  if ((r.status === 'pending' && !starting) || r.status === 'expired' || r.status === 'cancelled' || holding) {
     if (s.lines.length) blocks.push(section(join(s.lines.map((l) => md`• ${l}`), '\n')));
   }
   if (r.status === 'succeeded' && r.result) {
@@ -97,12 +107,14 @@ export function buildStatusMessage(s: StatusInput): Reply {
   const who = [typeof scheduled?.id === 'string' ? md`Scheduled by ${mention(r.requestedBy)} (${val(scheduled.id)})` : md`Requested by ${mention(r.requestedBy)}`];
   if (r.approvedBy) who.push(md`approved by ${mention(r.approvedBy)}`);
   else if (r.confirmedBy && s.needsConfirm) who.push(md`confirmed by ${mention(r.confirmedBy)}`);
-  if (r.status === 'cancelled') who.push(md`cancelled by ${mention(typeof r.result?.cancelledBy === 'string' ? r.result.cancelledBy : null)}`);
+  if (undone) who.push(md`taken back by ${mention(r.result!.undoneBy as string)}`);
+  else if (r.status === 'cancelled') who.push(md`cancelled by ${mention(typeof r.result?.cancelledBy === 'string' ? r.result.cancelledBy : null)}`);
   if (r.status === 'pending' && !starting) who.push(md`expires in ${words(elapsed(s.now, r.expiresAt))}`);
   if (r.finishedAt && (r.status === 'succeeded' || r.status === 'failed')) {
     who.push(md`took ${words(elapsed(r.confirmedAt ?? r.createdAt, r.finishedAt))}`);
   }
-  if (s.request && r.status !== 'pending' && r.status !== 'cancelled' && r.status !== 'expired') who.push(md`sent ${requestLine(s.request)}${s.retried ? md` then ${requestLine(s.retried)}` : md``}`);
+  if (s.request && holding) who.push(md`will send ${requestLine(s.request)}`);
+  else if (s.request && r.status !== 'pending' && r.status !== 'cancelled' && r.status !== 'expired') who.push(md`sent ${requestLine(s.request)}${s.retried ? md` then ${requestLine(s.retried)}` : md``}`);
   // In every state: a change on the wrong account must be told apart at a glance.
   if (s.account !== undefined) who.push(md`account ${accountValue(s.account)}`);
   blocks.push(context(join(who, ' · ')));
@@ -116,6 +128,9 @@ export function buildStatusMessage(s: StatusInput): Reply {
         button({ text: 'Cancel', actionId: ACTION_CANCEL, value: r.id }),
       ]),
     );
+  }
+  if (holding && s.now < r.sendAt!) {
+    blocks.push(actions(`op:${r.id}`, [button({ text: 'Undo', actionId: ACTION_UNDO, value: r.id, style: 'danger' })]));
   }
   if (r.status === 'failed' && s.retrySync) {
     blocks.push(actions(`op:${r.id}`, [button({ text: 'Retry sync', actionId: ACTION_RETRY_SYNC, value: r.id, style: 'primary' })]));

@@ -3,6 +3,7 @@
  * `blocks.ts` make one, so no code outside `src/views/` can put hand-written Block Kit (and
  * with it unescaped outside text) into a message.
  */
+import type { MaintenanceWindow } from '../store/maintenance-store.js';
 import type { types } from '@slack/bolt';
 import type { Mrkdwn } from './mrkdwn.js';
 
@@ -22,4 +23,6 @@ export interface ViewContext {
   account?: string;
   /** The default account's name when messages name accounts (lists of watches show theirs). */
   namedDefaultAccount?: string;
+  /** Maintenance windows in force on this account (status answers mark what they cover). */
+  maintenance?: MaintenanceWindow[];
 }

@@ -1,4 +1,5 @@
 /** Views of workers: deploy requirements, locations, templates, status. */
+import { maintenanceMark, windowOver } from './maintenance-views.js';
 import type { DeployRequirements, Worker, WorkerLocation, WorkerTemplate } from '../cloud-api/schemas.js';
 import type { ViewContext } from './types.js';
 import type { Block, Reply } from './types.js';
@@ -93,5 +94,7 @@ export function buildWorkerStatus(w: Worker, view: ViewContext): Reply {
   const blocks: Block[] = [header(`Worker ${name}`), fields(pairs)];
   if (w.last_error) blocks.push(section(md`:warning: *Last error*\n${codeBlock(w.last_error)}`));
   blocks.push(context(md`uuid ${val(w.uuid)}`));
+  const window = windowOver(view.maintenance, 'worker', w.uuid);
+  if (window) blocks.push(context(maintenanceMark(window, view.now)));
   return { text: md`Worker ${val(name)}: ${val(w.status)}`, blocks };
 }

@@ -44,6 +44,21 @@ export async function subscriptionCloudTour(rig: BotRig, r: (command: string) =>
   await r(`mute ${ids[0] ?? 'sub_aaaaaaaaaa'} off`);
   await r(`unsubscribe ${ids[1] ?? 'sub_aaaaaaaaaa'}`);
   await r('unsubscribe sub_aaaaaaaaaa');
+  // Maintenance windows (issue 25) over the same hostile data: started, listed, marked on a
+  // status answer, held-back alerts, ended early, and the summary the next pass posts.
+  const mark = rig.responses.posts.length;
+  await r('maintenance server 101 2h');
+  await r(`maintenance worker ${SEED_WORKER_UUID} 1h`);
+  await r('maintenance account until 2099-01-01 00:00');
+  await r('maintenance list');
+  await r('server status 101');
+  rig.sandbox.powerServer(101, 'off');
+  rig.sandbox.changeWorker(SEED_WORKER_UUID, { status: 'failed', error: h(14) });
+  await tick(120_000);
+  const windows = [...new Set(JSON.stringify(rig.responses.posts.slice(mark).map((p) => p.body)).match(/mw_[a-z2-7]{8}/g) ?? [])];
+  for (const id of windows) await r(`maintenance end ${id}`);
+  await r('maintenance end mw_aaaaaaaa');
+  await tick(1000);
 }
 
 /** Subscription commands with a hostile typed value `q` in each typed argument. */
@@ -51,7 +66,9 @@ export const subscriptionTypedCommands = (q: string): string[] => [
   `subscribe server ${q}`, `subscribe worker ${q}`, `subscribe usage --cpu ${q}`, `subscribe usage --ram ${q} --ip ${q}`,
   `subscribe digest --at ${q}`, `subscribe digest --at 09:00 --tz ${q}`, `subscribe ${q}`, 'subscribe invoices', 'subscriptions',
   `unsubscribe ${q}`, `mute ${q} 2h`, `mute 101 ${q}`, `mute ${q} ${q}`,
+  `maintenance server ${q} 2h`, `maintenance server 101 ${q}`, `maintenance worker ${q} 1h`, `maintenance account until ${q}`,
+  `maintenance account until 2026-12-01 03:00 --tz ${q}`, 'maintenance list', `maintenance end ${q}`, `maintenance ${q}`,
 ];
 
 /** The same with a value of about 5,000 characters: refused as too long, echoed capped. */
-export const subscriptionLongCommands = (long: string): string[] => [`subscribe server ${long}`, `subscribe digest --tz ${long}`, `mute ${long} ${long}`, `unsubscribe ${long}`];
+export const subscriptionLongCommands = (long: string): string[] => [`subscribe server ${long}`, `subscribe digest --tz ${long}`, `mute ${long} ${long}`, `unsubscribe ${long}`, `maintenance server ${long} ${long}`, `maintenance end ${long}`];

@@ -36,6 +36,7 @@ describeStores((t) => {
         errorCode: null,
         errorMessage: null,
         account: null,
+        sendAt: null,
       });
       expect(await operations.get(record.id)).toEqual(record);
     });

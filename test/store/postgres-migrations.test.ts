@@ -38,6 +38,7 @@ describe('PostgreSQL migrations', () => {
       'audit.args:jsonb',
       'audit.at:bigint',
       'deliveries.expires_at:bigint',
+      'maintenance_windows.created_at:bigint',
       'monitor_state.state:jsonb',
       'operations.args:jsonb',
       'operations.created_at:bigint',

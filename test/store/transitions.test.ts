@@ -29,6 +29,21 @@ describeStores((t, backend) => {
       expect(second.record?.confirmedBy).toBe('U_BOB');
     });
 
+    it('an undo window: sendAt is stored with the Confirm, and no requireDue claim wins before it; one of many does at it', async () => {
+      const path = t.file();
+      const a = t.open(path);
+      const b = t.open(path);
+      const { record } = await a.operations.create(newOp());
+      const sendAt = T0 + 31_000;
+      const confirmed = await a.operations.transition(record.id, { ...confirmBy('U_BOB'), patch: { confirmedBy: 'U_BOB', confirmedAt: T0 + 1000, sendAt } });
+      expect(confirmed).toMatchObject({ ok: true, record: { status: 'confirmed', sendAt } });
+      const claim = (now: number) => ({ from: ['confirmed' as const], to: 'running' as const, now, requireDue: true });
+      expect(await b.operations.transition(record.id, claim(sendAt - 1))).toMatchObject({ ok: false, reason: 'wrong_status', record: { status: 'confirmed' } });
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).operations.transition(record.id, claim(sendAt))));
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      expect((await a.operations.get(record.id))?.status).toBe('running');
+    });
+
     it('exactly one of 20 concurrent callers on each of two connections wins', async () => {
       const path = t.file();
       const a = t.open(path);

@@ -16,6 +16,7 @@ import { createKnownStore } from '../known-store.js';
 import { createAliasStore } from '../alias-store.js';
 import { createDeliveryStore } from '../delivery-store.js';
 import { createScheduleStore } from '../schedule-store.js';
+import { createMaintenanceStore } from '../maintenance-store.js';
 import { postgresSql } from '../dialect.js';
 import { toStoreError } from './pg-errors.js';
 
@@ -62,6 +63,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     aliases: createAliasStore(sql),
     deliveries: createDeliveryStore(sql),
     schedules: createScheduleStore(sql),
+    maintenance: createMaintenanceStore(sql),
     pool,
     description: describeUrl(options.url),
     ready: () => migrated,

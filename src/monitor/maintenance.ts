@@ -1,0 +1,104 @@
+/**
+ * Maintenance windows (issue 25 item 3): planned work on a server, a worker or a whole account.
+ * While one is in force the monitor opens no alert for what it covers (each one held back is
+ * noted with the window), and when it ends — by its time on the injected clock, or early by a
+ * command — one replica claims it and posts one summary in its channel: the changes the bot
+ * made there meanwhile and the alerts that would have fired. Nothing in it says "resolved":
+ * a condition that still holds after the window fires then as a new alert.
+ */
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import type { MaintenanceControl } from '../operations/types.js';
+import type { MaintenanceStore, MaintenanceWindow } from '../store/maintenance-store.js';
+import type { OperationStore } from '../store/types.js';
+import type { SlackApi } from '../chat/slack-api.js';
+import { buildMaintenanceSummary, type MaintenanceChange } from '../views/maintenance-views.js';
+import { storedRequest } from '../views/status-message.js';
+
+export interface MaintenanceDeps {
+  store: MaintenanceStore;
+  operations: Pick<OperationStore, 'listRecent'>;
+  slack: Pick<SlackApi, 'postMessage'>;
+  clock: Clock;
+  logger: Logger;
+  /** A record's account by name (null: the default one). */
+  accountOf: (account: string | null) => string;
+  accountLabel?: (account: string | null) => string | undefined;
+}
+
+/** The longest window: planned work, not a way to silence a resource for good (`unsubscribe` is). */
+export const MAX_MAINTENANCE_MS = 7 * 86_400_000;
+
+export interface Maintenance extends MaintenanceControl {
+  /** The window in force over this resource now, from the last `refresh`. */
+  covering(account: string | null, kind: string, resource: string, now: number): MaintenanceWindow | undefined;
+  /** Reads the windows in force again (each monitor pass). */
+  refresh(now: number): Promise<void>;
+  /** Notes an alert held back by `window`. */
+  hold(window: MaintenanceWindow, alert: { kind: string; resource: string; condition: string }): Promise<void>;
+  /** Posts the summary of every window over and not yet summarised (claimed: once across replicas). */
+  finishDue(owner: string): Promise<number>;
+}
+
+export function createMaintenance(deps: MaintenanceDeps): Maintenance {
+  let open: MaintenanceWindow[] = [];
+  const same = (a: string | null, b: string | null) => deps.accountOf(a) === deps.accountOf(b);
+  const covers = (w: MaintenanceWindow, account: string | null, kind: string, resource: string) =>
+    same(w.account, account) && (w.kind === 'account' || (w.kind === kind && w.resource === resource));
+
+  /** What the bot changed on the window's resources while it was in force (its own records). */
+  async function changesDuring(w: MaintenanceWindow, until: number): Promise<MaintenanceChange[]> {
+    const recent = await deps.operations.listRecent({ limit: 500 });
+    return recent
+      .filter((r) => r.createdAt >= w.startsAt && r.createdAt <= until && same(r.account, w.account))
+      .filter((r) => w.kind === 'account' || String(r.args[w.kind] ?? '') === w.resource)
+      .filter((r) => r.status !== 'pending' && r.status !== 'expired')
+      .reverse()
+      .map((r) => {
+        const request = storedRequest(r);
+        return { opId: r.opId, status: r.status, by: r.confirmedBy ?? r.requestedBy, at: r.finishedAt ?? r.updatedAt, ...(request ? { request } : {}) };
+      });
+  }
+
+  return {
+    async start(input) {
+      const now = deps.clock.now();
+      const window = await deps.store.create({ ...input, now });
+      open = [...open, window];
+      return window;
+    },
+    list: async () => deps.store.listOpen(deps.clock.now()),
+    async end(id, channelId, userId) {
+      const current = await deps.store.get(id);
+      if (!current || current.channelId !== channelId) return { kind: 'unknown' };
+      const ended = await deps.store.end(id, userId, deps.clock.now());
+      if (!ended) return { kind: 'over', window: current };
+      open = open.filter((w) => w.id !== id);
+      return { kind: 'ended', window: ended };
+    },
+    covering: (account, kind, resource, now) =>
+      open.find((w) => w.endedAt === null && w.startsAt <= now && w.endsAt > now && covers(w, account, kind, resource)),
+    async refresh(now) {
+      open = await deps.store.listOpen(now);
+    },
+    hold: (window, alert) => deps.store.noteMuted(window.id, alert, deps.clock.now()),
+    async finishDue(owner) {
+      let posted = 0;
+      for (const w of await deps.store.listUnsummarised(deps.clock.now())) {
+        if (!(await deps.store.claimSummary(w.id, owner))) continue;
+        const endedAt = w.endedAt ?? w.endsAt;
+        const account = deps.accountLabel?.(w.account);
+        const reply = buildMaintenanceSummary(w, await changesDuring(w, endedAt), { now: deps.clock.now(), ...(account ? { account } : {}) });
+        try {
+          const { ts } = await deps.slack.postMessage({ channel: w.channelId, text: reply.text, blocks: reply.blocks });
+          await deps.store.setSummaryTs(w.id, ts);
+          posted++;
+        } catch (error) {
+          // Claimed, so no replica posts it twice; the log keeps what could not be told.
+          deps.logger.warn('could not post a maintenance summary', { window: w.id, error });
+        }
+      }
+      return posted;
+    },
+  };
+}

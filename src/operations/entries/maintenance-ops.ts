@@ -1,0 +1,152 @@
+/**
+ * Maintenance windows (issue 25 item 3): `/cloud maintenance server|worker|account … <when>`
+ * holds back alerts for what it names until the window ends, then the channel gets one
+ * summary; `list` shows the windows in force, `end ID` ends one early. They act on the bot's
+ * state (scope `bot`), like subscriptions, on the account access control admitted.
+ * `<when>` is a duration (`2h`, `90m`, `1d`, `1h30m`) or `until YYYY-MM-DD HH:MM`, read in
+ * `--tz` (default UTC); a window lasts at most 7 days and must end in the future.
+ */
+import { z } from 'zod';
+import { TZDate } from '@date-fns/tz';
+import { MAINTENANCE_ID_PATTERN } from '../../store/ids.js';
+import type { MaintenanceKind } from '../../store/maintenance-store.js';
+import { buildMaintenanceEnded, buildMaintenanceList, buildMaintenanceRefused, buildMaintenanceStarted } from '../../views/maintenance-views.js';
+import { serverArg, workerArg } from '../args.js';
+import { defineOperation, flag, positional, rest } from '../define.js';
+import type { RunContext } from '../types.js';
+
+/** The longest window (the monitor's own bound is the same). */
+const MAX_MS = 7 * 86_400_000;
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+const WHEN_RULE = 'must be a duration like 2h, 90m, 1d or 1h30m, or until YYYY-MM-DD HH:MM (at most 7 days ahead)';
+
+type When = { for: number } | { until: { y: number; mo: number; d: number; h: number; mi: number } };
+
+/** The `<when>` words, checked for shape here; the moment they name is worked out at run time, on the bot's clock. */
+export const whenSchema = z
+  .string()
+  .trim()
+  .max(40, { error: WHEN_RULE })
+  .transform((v, ctx): When => {
+    const duration = /^(?:(\d{1,3})d)?\s*(?:(\d{1,3})h)?\s*(?:(\d{1,4})m)?$/i.exec(v);
+    if (duration && (duration[1] || duration[2] || duration[3])) {
+      const ms = Number(duration[1] ?? 0) * UNIT_MS.d! + Number(duration[2] ?? 0) * UNIT_MS.h! + Number(duration[3] ?? 0) * UNIT_MS.m!;
+      if (ms > 0 && ms <= MAX_MS) return { for: ms };
+    }
+    const until = /^until\s+(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})$/i.exec(v);
+    if (until) {
+      const [y, mo, d, h, mi] = until.slice(1).map(Number) as [number, number, number, number, number];
+      if (mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h <= 23 && mi <= 59) return { until: { y, mo, d, h, mi } };
+    }
+    ctx.addIssue({ code: 'custom', message: WHEN_RULE });
+    return z.NEVER;
+  });
+
+const timeZone = z
+  .string()
+  .trim()
+  .max(64)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, { error: 'must be a time zone like Europe/Berlin or UTC' });
+
+class WhenRefused extends Error {}
+
+/** The end of a window asked for at `now`: a duration from now, or a wall-clock time in `tz`. */
+export function windowEnd(when: When, now: number, tz: string | undefined): number {
+  if ('for' in when) return now + when.for;
+  const { y, mo, d, h, mi } = when.until;
+  const zone = tz ?? 'UTC';
+  const end = new TZDate(y, mo - 1, d, h, mi, 0, zone).getTime();
+  if (!(end > now)) throw new WhenRefused(`until ${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')} ${String(h).padStart(2, '0')}:${String(mi).padStart(2, '0')} (${zone}) is not in the future`);
+  if (end - now > MAX_MS) throw new WhenRefused('a maintenance window lasts at most 7 days');
+  return end;
+}
+
+function control(ctx: RunContext) {
+  if (!ctx.maintenance || !ctx.actor?.channelId || !ctx.account) throw new Error('maintenance windows are not available here');
+  return { m: ctx.maintenance, channelId: ctx.actor.channelId, userId: ctx.actor.userId, account: ctx.account };
+}
+
+async function start(ctx: RunContext, kind: MaintenanceKind, resource: string, when: When, tz: string | undefined) {
+  const c = control(ctx);
+  let endsAt: number;
+  try {
+    endsAt = windowEnd(when, ctx.clock.now(), tz);
+  } catch (e) {
+    if (e instanceof WhenRefused) return { refused: e.message, window: undefined };
+    throw e;
+  }
+  return { refused: '', window: await c.m.start({ channelId: c.channelId, account: c.account, kind, resource, createdBy: c.userId, endsAt }) };
+}
+
+const whenArg = rest('when', whenSchema, '2h, 90m, 1d, 1h30m, or until YYYY-MM-DD HH:MM');
+const tzArg = flag('ZONE', timeZone.optional(), 'time zone of an `until` time (default UTC)');
+
+const render = (out: Awaited<ReturnType<typeof start>>, _args: unknown, view: { now: number }) =>
+  out.window ? buildMaintenanceStarted(out.window, view.now) : buildMaintenanceRefused(out.refused);
+
+export const maintenanceServer = defineOperation({
+  id: 'maintenance.server',
+  summary: 'Hold back alerts for a server until planned work ends, then summarise it in this channel',
+  tier: 'change',
+  scope: 'bot',
+  mutates: false,
+  args: { server: serverArg, when: whenArg, tz: tzArg },
+  run: (ctx, { server, when, tz }) => start(ctx, 'server', String(server), when, tz),
+  render,
+});
+
+export const maintenanceWorker = defineOperation({
+  id: 'maintenance.worker',
+  summary: 'Hold back alerts for a worker until planned work ends, then summarise it in this channel',
+  tier: 'change',
+  scope: 'bot',
+  mutates: false,
+  args: { worker: workerArg, when: whenArg, tz: tzArg },
+  run: (ctx, { worker, when, tz }) => start(ctx, 'worker', worker, when, tz),
+  render,
+});
+
+export const maintenanceAccount = defineOperation({
+  id: 'maintenance.account',
+  summary: 'Hold back every alert of the account until planned work ends, then summarise it in this channel',
+  tier: 'change',
+  scope: 'bot',
+  mutates: false,
+  args: { when: whenArg, tz: tzArg },
+  run: (ctx, { when, tz }) => start(ctx, 'account', '', when, tz),
+  render,
+});
+
+export const maintenanceList = defineOperation({
+  id: 'maintenance.list',
+  summary: 'The maintenance windows in force',
+  tier: 'read',
+  scope: 'bot',
+  args: {},
+  run: (ctx) => control(ctx).m.list(),
+  render: (windows, _args, view) => buildMaintenanceList(windows, view.now),
+});
+
+export const maintenanceEnd = defineOperation({
+  id: 'maintenance.end',
+  summary: 'End one of this channel’s maintenance windows early (its summary follows)',
+  tier: 'change',
+  scope: 'bot',
+  mutates: false,
+  args: { id: positional('id', z.string().trim().regex(MAINTENANCE_ID_PATTERN, { error: 'is not a maintenance window id (see /cloud maintenance list)' }), 'the id from /cloud maintenance list') },
+  async run(ctx, { id }) {
+    const c = control(ctx);
+    return { id, outcome: await c.m.end(id, c.channelId, c.userId) };
+  },
+  render: ({ id, outcome }) => buildMaintenanceEnded(id, outcome),
+});
+
+/** This file's catalog entries (src/operations/index.ts lists each file's array once). */
+export const MAINTENANCE_OPS = [maintenanceServer, maintenanceWorker, maintenanceAccount, maintenanceList, maintenanceEnd];

@@ -1,0 +1,178 @@
+/**
+ * Maintenance windows (migration 14, issue 25 item 3): planned work on a server, a worker or a
+ * whole account, during which the monitor posts no alert for it. What the monitor held back is
+ * kept with the window (`muted`), and its end is claimed by one replica (`summary_claimed_by`)
+ * so the summary of what happened during it is posted once.
+ */
+import { sql as raw } from 'kysely';
+import type { Sql } from './dialect.js';
+import { newMaintenanceId } from './ids.js';
+import type { MaintenanceRow } from './maintenance-row.js';
+import { accountParam, assertInteger, assertText, objectToJson } from './operation-rows.js';
+
+export type MaintenanceKind = 'server' | 'worker' | 'account';
+
+/** An alert the window held back: first and last seen, so the summary can say when. */
+export interface MutedAlert {
+  kind: string;
+  resource: string;
+  condition: string;
+  firstAt: number;
+  lastAt: number;
+}
+
+export interface MaintenanceWindow {
+  id: string;
+  channelId: string;
+  /** Null: the default account. */
+  account: string | null;
+  kind: MaintenanceKind;
+  /** The server or worker id; '' for a whole account. */
+  resource: string;
+  createdBy: string;
+  createdAt: number;
+  startsAt: number;
+  endsAt: number;
+  /** Set when ended early (`/cloud maintenance end`), with who did. */
+  endedAt: number | null;
+  endedBy: string | null;
+  muted: MutedAlert[];
+  summaryClaimedBy: string | null;
+  summaryTs: string | null;
+}
+
+export interface MaintenanceStore {
+  create(input: { channelId: string; account: string | null; kind: MaintenanceKind; resource: string; createdBy: string; now: number; endsAt: number }): Promise<MaintenanceWindow>;
+  get(id: string): Promise<MaintenanceWindow | undefined>;
+  /** Windows in force at `now` (started, not over, not ended early). */
+  listOpen(now: number): Promise<MaintenanceWindow[]>;
+  /** Ends a window early; undefined when it was over or ended already (or is unknown). */
+  end(id: string, by: string, now: number): Promise<MaintenanceWindow | undefined>;
+  /** Records an alert held back (merged by kind, resource and condition). */
+  noteMuted(id: string, alert: Omit<MutedAlert, 'firstAt' | 'lastAt'>, now: number): Promise<void>;
+  /** Windows over by `now` whose summary nobody claimed yet. */
+  listUnsummarised(now: number): Promise<MaintenanceWindow[]>;
+  /** Claims posting a window's summary; true for exactly one caller. */
+  claimSummary(id: string, owner: string): Promise<boolean>;
+  setSummaryTs(id: string, ts: string): Promise<void>;
+}
+
+
+const toWindow = (r: MaintenanceRow): MaintenanceWindow => ({
+  id: r.id,
+  channelId: r.channel_id,
+  account: r.account,
+  kind: r.kind as MaintenanceKind,
+  resource: r.resource,
+  createdBy: r.created_by,
+  createdAt: Number(r.created_at),
+  startsAt: Number(r.starts_at),
+  endsAt: Number(r.ends_at),
+  endedAt: r.ended_at === null ? null : Number(r.ended_at),
+  endedBy: r.ended_by,
+  muted: ((JSON.parse(r.muted) as { alerts?: MutedAlert[] }).alerts ?? []),
+  summaryClaimedBy: r.summary_claimed_by,
+  summaryTs: r.summary_ts,
+});
+
+export function createMaintenanceStore(sql: Sql): MaintenanceStore {
+  const { f } = sql;
+  const insert = sql.prepare((k, p) =>
+    k
+      .insertInto('maintenance_windows')
+      .values({
+        id: p('id'),
+        channel_id: p('channel_id'),
+        account: p('account'),
+        kind: p('kind'),
+        resource: p('resource'),
+        created_by: p('created_by'),
+        created_at: p('now'),
+        starts_at: p('now'),
+        ends_at: p('ends_at'),
+        muted: '{}',
+      })
+      .returningAll(),
+  );
+  const byId = sql.prepare((k, p) => k.selectFrom('maintenance_windows').selectAll().where('id', '=', p('id')));
+  const open = sql.prepare((k, p) =>
+    k.selectFrom('maintenance_windows').selectAll().where('ended_at', 'is', null).where('starts_at', '<=', p('now')).where('ends_at', '>', p('now')).orderBy('ends_at'),
+  );
+  const endEarly = sql.prepare((k, p) =>
+    k
+      .updateTable('maintenance_windows')
+      .set({ ended_at: p('now'), ended_by: p('by') })
+      .where('id', '=', p('id'))
+      .where('ended_at', 'is', null)
+      .where('ends_at', '>', p('now'))
+      .returningAll(),
+  );
+  const setMuted = sql.prepare((k, p) => k.updateTable('maintenance_windows').set({ muted: p('muted') }).where('id', '=', p('id')));
+  const unsummarised = sql.prepare((k, p) =>
+    k
+      .selectFrom('maintenance_windows')
+      .selectAll()
+      .where('summary_claimed_by', 'is', null)
+      .where(raw<boolean>`(ended_at IS NOT NULL OR ends_at <= ${f.typed(p('now'), 'bigint')})`)
+      .orderBy('ends_at'),
+  );
+  const claim = sql.prepare((k, p) =>
+    k.updateTable('maintenance_windows').set({ summary_claimed_by: p('owner') }).where('id', '=', p('id')).where('summary_claimed_by', 'is', null).returning('id'),
+  );
+  const summaryTs = sql.prepare((k, p) => k.updateTable('maintenance_windows').set({ summary_ts: p('ts') }).where('id', '=', p('id')));
+  const get = async (id: string) => {
+    const row = await sql.one<MaintenanceRow>(byId, { id });
+    return row ? toWindow(row) : undefined;
+  };
+  return {
+    async create(input) {
+      assertText(input.channelId, 'channelId');
+      assertText(input.createdBy, 'createdBy');
+      assertInteger(input.now, 'now');
+      assertInteger(input.endsAt, 'endsAt');
+      const row = await sql.one<MaintenanceRow>(insert, {
+        id: newMaintenanceId(),
+        channel_id: input.channelId,
+        account: accountParam(input.account),
+        kind: input.kind,
+        resource: input.resource,
+        created_by: input.createdBy,
+        now: input.now,
+        ends_at: input.endsAt,
+      });
+      return toWindow(row!);
+    },
+    get,
+    async listOpen(now) {
+      assertInteger(now, 'now');
+      return (await sql.all<MaintenanceRow>(open, { now })).map(toWindow);
+    },
+    async end(id, by, now) {
+      assertInteger(now, 'now');
+      const row = await sql.one<MaintenanceRow>(endEarly, { id, by, now });
+      return row ? toWindow(row) : undefined;
+    },
+    async noteMuted(id, alert, now) {
+      // Read and written under the write lock (SQLite) / one transaction (PostgreSQL).
+      await sql.exclusive(async (q) => {
+        const row = await q.one<MaintenanceRow>(byId, { id });
+        if (!row) return;
+        const muted = toWindow(row).muted;
+        const same = muted.find((m) => m.kind === alert.kind && m.resource === alert.resource && m.condition === alert.condition);
+        if (same) same.lastAt = now;
+        else if (muted.length < 50) muted.push({ ...alert, firstAt: now, lastAt: now });
+        await q.run(setMuted, { id, muted: objectToJson({ alerts: muted }, 'muted') });
+      });
+    },
+    async listUnsummarised(now) {
+      assertInteger(now, 'now');
+      return (await sql.all<MaintenanceRow>(unsummarised, { now })).map(toWindow);
+    },
+    async claimSummary(id, owner) {
+      return (await sql.one(claim, { id, owner })) !== undefined;
+    },
+    async setSummaryTs(id, ts) {
+      await sql.run(summaryTs, { id, ts });
+    },
+  };
+}

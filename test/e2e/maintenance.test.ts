@@ -1,0 +1,109 @@
+/**
+ * Maintenance windows end to end (issue 25 item 3): `/cloud maintenance server 101 2h` in a
+ * channel subscribed to server 101, the monitor driven by the rig's clock (`monitorLoop:
+ * false`, one `tick()` per pass) against the sandbox powered off from its control API. No
+ * alert is posted while the window holds; when it ends, one summary in the channel names the
+ * change made through the bot and the alert held back, and what still holds is alerted then.
+ * A second bot instance on the same database (a replica) does not post the summary again.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ALICE, BOB, OPS_CHANNEL } from '../rig/workspace.js';
+import { appHomeOpenedEnvelope } from '../rig/payloads.js';
+import { waitFor } from '../rig/wait-for.js';
+import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { after, postedIn, powerFromPanel } from './rig-alerts.js';
+
+const INTERVAL = 60_000;
+const RECHECK = 1000;
+const MONITOR = { intervalMs: INTERVAL, holdPolls: 2, monitorLoop: false, monitorRecheckMs: RECHECK, postSpacingMs: 0 } as const;
+const OFF = /Server `101` is powered off/;
+
+let rig: BotRig;
+const { text, until } = rigHelpers(() => rig);
+afterEach(async () => {
+  await rig?.close();
+  expect(rig.slack.violations).toEqual([]);
+});
+
+/** The App Home tab as `userId` sees it once published (a signed app_home_opened in, views.publish out). */
+async function homeText(userId: string): Promise<string> {
+  const before = rig.slack.callsTo('views.publish').length;
+  await rig.send.event(appHomeOpenedEnvelope({ userId }));
+  await waitFor(() => rig.slack.callsTo('views.publish').slice(before).find((c) => c.response.ok === true), { timeoutMs: 10_000 });
+  return visibleText({ blocks: rig.slack.views.home(userId)!.blocks as unknown[] });
+}
+
+const summaries = () => postedIn(rig, OPS_CHANNEL.id, /Maintenance `mw_[a-z2-7]{8}` for server `101`/);
+
+describe('a maintenance window on a subscribed server', () => {
+  it('holds the alert back, marks nothing resolved, and posts one summary when it ends; what still holds is alerted then', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    await rig.command('subscribe server 101', { userId: BOB.id });
+    await rig.bot.monitor.tick(); await rig.bot.monitor.idle(); // the baseline
+
+    const started = await rig.command('maintenance server 101 2h', { userId: BOB.id });
+    const shown = visibleText(started.final);
+    expect(shown).toMatch(/Maintenance `mw_[a-z2-7]{8}` for server `101` until .* \(2 hours\)/);
+    expect(started.cloudRequests).toEqual([]);
+    const id = /mw_[a-z2-7]{8}/.exec(shown)![0];
+    expect(visibleText((await rig.command('maintenance list')).final)).toContain(`\`${id}\` server \`101\``);
+    // Status answers and App Home say so (the window passed to the views as data); another server's does not.
+    expect(visibleText((await rig.command('server status 101')).final)).toContain(`In maintenance* until`);
+    expect(visibleText((await rig.command('server status 102')).final)).not.toContain('In maintenance');
+    expect(await homeText(BOB.id)).toMatch(/Server `101`[^\n]*in maintenance/i);
+
+    // A change made through the bot during the window, and the server off from the panel.
+    const msg = await (async () => {
+      const before = Date.now();
+      await rig.sendCommand('server rename 101 web-1-new', { userId: ALICE.id });
+      return rig.statusMessage(OPS_CHANNEL.id, before);
+    })();
+    await until(msg, '— done');
+    await powerFromPanel(rig, 101, 'off');
+    const before = rig.slack.messages.inChannel(OPS_CHANNEL.id).length;
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    for (let i = 0; i < 3; i++) await after(rig, INTERVAL);
+    expect(postedIn(rig, OPS_CHANNEL.id, OFF)).toEqual([]);
+    expect(rig.slack.messages.inChannel(OPS_CHANNEL.id)).toHaveLength(before);
+
+    // Two hours on: the window ends on the bot's clock; one pass summarises it and alerts what holds.
+    await after(rig, 2 * 3_600_000);
+    await after(rig, RECHECK);
+    const [summary, ...more] = summaries();
+    expect(more).toEqual([]);
+    const said = text(summary!);
+    expect(said).toContain('ended as planned after 2 hours');
+    expect(said).toMatch(new RegExp(`\`server\\.rename\` \`PATCH /servers/101/rename\` — \`succeeded\`, by <@${ALICE.id}>`));
+    expect(said).toMatch(/Alerts held back[^]*Server `101` powered off/);
+    expect(said).not.toMatch(/resolved/i);
+    const alerts = postedIn(rig, OPS_CHANNEL.id, OFF).filter((m) => m !== summary);
+    expect(alerts).toHaveLength(1); // still off after the window: alerted now, once
+
+    // Another instance on the same database (a replica after the lease) finds it summarised.
+    await rig.restartBot();
+    await rig.bot.monitor.tick(); await rig.bot.monitor.idle();
+    expect(summaries()).toHaveLength(1);
+  });
+
+  it('ends early by command: one summary naming who ended it; a bad duration is refused and starts nothing', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    const refused = await rig.command('maintenance server 101 soon', { userId: BOB.id });
+    expect(visibleText(refused.final)).toContain('must be a duration like 2h, 90m, 1d or 1h30m, or until YYYY-MM-DD HH:MM');
+    const past = await rig.command('maintenance account until 2001-01-01 03:00', { userId: BOB.id });
+    expect(visibleText(past.final)).toContain('No maintenance window was started');
+    expect(visibleText((await rig.command('maintenance list')).final)).toContain('No maintenance window is in force.');
+
+    const started = await rig.command('maintenance server 101 1d', { userId: BOB.id });
+    const id = /mw_[a-z2-7]{8}/.exec(visibleText(started.final))![0];
+    const ended = await rig.command(`maintenance end ${id}`, { userId: BOB.id });
+    expect(visibleText(ended.final)).toContain(`ended early by <@${BOB.id}>`);
+    expect(visibleText((await rig.command(`maintenance end ${id}`, { userId: BOB.id })).final)).toContain('is over already');
+    await after(rig, RECHECK);
+    await after(rig, RECHECK);
+    const [summary, ...more] = summaries();
+    expect(more).toEqual([]);
+    expect(text(summary!)).toContain(`ended early by <@${BOB.id}>`);
+    expect(text(summary!)).toContain('none made through the bot');
+  });
+});
