@@ -31,6 +31,7 @@ import { createAliasControl } from './app/alias-control.js';
 import { createWatchControl } from './app/watch-control.js';
 import { nameSteps } from './app/name-steps.js';
 import { createAfterAck, type AfterAck } from './slack/after-ack.js';
+import { createSteps } from './runtime-steps.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -193,12 +194,14 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   });
   // What listeners do after their ack runs detached from Bolt (after-ack.ts); stop drains it.
   const afterAck = createAfterAck(logger, overrides.afterAck);
+  const steps = createSteps({ store, flow, catalog, accounts, access, auditor, known, clock, logger, slack: slackApi, accountOf, owner: watcher.owner, overrides });
   registerListeners(app, {
     afterAck,
     catalog,
     accounts,
     accountLabel: (account) => access.accountLabel(account),
     defaultAccount: () => currentPolicy().defaultAccount,
+    steps: steps.core,
     subscriptions: createSubscriptionControl({ stores: store, clock, monitor, mayRead, channelMay }),
     known,
     aliases: createAliasControl({ store: store.aliases, catalog, access, clock }),
@@ -237,6 +240,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     monitor,
     budget,
     flow,
+    steps: steps.driver,
     app,
     slackApi,
     async start() {
@@ -270,6 +274,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       }, overrides.expirySweepMs ?? 30_000);
       sweep.unref();
       watcher.start(); // resumes every open watch from the store
+      if (overrides.stepLoop !== false) steps.driver.start(); // and every waiting workflow step
       if (overrides.monitorLoop !== false) monitor.start(); // one replica at a time polls the subscriptions (the monitor lease)
       const every = settings.access.config.policyReloadMs ?? 0;
       if (settings.access.reloadPolicy && every > 0) {
@@ -290,6 +295,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       stopping.abort(); // a start-up still waiting for Slack gives up
       if (sweep) clearInterval(sweep);
       await watcher.stop(); // the poll in flight finishes first
+      await steps.driver.stop();
       await monitor.stop();
       if (listening) await app.stop();
       await settleListeners(afterAck, logger); // answers under way finish before the store closes

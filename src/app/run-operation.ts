@@ -61,6 +61,8 @@ export interface RunOutcome {
   errorCode?: string;
   /** The arguments it ran with: names replaced by ids (a `--watch` follows these). */
   args?: Record<string, unknown>;
+  /** The cloud's answer, on success (a workflow step reads its outputs from it). */
+  result?: unknown;
 }
 
 export async function runOperation(
@@ -112,7 +114,7 @@ export async function runOperation(
     const reply = withAccount(op.render(result, args, { now: deps.clock.now(), account, ...(named ? { namedDefaultAccount: named } : {}) }), label);
     log.info('operation succeeded', { ms: deps.clock.now() - started });
     await audit('succeeded', null);
-    return { reply, ok: true, args };
+    return { reply, ok: true, args, result };
   } catch (e) {
     const ms = deps.clock.now() - started;
     // Already audited as refused where the record was checked; said as it was decided.

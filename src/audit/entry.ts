@@ -42,7 +42,14 @@ export function auditEntry(input: AuditInput): NewAuditEntry {
     approvedBy: r?.approvedBy ?? null,
     operationId: r?.id ?? null,
     durationMs: input.durationMs ?? (r?.finishedAt ? r.finishedAt - (r.confirmedAt ?? r.createdAt) : null),
-    detail: input.detail ?? (request ? `${request.method} ${request.path}` : null),
+    detail: viaWorkflow(input.detail ?? (request ? `${request.method} ${request.path}` : null), r),
     account: input.account !== undefined ? input.account : (r?.account ?? null),
   };
+}
+
+/** A change a workflow step started says so in every entry (the record's facts name the workflow). */
+function viaWorkflow(detail: string | null, r: OperationRecord | undefined): string | null {
+  const via = r?.facts.via;
+  if (typeof via !== 'string' || !via) return detail;
+  return detail ? `${detail} (${via})` : via;
 }

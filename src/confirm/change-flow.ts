@@ -121,6 +121,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       // The request it will send, described once here (secrets masked) and stored with the record:
       // its status messages, its watch's parent message and its audit entries read it from there.
       facts = withStoredRequest(facts, maskedRequest(op, req.args));
+      if (req.via) facts = { ...facts, askFirst: true, via: `workflow ${req.via.workflow}` };
       const now = deps.clock.now();
       const created = await deps.store.create({
         opId: op.id,
@@ -134,7 +135,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         dedupeKey: req.dedupeKey ?? null,
         expiresAt: now + ttl,
       });
-      if (!created.created) return { kind: 'duplicate' };
+      if (!created.created) return { kind: 'duplicate', record: created.record };
       let record = created.record;
 
       // Post before anything reaches the cloud: if the team cannot see it, it does not happen.
@@ -164,7 +165,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       await deps.store.setMessage(record.id, posted.channel, posted.ts);
       record = { ...record, channelId: posted.channel, messageTs: posted.ts };
 
-      if (change.confirm || needsApproval(op, record)) {
+      if (change.confirm || record.facts.askFirst === true || needsApproval(op, record)) {
         await audit(op, record, 'requested');
         return { kind: 'posted', record };
       }

@@ -64,6 +64,11 @@ export interface ChangeRequest {
   /** Same key for a retried delivery (the slash command's trigger_id, a modal's view id). */
   dedupeKey?: string;
   dryRun?: boolean;
+  /**
+   * Started by a workflow step (issue 23): a person is always asked first, whatever the
+   * catalog's `confirm`, and the record (so its audit entries) names the workflow.
+   */
+  via?: { workflow: string };
 }
 
 export type StartOutcome =
@@ -72,8 +77,8 @@ export type StartOutcome =
    * the refusal is about these arguments (plain text), so a form asks for them again.
    */
   | { kind: 'tell'; reply: Reply; fieldErrors?: Record<string, string> }
-  /** A retried delivery: the first one is handling it. */
-  | { kind: 'duplicate' }
+  /** A retried delivery: the first one is handling it (its record, when the store gave it). */
+  | { kind: 'duplicate'; record?: OperationRecord }
   /**
    * The status message is up; waiting for a click, or already done. `unseen`: the outcome,
    * for the requester, when the message could not be edited to show it.

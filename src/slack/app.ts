@@ -18,6 +18,7 @@ import { registerWatchActions } from './register-watch-actions.js';
 import type { WatchCommandDeps } from '../app/watch-commands.js';
 import { registerAlertActions, type AlertActionDeps } from './register-alert-actions.js';
 import { registerHome, type HomeDeps } from './register-home.js';
+import { registerSteps, type StepListenerDeps } from './register-steps.js';
 import { slackApiDirect } from './slack-api-direct.js';
 import { createSlackHttp } from './slack-http.js';
 import { createLightFetch } from './light-fetch.js';
@@ -169,7 +170,7 @@ async function readyz(readiness: SlackAppOptions['readiness'], res: ServerRespon
 }
 
 /** Everything the listeners need, as src/runtime.ts assembles it. */
-export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchCommandDeps & AlertActionDeps & HomeDeps & RetriedDeliveryDeps;
+export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchCommandDeps & AlertActionDeps & HomeDeps & RetriedDeliveryDeps & StepListenerDeps;
 
 /** Registers every listener of the bot, and the last-resort error handler. */
 export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
@@ -180,6 +181,7 @@ export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
   registerWatchActions(app, deps);
   registerAlertActions(app, deps);
   registerHome(app, deps);
+  registerSteps(app, deps);
   // Last resort: whatever a listener did not answer itself is logged with a reference and
   // told to the person through the response_url (or privately in the channel).
   app.error(async ({ error, body }: { error: Error; body?: unknown }) => {

@@ -47,6 +47,7 @@ export { ALIASES_PER_CHANNEL, ALIAS_COMMAND_MAX } from './alias-types.js';
 export type { AliasRecord, AliasStore, NewAlias } from './alias-types.js';
 export { DELIVERY_KEY_MAX } from './delivery-store.js';
 export type { DeliveryStore } from './delivery-store.js';
+export type { NewStep, StepOutcome, StepRecord, StepStatus, StepStore } from './step-store.js';
 export { StoreUnavailableError, isStoreUnavailable } from './errors.js';
 export type { StoreFailureReason } from './errors.js';
 export { LOCK_BUDGET_MS, createLockRetry, retryingMethods } from './sqlite-retry.js';

@@ -16,6 +16,7 @@ import { createMonitorStores } from './monitor-store.js';
 import { createKnownStore } from './known-store.js';
 import { createAliasStore } from './alias-store.js';
 import { createDeliveryStore } from './delivery-store.js';
+import { createStepStore } from './step-store.js';
 import { sqliteSql } from './dialect.js';
 import { createLockRetry, retryingMethods, type LockRetryOptions } from './sqlite-retry.js';
 import { createOperationStore } from './operation-store.js';
@@ -76,6 +77,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       known: retryingMethods(createKnownStore(sql), run),
       aliases: retryingMethods(createAliasStore(sql), run),
       deliveries: retryingMethods(createDeliveryStore(sql), run),
+      steps: retryingMethods(createStepStore(sql), run),
       async close() {
         if (db.open) db.close();
       },

@@ -6,6 +6,7 @@ import type { KnownResourceStore } from './known-types.js';
 import type { AlertStore, LeaseStore, MonitorStateStore, SubscriptionStore } from './monitor-types.js';
 import type { OperationStore } from './types.js';
 import type { WatchStore } from './watch-store.js';
+import type { StepStore } from './step-store.js';
 
 export interface Store {
   operations: OperationStore;
@@ -21,6 +22,8 @@ export interface Store {
   aliases: AliasStore;
   /** Slack deliveries taken, shared by replicas (a retry is not answered twice). */
   deliveries: DeliveryStore;
+  /** Workflow steps under way, by function_execution_id (issue 23). */
+  steps: StepStore;
   /** Resolves once the schema is migrated (PostgreSQL migrates in the background; SQLite at open). */
   ready?(): Promise<void>;
   /** Idempotent. */

@@ -9,6 +9,7 @@ import type { KnownNameRow, KnownRow } from './known-rows.js';
 import type { AlertRow, SubscriptionRow } from './monitor-rows.js';
 import type { OperationRow } from './operation-rows.js';
 import type { WatchRow } from './watch-row.js';
+import type { StepRow } from './step-row.js';
 
 export interface Tables {
   operations: OperationRow;
@@ -22,4 +23,5 @@ export interface Tables {
   known_names: KnownNameRow & { account: string; kind: string };
   aliases: AliasRow;
   deliveries: { key: string; taken_at: number; expires_at: number };
+  steps: StepRow;
 }

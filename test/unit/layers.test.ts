@@ -19,6 +19,7 @@ const LAYER: Record<string, number> = {
   'runtime.ts': 8,
   // The policy part of the composition root, and the root's types (they name every service).
   'runtime-policy.ts': 7.5,
+  'runtime-steps.ts': 7.5,
   'runtime-types.ts': 7,
   slack: 6,
   // The application core: runs a request from any surface (commands, forms, clicks); knows no Slack transport.

@@ -15,6 +15,7 @@ import { createMonitorStores } from '../monitor-store.js';
 import { createKnownStore } from '../known-store.js';
 import { createAliasStore } from '../alias-store.js';
 import { createDeliveryStore } from '../delivery-store.js';
+import { createStepStore } from '../step-store.js';
 import { postgresSql } from '../dialect.js';
 import { toStoreError } from './pg-errors.js';
 
@@ -60,6 +61,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     known: createKnownStore(sql),
     aliases: createAliasStore(sql),
     deliveries: createDeliveryStore(sql),
+    steps: createStepStore(sql),
     pool,
     description: describeUrl(options.url),
     ready: () => migrated,
