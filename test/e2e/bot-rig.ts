@@ -86,6 +86,8 @@ export interface BotRigOptions {
   monitor?: RigMonitorOptions;
   /** Bounds on work in flight after acks (after-ack.ts): small ones make shedding reachable. */
   afterAck?: AfterAckLimits;
+  /** true: waiting workflow steps move on their own; default false, tests call `bot.steps.tick()`. */
+  stepLoop?: boolean;
 }
 
 /** The bot's Slack retry policy with the waits taken out: as many tries, at once. */
@@ -187,6 +189,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
         ...(options.groupCacheMs !== undefined ? { groupCacheMs: options.groupCacheMs } : {}),
         ...(options.watch?.concurrency ? { watchConcurrency: options.watch.concurrency } : {}),
         ...(options.afterAck ? { afterAck: options.afterAck } : {}),
+        stepLoop: options.stepLoop ?? false,
         ...monitor.overrides,
       },
     );

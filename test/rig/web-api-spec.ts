@@ -44,6 +44,19 @@ const EXTRA_METHODS: MethodSpec[] = [
   // The App Home tab (issue 14). Slack's OpenAPI description (slackapi/slack-api-specs,
   // operation views_publish): `user_id` and `view` required, `hash` optional, scope none.
   { method: 'views.publish', required: ['user_id', 'view'], oneOf: [], errors: [] },
+  // Workflow steps (issue 23), from Slack's method reference: no scope; errors as it lists them.
+  {
+    method: 'functions.completeSuccess',
+    required: ['function_execution_id', 'outputs'],
+    oneOf: [],
+    errors: ['execution_not_in_running_state', 'function_execution_not_found', 'parameter_validation_failed'],
+  },
+  {
+    method: 'functions.completeError',
+    required: ['function_execution_id', 'error'],
+    oneOf: [],
+    errors: ['execution_not_in_running_state', 'function_execution_not_found', 'parameter_validation_failed'],
+  },
   {
     method: 'conversations.replies',
     required: ['channel', 'ts'],
