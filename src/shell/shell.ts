@@ -14,7 +14,8 @@ import { LineReader } from './line-reader.js';
 import type { JsonObject, ShellView } from './local-model.js';
 import type { LocalSlack } from './local-slack.js';
 import { mrkdwnToText, type TextContext } from './mrkdwn-text.js';
-import { appHomeOpenedBody, blockActionsBody, slashCommandBody, viewActionBody, viewSubmissionBody, type Clicked } from './payloads.js';
+import { appHomeOpenedBody, blockActionsBody, functionExecutedBody, slashCommandBody, viewActionBody, viewSubmissionBody, type Clicked } from './payloads.js';
+import { parseStepLine, stepsHelp } from './step-line.js';
 import type { ShellReceiver } from './shell-receiver.js';
 import { channelListText, findChannel, HOME_CHANNEL, switchedText, type ShellChannel } from './shell-channels.js';
 
@@ -31,6 +32,7 @@ export const SHELL_HELP = [
   '  channel              list the channels, each with the account it drives',
   '  channel NAME         switch to one (NAME or its id): your commands then come from it',
   '  home                 your App Home tab: usage, requests waiting, watches, recent activity',
+  '  step NAME k=v …      run a Workflow Builder step with named inputs (step alone lists them)',
   '  help, exit           this text; quit (Ctrl-D does too)',
 ].join('\n');
 
@@ -184,6 +186,8 @@ export function createShell(opts: ShellOptions): Shell {
     if (text === 'exit' || text === 'quit') return 'exit';
     if (text === 'help' || text === '?') return print(SHELL_HELP);
     if (text === 'home') return void (await dispatch(appHomeOpenedBody()));
+    if (text === 'step' || text === 'steps') return print(stepsHelp());
+    if (text.startsWith('step ')) return runStep(text.slice('step '.length));
     if (/^\d+$/.test(text)) return press(Number(text));
     if (text === COMMAND || text.startsWith(`${COMMAND} `)) {
       await dispatch(slashCommandBody(COMMAND, text.slice(COMMAND.length).trim(), opts.slack.responseUrl(undefined, current.id), current));
@@ -193,6 +197,16 @@ export function createShell(opts: ShellOptions): Shell {
     if (switchTo) return switchChannel(switchTo[1]);
     if (text === CANCEL_WORD) return print('There is no form open.');
     print(text.startsWith('/') ? `Only ${COMMAND} works here. Type help.` : `Type ${COMMAND} ${text.replace(/^cloud\s+/i, '')} to run it as a command, or help.`);
+  }
+
+  /** A workflow step with named inputs, from this channel and person unless given; its end is printed when it comes. */
+  async function runStep(rest: string): Promise<void> {
+    const line = parseStepLine(rest, { channel: current.id, requester: SHELL_USER.id });
+    if (!line.ok) return print(line.message);
+    const executionId = `Fx${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
+    model.steps.set(executionId, 'running');
+    print(`→ workflow step ${executionId} (${line.step.title}) started`);
+    await dispatch(functionExecutedBody(line.step.callbackId, line.step.title, line.inputs, executionId));
   }
 
   function switchChannel(query: string | undefined): void {

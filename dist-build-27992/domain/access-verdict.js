@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=access-verdict.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=audit-entry.js.map

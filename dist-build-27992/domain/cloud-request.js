@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=cloud-request.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=tier.js.map

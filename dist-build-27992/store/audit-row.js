@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=audit-row.js.map

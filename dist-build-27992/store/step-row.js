@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=step-row.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=tables.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=watch-row.js.map

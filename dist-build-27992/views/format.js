@@ -1,0 +1,72 @@
+/**
+ * Formatting shared by the views: sizes, money, moments. Pure; `now` is passed in. What is
+ * meant for mrkdwn comes back as `Mrkdwn`: numbers and our own words only, and an unreadable
+ * timestamp (cloud text) as a value.
+ */
+import { formatDistanceStrict, formatDistance } from 'date-fns';
+import { date, md, trusted, val } from './mrkdwn.js';
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+const DASH = trusted('—');
+/** Bytes as people read them: 1 GB is 1024³ bytes, as hosting panels count. */
+export function bytes(value) {
+    if (value == null)
+        return DASH;
+    if (value === 0)
+        return md `0 B`;
+    let v = value;
+    let u = 0;
+    while (Math.abs(v) >= 1024 && u < UNITS.length - 1) {
+        v /= 1024;
+        u++;
+    }
+    const digits = v >= 100 || Number.isInteger(v) ? 0 : 1;
+    return trusted(`${v.toFixed(digits).replace(/\.0$/, '')} ${UNITS[u]}`);
+}
+export function gigabytes(value) {
+    return value == null ? DASH : md `${value} GB`;
+}
+/** The API gives amounts without a currency; show two decimals (more when a price needs it). */
+export function money(value) {
+    if (value == null)
+        return DASH;
+    const decimals = Math.abs(value) < 0.1 && value !== 0 ? 4 : 2;
+    return trusted(value.toFixed(decimals));
+}
+/** "3 hours ago" / "in 5 minutes"; an unreadable timestamp is cloud text, shown as a value. */
+export function ago(iso, now) {
+    if (!iso)
+        return DASH;
+    const t = Date.parse(iso);
+    if (Number.isNaN(t))
+        return val(iso);
+    return trusted(formatDistance(t, now, { addSuffix: true }));
+}
+/** "3 days ago" for an age measured earlier (kept as a number, e.g. in a change's facts). */
+export function agoFromAge(ageMs) {
+    return trusted(formatDistance(0, ageMs, { addSuffix: true }));
+}
+/** Slack's own date formatting, shown in each reader's time zone, with "3 hours ago" as fallback. */
+export function slackDate(iso, now) {
+    if (!iso)
+        return DASH;
+    const t = Date.parse(iso);
+    if (Number.isNaN(t))
+        return val(iso);
+    return date(t, formatDistance(t, now, { addSuffix: true }));
+}
+/** Elapsed time, e.g. "4 minutes", for thread updates. */
+export function elapsed(fromMs, toMs) {
+    return trusted(formatDistanceStrict(fromMs, toMs));
+}
+export function yesNo(v) {
+    return v == null ? DASH : v ? md `yes` : md `no`;
+}
+/** Plain text (not mrkdwn): the value, or a dash. In mrkdwn use `val`, which shows null as a dash. */
+export function orDash(v) {
+    return v == null || v === '' ? '—' : String(v);
+}
+/** "1 address" / "3 addresses": the count and our own word for it. */
+export function plural(n, one, many) {
+    return md `${n} ${n === 1 ? one : many}`;
+}
+//# sourceMappingURL=format.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=modal-spec.js.map

@@ -1,0 +1,181 @@
+import { context, section } from './blocks.js';
+import { md, plain as oneLine, val } from './mrkdwn.js';
+import { words } from './words.js';
+export const CHANGE_MODAL_CALLBACK = 'cloud_change';
+export const TYPE_TO_CONFIRM_CALLBACK = 'cloud_type_confirm';
+const MAX_OPTIONS = 100;
+/** A plain_text object: never parsed as mrkdwn, kept to one line and Slack's length. */
+const plain = (text, max = 75) => ({ type: 'plain_text', text: oneLine(text, max), emoji: true });
+/** Option texts come from the cloud (names of keys, templates…): plain text only. */
+function option(o) {
+    return { text: plain(o.text, 75), value: o.value.slice(0, 150) };
+}
+/** Options under their group's label, in first-seen order (Slack: at most 100 groups). */
+function optionGroups(options) {
+    const groups = new Map();
+    for (const o of options) {
+        const label = o.group ?? 'Other';
+        groups.set(label, [...(groups.get(label) ?? []), option(o)]);
+    }
+    return [...groups].slice(0, 100).map(([label, opts]) => ({ label: plain(label, 75), options: opts }));
+}
+function element(f, options, initial) {
+    const id = f.name;
+    const opts = options.slice(0, MAX_OPTIONS).map(option);
+    switch (f.kind) {
+        case 'text':
+        case 'multiline':
+            return {
+                type: 'plain_text_input',
+                action_id: id,
+                multiline: f.kind === 'multiline',
+                ...(f.maxLength ? { max_length: f.maxLength } : {}),
+                ...(f.placeholder ? { placeholder: plain(f.placeholder, 150) } : {}),
+                // A value typed on the command line beyond the field's limit cannot be shown (Slack
+                // refuses the whole view); the field stays empty and the submission is validated.
+                ...(typeof initial === 'string' && initial !== '' && initial.length <= (f.maxLength ?? Infinity) ? { initial_value: initial } : {}),
+            };
+        case 'select': {
+            const chosen = opts.find((o) => o.value === String(initial ?? ''));
+            const grouped = options.some((o) => o.group !== undefined);
+            return {
+                type: 'static_select',
+                action_id: id,
+                // Grouped options (subnets by location) are listed under their group's name.
+                ...(grouped ? { option_groups: optionGroups(options.slice(0, MAX_OPTIONS)) } : { options: opts }),
+                ...(f.placeholder ? { placeholder: plain(f.placeholder, 150) } : {}),
+                ...(chosen ? { initial_option: chosen } : {}),
+            };
+        }
+        case 'multi_select': {
+            const wanted = new Set((Array.isArray(initial) ? initial : []).map(String));
+            const chosen = opts.filter((o) => wanted.has(o.value ?? ''));
+            return {
+                type: 'multi_static_select',
+                action_id: id,
+                options: opts,
+                ...(f.maxSelected ? { max_selected_items: f.maxSelected } : {}),
+                ...(f.placeholder ? { placeholder: plain(f.placeholder, 150) } : {}),
+                ...(chosen.length ? { initial_options: chosen } : {}),
+            };
+        }
+        case 'checkbox': {
+            const only = option({ value: 'true', text: f.label });
+            return { type: 'checkboxes', action_id: id, options: [only], ...(initial === true ? { initial_options: [only] } : {}) };
+        }
+    }
+}
+export function buildChangeModal(m) {
+    const blocks = [];
+    if (m.intro)
+        blocks.push(section(m.intro));
+    for (const f of m.spec.fields) {
+        // A select with nothing to choose from cannot be submitted; say why instead.
+        const opts = m.options[f.name] ?? (Array.isArray(f.options) ? f.options : []);
+        if ((f.kind === 'select' || f.kind === 'multi_select') && opts.length === 0) {
+            if (!f.optional)
+                blocks.push(section(md `*${words(f.label)}*: the cloud offers no choices right now.`));
+            continue;
+        }
+        blocks.push({
+            type: 'input',
+            block_id: f.name,
+            optional: f.optional ?? false,
+            // Slack marks an optional input "(optional)" itself: a label saying it too reads it twice.
+            label: plain(f.optional ? f.label.replace(/\s*\(optional\)\s*$/i, '') : f.label, 2000),
+            ...(f.hint ? { hint: plain(f.hint, 2000) } : {}),
+            element: element(f, opts, m.initial[f.name]),
+        });
+        const note = m.fieldNotes?.[f.name];
+        if (note)
+            blocks.push(context(md `:warning: ${val(note)}`));
+    }
+    return {
+        type: 'modal',
+        callback_id: CHANGE_MODAL_CALLBACK,
+        title: plain(m.spec.title, 24),
+        submit: plain(m.spec.submit, 24),
+        close: plain('Cancel', 24),
+        private_metadata: m.privateMetadata,
+        blocks: blocks.slice(0, 100),
+    };
+}
+/** Shown at once (a trigger_id lives 3 s), replaced when the choices have been read. */
+export function buildLoadingModal(title, privateMetadata) {
+    return {
+        type: 'modal',
+        callback_id: CHANGE_MODAL_CALLBACK,
+        title: plain(title, 24),
+        close: plain('Cancel', 24),
+        private_metadata: privateMetadata,
+        blocks: [section(md `:hourglass_flowing_sand: Reading the choices from the cloud…`)],
+    };
+}
+/** A message shown inside the form in place of its fields (a refusal, an invitation hint). */
+export function buildModalFromReply(title, blocks) {
+    const shown = blocks.filter((b) => b.type === 'section' || b.type === 'context' || b.type === 'header' || b.type === 'divider');
+    return { type: 'modal', title: plain(title, 24), close: plain('Close', 24), blocks: shown.slice(0, 100) };
+}
+export function buildModalMessage(title, text) {
+    return { type: 'modal', title: plain(title, 24), close: plain('Close', 24), blocks: [section(text)] };
+}
+/** A form that only says something (the form is out of date, the choices could not be read). */
+export function buildFormGone() {
+    return buildModalMessage('cloudbot', md `This form is out of date. Run the command again.`);
+}
+/** The choices of a form could not be read from the cloud. */
+export function buildChoicesUnreadable(title, summary, nextStep) {
+    return buildModalMessage(title, md `:warning: Could not read the choices from the cloud. ${summary} ${nextStep}`);
+}
+/** A refusal of ours as a field's `response_action: errors` text: plain (Slack shows it as is), one line. */
+export function fieldErrorText(refusal) {
+    return oneLine(refusal.replace(/`/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
+}
+/** The `response_action: errors` text when the typed hostname does not match (plain text: Slack shows it as is). */
+export function typedMismatchError(expected) {
+    return oneLine(`Type ${expected} exactly; nothing was done.`, 150);
+}
+/** A reinstall wipes the disk: the confirmer types the hostname first. */
+export function buildTypeToConfirmModal(what, expected, recordId) {
+    return {
+        type: 'modal',
+        callback_id: TYPE_TO_CONFIRM_CALLBACK,
+        title: plain('Confirm', 24),
+        submit: plain('Confirm', 24),
+        close: plain('Back', 24),
+        private_metadata: recordId,
+        blocks: [
+            section(md `:warning: ${what}. This cannot be undone.`),
+            {
+                type: 'input',
+                block_id: 'typed',
+                label: plain(`Type ${expected} to confirm`, 2000),
+                element: { type: 'plain_text_input', action_id: 'typed', max_length: 255 },
+            },
+        ],
+    };
+}
+/** `view.state.values` → raw arguments: strings, string arrays, booleans; empty inputs left out. */
+export function readModalValues(spec, values) {
+    const raw = {};
+    for (const f of spec.fields) {
+        const v = values[f.name]?.[f.name];
+        if (!v)
+            continue;
+        if (f.kind === 'checkbox')
+            raw[f.name] = (v.selected_options ?? []).length > 0;
+        else if (f.kind === 'multi_select') {
+            const chosen = (v.selected_options ?? []).map((o) => o.value);
+            if (chosen.length)
+                raw[f.name] = chosen;
+        }
+        else if (f.kind === 'select') {
+            if (v.selected_option)
+                raw[f.name] = v.selected_option.value;
+        }
+        else if (typeof v.value === 'string' && v.value.trim() !== '')
+            raw[f.name] = v.value;
+    }
+    return raw;
+}
+//# sourceMappingURL=modal-views.js.map
