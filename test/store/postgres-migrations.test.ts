@@ -44,6 +44,7 @@ describe('PostgreSQL migrations', () => {
       'operations.expires_at:bigint',
       'operations.facts:jsonb',
       'operations.result:jsonb',
+      'steps.created_at:bigint',
       'subscriptions.created_at:bigint',
       'watches.next_poll_at:bigint',
       'watches.state:jsonb',
