@@ -14,7 +14,7 @@ import { createJumpClock, rigHelpers, startBotRig, visibleText, type BotRig } fr
 
 let rig: BotRig;
 const clock = createJumpClock();
-const { text, until, buttons, latest } = rigHelpers(() => rig);
+const { text, until, buttons, latest, confirmByTyping } = rigHelpers(() => rig);
 
 beforeAll(async () => {
   rig = await startBotRig({ clock, sandbox: { clock }, watch: { intervalMs: 150 } });
@@ -202,6 +202,29 @@ describe('a change step asks a person and completes once the change finished', (
     const [call] = await completed(executionId);
     expect(call!.method).toBe('functions.completeError');
     expect(call!.params.error).toMatch(/^Worker `wf-broken` did not come up: `.+`\.$/);
+  });
+});
+
+describe('a reinstall step', () => {
+  it('asks for the hostname typed, sends one reinstall, and completes once the watch saw the install end', async () => {
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    const { executionId } = await runStep('server_reinstall', { ...where(), server: '104', template: 'debian-12' });
+    const card = await rig.statusMessage(OPS_CHANNEL.id, before);
+    expect(text(card)).toContain('Reinstall server `104`');
+    await confirmByTyping(card, 'staging-1.example.net');
+    await rig.bot.settled();
+    expect(rig.mutations(from).map((r) => `${r.method} ${r.rawPath}`)).toEqual(['POST /v2/servers/104/reinstall']);
+    await tick();
+    expect(completionCalls(executionId)).toEqual([]); // installing
+    clock.jump(30 * 60_000 - 60_000);
+    const record = (await rig.store.operations.listRecent({ limit: 1 }))[0]!;
+    await waitFor(async () => ((await rig.store.watches.forOperation(record.id))?.status === 'done' ? true : undefined), { timeoutMs: 10_000 });
+    await tick();
+    const [call] = await completed(executionId);
+    expect([call!.method, call!.params.outputs]).toEqual(['functions.completeSuccess', { server: '104' }]);
+    // The new root password went to the requester only, never into the step's outputs.
+    expect(JSON.stringify(call!.params)).not.toContain(rig.sandbox.state.servers.find((s) => s.id === 104)!.rootPassword ?? 'no-password');
   });
 });
 
