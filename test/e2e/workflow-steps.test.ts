@@ -173,6 +173,32 @@ describe('a change step asks a person and completes once the change finished', (
     expect(rig.sandbox.requests.slice(from).map((r) => r.rawPath)).toEqual(['/v2/servers/102/status']);
   });
 
+  it('a replica that died after posting the card: the next holder follows that card, posts no second one, and fails the step once with the cloud’s refusal', async () => {
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    const executionId = newExecutionId();
+    rig.slack.executions.start(executionId, 'backup_create');
+    const inputs = { ...where(), server: '102', name: 'mid-step' };
+    await rig.store.steps.begin({ executionId, callbackId: 'backup_create', inputs }, 'dead-replica', clock.now(), 60_000);
+    // What the dead replica got done: the change stored under the step's key and its card posted.
+    const op = rig.bot.flow;
+    const started = await op.start({ op: (await import('../../src/operations/index.js')).catalog.byId('backup.create')!, args: { server: '102', name: 'mid-step', mode: 'snapshot', compression: 'zstd' }, userId: ALICE.id, channelId: OPS_CHANNEL.id, dedupeKey: `step:${executionId}`, via: { workflow: 'Wx-dead' } });
+    expect(started.kind).toBe('posted');
+    clock.jump(61_000);
+    await rig.bot.steps.tick();
+    await rig.bot.settled();
+    const posted = rig.slack.messages.inChannel(OPS_CHANNEL.id).filter((m) => m.postedAt >= before);
+    expect(posted).toHaveLength(1);
+    await rig.click(latest(posted[0]!), 'op_confirm', ALICE.id);
+    await until(posted[0]!, 'failed');
+    await tick();
+    // Server 102 is at the plan's backup limit: the cloud refused, and the step says so, once.
+    const calls = await completed(executionId);
+    expect(calls.map((c) => c.method)).toEqual(['functions.completeError']);
+    expect(calls[0]!.params.error).toMatch(/^The cloud refused the change \(`RESOURCE_LIMIT_EXCEEDED`\): `.+`\.$/);
+    expect(rig.mutations(from).map((r) => r.rawPath)).toEqual(['/v2/servers/102/backups']);
+  });
+
   it('a worker deploy completes with its uuid and address once the build is active', async () => {
     const before = Date.now();
     const { executionId } = await runStep('worker_deploy', { ...where(), name: 'wf-app', location: rig.sandbox.state.locations[0]!.id, repo: 'https://github.com/example/app' });
