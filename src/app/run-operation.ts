@@ -52,6 +52,8 @@ export interface Actor {
   userId: string;
   channelId?: string;
   teamId?: string;
+  /** What ran it besides a person typing (a workflow step names its workflow): the audit entry's detail. */
+  via?: string;
 }
 
 export interface RunOutcome {
@@ -82,7 +84,7 @@ export async function runOperation(
   const signal = AbortSignal.timeout(deps.operationTimeoutMs ?? 25_000);
   const audit = (outcome: 'succeeded' | 'failed', errorCode: string | null) =>
     deps.auditor?.record(
-      auditEntry({ op, userId: actor.userId, channelId: actor.channelId, account: onCloud ? account : null, args, outcome, errorCode, durationMs: deps.clock.now() - started }),
+      auditEntry({ op, userId: actor.userId, channelId: actor.channelId, account: onCloud ? account : null, args, outcome, errorCode, durationMs: deps.clock.now() - started, ...(actor.via ? { detail: actor.via } : {}) }),
     ) ?? Promise.resolve();
   try {
     // A name typed for an id becomes the id seen on this account, before any request.

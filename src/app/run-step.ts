@@ -119,7 +119,8 @@ async function begin(deps: StepDeps, step: StepRecord, spec: StepSpec, op: AnyOp
   const admitted = await admit(deps, op, userId, channelId, maskedArgs(op, checked.args));
   if (!admitted.ok) return error(words.stepErrorOf(admitted.reply));
   if (!op.change) {
-    const read = await runOperation(deps, op, checked.args, { userId, channelId, ...(teamId ? { teamId } : {}) }, admitted.account);
+    const via = `workflow ${step.workflow ?? step.callbackId}`;
+    const read = await runOperation(deps, op, checked.args, { userId, channelId, via, ...(teamId ? { teamId } : {}) }, admitted.account);
     if (!read.ok) return error(words.stepErrorOf(read.reply));
     return { kind: 'settled', outcome: { outcome: 'success', outputs: declaredOnly(spec, spec.readOutputs?.(read.result) ?? {}) } };
   }

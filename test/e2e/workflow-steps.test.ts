@@ -60,6 +60,8 @@ describe('a read step', () => {
     expect(call!.params.outputs).toEqual({ power_state: s.powerState, status: s.status ?? 'ready' });
     expect(rig.sandbox.requests.slice(from).map((r) => `${r.method} ${r.rawPath}`)).toEqual(['GET /v2/servers/101/status']);
     expect(rig.slack.executions.get(executionId)!.state).toBe('completed');
+    const entry = (await rig.store.audit.list({ limit: 5 })).find((e) => e.opId === 'server.status' && e.outcome === 'succeeded');
+    expect(entry?.detail).toMatch(/^workflow Wx\w+$/);
   });
 
   it('bad input fails with a sentence naming the input; nothing reaches the cloud or the channel', async () => {
