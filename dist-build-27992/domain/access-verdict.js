@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=access-verdict.js.map

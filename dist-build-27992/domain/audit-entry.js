@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=audit-entry.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=cloud-request.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=tier.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=audit-row.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=step-row.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=tables.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=watch-row.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=modal-spec.js.map
