@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functionExecutedEnvelope, newExecutionId } from '../rig/function-payloads.js';
 import { waitFor } from '../rig/wait-for.js';
-import { ALICE, OPS_CHANNEL, type FakeChannel } from '../rig/workspace.js';
+import { ALICE, BOB, OPS_CHANNEL, type FakeChannel } from '../rig/workspace.js';
 import { NO_ROLES, twoAccountPolicy } from './two-accounts.js';
-import { startBotRig, type BotRig } from './bot-rig.js';
+import { rigHelpers, startBotRig, type BotRig } from './bot-rig.js';
 
 const READONLY: FakeChannel = { id: 'CREAD00001', name: 'prod-readonly', botIsMember: true };
 const ACCOUNTS = { prod: { token: 'prod-token-e2e-aaaaaaaaaaaa' }, staging: { token: 'staging-token-e2e-bbbbbbbbb' } };
@@ -65,5 +65,38 @@ describe('a step is held to the channel’s rules', () => {
     expect(call.method).toBe('functions.completeSuccess');
     expect(prod.requests.slice(from).map((r) => r.rawPath)).toEqual(['/v2/servers/101/status']);
     expect(rig.sandbox.requests.length + rig.accounts.staging!.sandbox.requests.length).toBe(others);
+  });
+});
+
+describe('a step’s change where the policy wants a second admin', () => {
+  let r: BotRig;
+  const { text, latest, confirmByTyping } = rigHelpers(() => r);
+  beforeAll(async () => {
+    r = await startBotRig({ access: { admins: [ALICE.id, BOB.id], operators: [], approval: 'destroy' } });
+  });
+  afterAll(async () => {
+    await r.close();
+    expect(r.slack.violations).toEqual([]);
+  });
+
+  it('the card asks for approval: the requester cannot approve their own; another admin can, and one reinstall is sent', async () => {
+    const from = r.sandbox.requests.length;
+    const before = Date.now();
+    const executionId = newExecutionId();
+    r.slack.executions.start(executionId, 'server_reinstall');
+    const inputs = { channel: OPS_CHANNEL.id, requester: ALICE.id, server: '104', template: 'debian-12' };
+    await r.send.event(functionExecutedEnvelope({ callbackId: 'server_reinstall', executionId, inputs }));
+    const card = await r.statusMessage(OPS_CHANNEL.id, before);
+    expect(text(card)).toContain('awaiting approval by a second admin');
+    await r.click(latest(card), 'op_confirm', ALICE.id);
+    await waitFor(() => r.slack.messages.ephemeral(ALICE.id).some((e) => e.text.includes('another admin must approve it')), { timeoutMs: 5000 });
+    expect(r.mutations(from)).toEqual([]);
+    await confirmByTyping(card, 'staging-1.example.net', BOB.id);
+    await waitFor(() => (r.mutations(from).length ? true : undefined), { timeoutMs: 5000 });
+    await r.bot.settled();
+    expect(r.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['POST /v2/servers/104/reinstall']);
+    const entry = (await r.store.audit.list({ limit: 20 })).find((e) => e.opId === 'server.reinstall' && e.outcome === 'succeeded');
+    expect(entry).toMatchObject({ userId: ALICE.id, approvedBy: BOB.id });
+    expect(entry!.detail).toMatch(/\(workflow Wx\w+\)$/);
   });
 });
