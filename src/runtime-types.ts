@@ -27,6 +27,7 @@ import type { RequestBudget } from './cloud/request-budget.js';
 import type { Monitor } from './monitor/monitor.js';
 import type { AfterAckLimits } from './slack/after-ack.js';
 import type { UnfurlConfig } from './config-types.js';
+import type { StepDriver } from './app/step-driver.js';
 
 export interface RuntimeSettings {
   slack: SlackConfig;
@@ -96,6 +97,10 @@ export interface RuntimeOverrides {
   postSpacingMs?: number;
   /** Bounds on work in flight after acks and when commands are shed (after-ack.ts defaults). */
   afterAck?: AfterAckLimits;
+  /** false: waiting workflow steps move only when a test calls `steps.tick()`. */
+  stepLoop?: boolean;
+  /** How often a waiting workflow step is looked at again (default 10 s). */
+  stepCheckMs?: number;
 }
 
 export interface Runtime {
@@ -119,6 +124,8 @@ export interface Runtime {
   flow: ChangeFlow;
   /** The application core every surface calls (app/app-core.ts). */
   core: AppCore;
+  /** Moves workflow steps that wait for a person or a watch (issue 23). */
+  steps: StepDriver;
   app: BoltApp;
   slackApi: SlackApi;
   /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests); in Socket Mode, /metrics's. */

@@ -40,6 +40,7 @@ import { afterAckHooks, observedStore, readGauges, runtimeTelemetry, telemetryLi
 import { cloudAttempts, observeAuditor } from './telemetry/index.js';
 import { closeConnectionsWhileStopping, DEFAULT_SHUTDOWN_TIMEOUT_MS, listenerDelay, settleListeners } from './runtime-shutdown.js';
 import { createSchedules } from './app/schedule-run.js';
+import { createSteps } from './runtime-steps.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
@@ -222,6 +223,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     catalog,
     ...(overrides.confirmTtlMs ? { confirmTtlMs: overrides.confirmTtlMs } : {}),
   });
+  const steps = createSteps({ store, flow, catalog, accounts, access, auditor, known, clock, logger, slack: slackApi, accountOf, owner: watcher.owner, overrides });
   const schedules = createSchedules({ stores: store, catalog, access, auditor, flow, slack: slackApi, clock, logger, owner: watcher.owner, settings: settings.schedule });
   // The application core: every surface calls it (app/app-core.ts); the listeners only deliver.
   // A schedule's run is a typed command over the same deps (withCore hands them to its runner).
@@ -249,7 +251,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(settings.unfurl ? { unfurl: settings.unfurl } : {}),
     ...(overrides.operationTimeoutMs !== undefined ? { operationTimeoutMs: overrides.operationTimeoutMs } : {}),
     schedules: schedules.control,
-  }));
+  }), { steps: steps.core });
   const { scheduler } = schedules;
   // What listeners do after their ack runs detached (after-ack.ts); stop drains it.
   const afterAck = createAfterAck(logger, overrides.afterAck, afterAckHooks(telemetry));
@@ -286,6 +288,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     budget,
     flow,
     core,
+    steps: steps.driver,
     app,
     slackApi,
     async start() {
@@ -322,6 +325,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       // Changes waiting out an undo delay: on the injected clock, so a restart resumes them from the store.
       undoLoop = runUndoWindow(flow, clock, logger, stopping.signal);
       watcher.start(); // resumes every open watch from the store
+      if (overrides.stepLoop !== false) steps.driver.start(); // and every waiting workflow step
       if (overrides.monitorLoop !== false) monitor.start(); // one replica at a time polls the subscriptions (the monitor lease)
       if (overrides.schedulerLoop !== false) scheduler.start(); // every replica; one run per occurrence
       const every = settings.access.config.policyReloadMs ?? 0;
@@ -350,7 +354,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       // already taken finish, within SHUTDOWN_TIMEOUT_MS.
       const [, settled] = await Promise.all([
         // a send of the undo window under way finishes first
-        (undoLoop ?? Promise.resolve()).then(() => watcher.stop()).then(() => monitor.stop()).then(() => scheduler.stop()),
+        (undoLoop ?? Promise.resolve()).then(() => watcher.stop()).then(() => steps.driver.stop()).then(() => monitor.stop()).then(() => scheduler.stop()),
         settleListeners(afterAck, logger, settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS),
         listenerDelay(httpReceiver && listening ? (settings.shutdownDelayMs ?? 0) : 0),
       ]);

@@ -19,6 +19,7 @@ import { submitForm, type FormAnswer, type FormDeps, type FormInput } from './su
 import { keepWatching, type KeepWatchingAnswer, type WatchCommandDeps } from './watch-commands.js';
 import { listActions, type ActDeps, type ActListing } from './act-on-this.js';
 import { unfurlLinks, type UnfurlCard, type UnfurlDeps } from './unfurl-links.js';
+import { runStep, type StepDeps, type StepExecution, type StepStart } from './run-step.js';
 
 /** Everything the core runs on: the services src/runtime.ts builds (no Slack transport among them). */
 export type AppCoreDeps = CommandCoreDeps & ButtonDeps & FormDeps & TypedConfirmDeps & AlertClickDeps & HomeDataDeps & WatchCommandDeps & ActDeps & UnfurlDeps;
@@ -48,9 +49,16 @@ export interface AppCore {
   actOnThis(input: { userId: string; channelId: string; text: string }): Promise<ActListing>;
   /** Links shared in a channel: a read-tier card for each this person may read there. */
   unfurl(input: { userId: string; channelId: string; teamId?: string; urls: readonly string[] }): Promise<UnfurlCard[]>;
+  /**
+   * A Workflow Builder step reached (function_executed): started once, then completed through
+   * the chat interface when its change has finished (the step driver moves it on). Absent
+   * where the bot offers no steps.
+   */
+  step?(exec: StepExecution): Promise<StepStart>;
 }
 
-export function createAppCore(deps: AppCoreDeps): AppCore {
+export function createAppCore(deps: AppCoreDeps, parts: { steps?: StepDeps } = {}): AppCore {
+  const { steps } = parts;
   return {
     command: (input, naming) => runCommand(deps, input, naming),
     button: (value, actor, accepts) => runButton(deps, value, actor, accepts),
@@ -64,5 +72,6 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     homeData: (userId) => homeData(deps, userId),
     actOnThis: (input) => listActions(deps, input),
     unfurl: (input) => unfurlLinks(deps, input),
+    ...(steps ? { step: (exec: StepExecution) => runStep(steps, exec) } : {}),
   };
 }

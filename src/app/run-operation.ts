@@ -58,6 +58,8 @@ export interface Actor {
   teamId?: string;
   /** A schedule's run (issue 25): its audit entry says "scheduled by …". */
   scheduleId?: string;
+  /** What ran it besides a person typing (a workflow step names its workflow): the audit entry's detail. */
+  via?: string;
 }
 
 export interface RunOutcome {
@@ -67,6 +69,8 @@ export interface RunOutcome {
   errorCode?: string;
   /** The arguments it ran with: names replaced by ids (a `--watch` follows these). */
   args?: Record<string, unknown>;
+  /** The cloud's answer, on success (a workflow step reads its outputs from it). */
+  result?: unknown;
 }
 
 export async function runOperation(
@@ -95,7 +99,7 @@ export async function runOperation(
         outcome,
         errorCode,
         durationMs: deps.clock.now() - started,
-        ...(actor.scheduleId ? { detail: `scheduled by ${actor.userId} (schedule ${actor.scheduleId})` } : {}),
+        ...(actor.scheduleId ? { detail: `scheduled by ${actor.userId} (schedule ${actor.scheduleId})` } : actor.via ? { detail: actor.via } : {}),
       }),
     ) ?? Promise.resolve();
   try {
@@ -135,7 +139,7 @@ export async function runOperation(
     );
     log.info('operation succeeded', { ms: deps.clock.now() - started });
     await audit('succeeded', null);
-    return { reply, ok: true, args };
+    return { reply, ok: true, args, result };
   } catch (e) {
     const ms = deps.clock.now() - started;
     // Already audited as refused where the record was checked; said as it was decided.

@@ -69,7 +69,7 @@ export async function submitForm(deps: FormDeps, input: FormInput): Promise<Form
 }
 
 /** Per-argument schemas, then the entry's cross-field check; errors keyed by argument. */
-function validate(op: AnyOperation, raw: Record<string, unknown>): { ok: true; args: Record<string, unknown> } | { ok: false; fieldErrors: Record<string, string> } {
+export function validate(op: AnyOperation, raw: Record<string, unknown>): { ok: true; args: Record<string, unknown> } | { ok: false; fieldErrors: Record<string, string> } {
   const parsed = (op.schema as z.ZodType).safeParse(raw, { error: plainIssue });
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};

@@ -42,7 +42,7 @@ export function auditEntry(input: AuditInput): NewAuditEntry {
     approvedBy: r?.approvedBy ?? null,
     operationId: r?.id ?? null,
     durationMs: input.durationMs ?? (r?.finishedAt ? r.finishedAt - (r.confirmedAt ?? r.createdAt) : null),
-    detail: scheduledBy(r, input.detail ?? (request ? `${request.method} ${request.path}` : null)),
+    detail: viaWorkflow(scheduledBy(r, input.detail ?? (request ? `${request.method} ${request.path}` : null)), r),
     account: input.account !== undefined ? input.account : (r?.account ?? null),
   };
 }
@@ -52,4 +52,11 @@ function scheduledBy(r: OperationRecord | undefined, detail: string | null): str
   const s = r?.facts?.scheduled as { id?: unknown; by?: unknown } | undefined;
   if (!s || typeof s.id !== 'string' || typeof s.by !== 'string') return detail;
   return `scheduled by ${s.by} (schedule ${s.id})${detail ? `: ${detail}` : ''}`;
+}
+
+/** A change a workflow step started says so in every entry (the record's facts name the workflow). */
+function viaWorkflow(detail: string | null, r: OperationRecord | undefined): string | null {
+  const via = r?.facts.via;
+  if (typeof via !== 'string' || !via) return detail;
+  return detail ? `${detail} (${via})` : via;
 }

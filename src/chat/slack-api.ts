@@ -55,7 +55,17 @@ export interface SlackApi {
   unfurl?(args: { channel: string; ts: string; unfurls: Record<string, { blocks: Block[] }> }): Promise<void>;
   /** The person's time zone as Slack has it (users.info `tz`; scope users:read); undefined when Slack gives none. Optional. */
   userTimeZone?(userId: string): Promise<string | undefined>;
+  /**
+   * Ends a workflow step (issue 23): functions.completeSuccess with its outputs, or
+   * functions.completeError with a sentence. Optional: a chat without workflows has none.
+   */
+  completeStep?(args: StepCompletion): Promise<void>;
 }
+
+export type StepCompletion = { executionId: string } & ({ outputs: Record<string, unknown> } | { error: string });
+
+/** Slack's answers meaning the step is already over: nothing is left to tell it. */
+export const STEP_ALREADY_OVER = new Set(['execution_not_in_running_state', 'function_execution_not_found']);
 
 /**
  * `refused`: Slack answered `{ok:false}` with `code`. `unavailable`: Slack answered an HTTP error

@@ -124,6 +124,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       if (!change.local) facts = withStoredRequest(facts, maskedRequest(op, req.args));
       // A schedule's run says so on its status message and in its audit entries.
       if (req.scheduled) facts = { ...facts, scheduled: { id: req.scheduled.scheduleId, by: req.userId } };
+      if (req.via) facts = { ...facts, askFirst: true, via: `workflow ${req.via.workflow}` };
       const now = deps.clock.now();
       const created = await deps.store.create({
         opId: op.id,
@@ -137,7 +138,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         dedupeKey: req.dedupeKey ?? null,
         expiresAt: now + ttl,
       });
-      if (!created.created) return { kind: 'duplicate' };
+      if (!created.created) return { kind: 'duplicate', record: created.record };
       let record = created.record;
 
       // Post before anything reaches the cloud: if the team cannot see it, it does not happen.
@@ -169,7 +170,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
 
       // A scheduled run was confirmed (and approved) when scheduled; a policy that now wants an
       // approval the schedule never had was refused before this (app/schedule-run.ts).
-      if (!req.scheduled && (change.confirm || needsApproval(op, record))) {
+      if (!req.scheduled && (change.confirm || record.facts.askFirst === true || needsApproval(op, record))) {
         await audit(op, record, 'requested');
         return { kind: 'posted', record };
       }

@@ -67,6 +67,11 @@ export interface ChangeRequest {
    * so it is sent without a Confirm; its record and audit entries say "scheduled by".
    */
   scheduled?: ScheduledRun;
+  /**
+   * Started by a workflow step (issue 23): a person is always asked first, whatever the
+   * catalog's `confirm`, and the record (so its audit entries) names the workflow.
+   */
+  via?: { workflow: string };
 }
 
 export interface ScheduledRun {
@@ -82,8 +87,8 @@ export type StartOutcome =
    * the refusal is about these arguments (plain text), so a form asks for them again.
    */
   | { kind: 'tell'; reply: Reply; fieldErrors?: Record<string, string> }
-  /** A retried delivery: the first one is handling it. */
-  | { kind: 'duplicate' }
+  /** A retried delivery: the first one is handling it (its record, when the store gave it). */
+  | { kind: 'duplicate'; record?: OperationRecord }
   /**
    * The status message is up; waiting for a click, or already done. `unseen`: the outcome,
    * for the requester, when the message could not be edited to show it.

@@ -81,7 +81,9 @@ export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteConte
     deps.names.remember(op, result, args, { account: record.account, now: deps.clock.now() }, (error) => log.warn('could not remember what the answer showed', { error }));
     const summary = op.change!.summarize(result as never, args as never);
     const now = deps.clock.now();
-    const patch = { result: { text: summary.text, ...(summary.details ? { details: summary.details } : {}) } };
+    // What a workflow step may output (ids, addresses; never a secret) is kept with the record.
+    const outputs = op.change!.outputs?.(result as never, args as never);
+    const patch = { result: { text: summary.text, ...(summary.details ? { details: summary.details } : {}), ...(outputs ? { outputs } : {}) } };
     // The cloud did it: a store that cannot record it now must not turn it into a failure.
     // The message and the audit entry (kept by the auditor until the store takes it) say done.
     const done = await deps.store.transition(record.id, { from: ['running'], to: 'succeeded', now, patch }).catch((error: unknown) => {

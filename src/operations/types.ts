@@ -239,6 +239,11 @@ export interface ChangeSpec<A, R> {
   check?(args: A): CheckResult<A>;
   /** What the channel may see of the result: no secrets. Stored with the record. */
   summarize(result: R, args: A): { text: Mrkdwn; details?: Record<string, string | number> };
+  /**
+   * What a workflow step outputs after success (issue 23): ids, names and addresses, never a
+   * secret. Stored with the record, so a step resumed after a restart still has them.
+   */
+  outputs?(result: R, args: A): Record<string, string | number>;
   /** Shown to the requester only after success (a new root password). */
   privateReply?(result: R, args: A): Reply | undefined;
   /** Body field → argument, where they differ, so the cloud's field errors land on the form. */

@@ -7,6 +7,7 @@
 import type { ButtonRegistry, Surface } from './button-registry.js';
 import { formFields } from './form-walk.js';
 import type { LocalEvent, LocalModel, ShellView } from './local-model.js';
+import { terminalSafe, unescapeEntities } from './mrkdwn-text.js';
 import { compactUpdate, entryLines, formatEntry, messageLabel, renderEntry, type ButtonRef, type Entry, type TextContext } from './render-text.js';
 
 export interface EventPrinterDeps {
@@ -72,6 +73,12 @@ export function attachEventPrinter(deps: EventPrinterDeps): void {
         registry.gone({ kind: 'ephemeral', ts: e.ephemeral.ts });
         deps.print('cloudbot removed a reply that only you could see.');
         return;
+      case 'step': {
+        const what = `workflow step ${e.executionId}`;
+        if (e.error !== undefined) return deps.print(`✗ ${what} failed: ${terminalSafe(unescapeEntities(e.error))}`);
+        const outputs = Object.entries(e.outputs ?? {}).map(([k, v]) => `${k}=${terminalSafe(String(v))}`);
+        return deps.print(`✓ ${what} completed${outputs.length ? `: ${outputs.join(' ')}` : ''}`);
+      }
       case 'view': {
         const v = e.view.view;
         if (formFields(v).length && v.submit) {

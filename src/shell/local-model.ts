@@ -40,7 +40,9 @@ export type LocalEvent =
   | { type: 'ephemeral'; ephemeral: ShellEphemeral; replaced: boolean }
   | { type: 'ephemeral-delete'; ephemeral: ShellEphemeral }
   | { type: 'view'; view: ShellView; opened: boolean }
-  | { type: 'unfurl'; message: ShellMessage; url: string };
+  | { type: 'unfurl'; message: ShellMessage; url: string }
+  /** A workflow step ended (functions.completeSuccess / completeError). */
+  | { type: 'step'; executionId: string; outputs?: JsonObject; error?: string };
 
 /** The id of the shell person's Home tab view. */
 export const HOME_VIEW_ID = 'VHOMETAB01';
@@ -67,6 +69,17 @@ export class LocalModel {
 
   private emit(e: LocalEvent): void {
     for (const l of this.listeners) l(e);
+  }
+
+  /** Workflow steps the shell started (`step …`), and whether each has ended. */
+  readonly steps = new Map<string, 'running' | 'ended'>();
+
+  /** A step's completion, as Slack takes it once: false when it is unknown or already ended. */
+  endStep(executionId: string, end: { outputs: JsonObject } | { error: string }): boolean {
+    if (this.steps.get(executionId) !== 'running') return false;
+    this.steps.set(executionId, 'ended');
+    this.emit({ type: 'step', executionId, ...end });
+    return true;
   }
 
   /** Slack-shaped, increasing timestamps: `seconds.sequence`. */

@@ -109,6 +109,19 @@ const METHODS: Record<string, Method> = {
   },
   'usergroups.users.list': () => ({ ok: true, users: [] }),
   // One page: a local thread is short. Metadata only when asked for, as Slack does for others' apps.
+  // Workflow steps (issue 23): ended once, as Slack answers (step-views' words are shown as given).
+  'functions.completeSuccess': (p, model) => {
+    const outputs = asObject(typeof p.outputs === 'string' ? JSON.parse(p.outputs) : p.outputs);
+    if (!outputs) return fail('invalid_arguments');
+    const id = str(p.function_execution_id) ?? '';
+    if (!model.steps.has(id)) return fail('function_execution_not_found');
+    return model.endStep(id, { outputs }) ? { ok: true } : fail('execution_not_in_running_state');
+  },
+  'functions.completeError': (p, model) => {
+    const id = str(p.function_execution_id) ?? '';
+    if (!model.steps.has(id)) return fail('function_execution_not_found');
+    return model.endStep(id, { error: String(p.error ?? '') }) ? { ok: true } : fail('execution_not_in_running_state');
+  },
   'conversations.replies': (p, model) => {
     const channel = str(p.channel);
     const ts = str(p.ts);

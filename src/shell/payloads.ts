@@ -182,3 +182,27 @@ export function linkSharedBody(urls: readonly string[], channel: ChannelRef, mes
     is_ext_shared_channel: false,
   };
 }
+
+/** `function_executed`, as Workflow Builder sends it when it reaches one of the app's steps (`step …`). */
+export function functionExecutedBody(callbackId: string, title: string, inputs: Record<string, unknown>, executionId: string): JsonObject {
+  const now = Date.now();
+  return {
+    token: 'local-shell',
+    team_id: SHELL_TEAM.id,
+    api_app_id: SHELL_APP_ID,
+    event: {
+      type: 'function_executed',
+      function: { id: `Fn${randomBytes(5).toString('hex').toUpperCase()}`, callback_id: callbackId, title, type: 'app', input_parameters: [], output_parameters: [], app_id: SHELL_APP_ID, date_created: 0, date_updated: 0, date_deleted: 0 },
+      inputs: inputs as JsonObject,
+      function_execution_id: executionId,
+      workflow_execution_id: `Wx${randomBytes(5).toString('hex').toUpperCase()}`,
+      event_ts: `${(now / 1000).toFixed(6)}`,
+      bot_access_token: 'xwfp-local-shell',
+    },
+    type: 'event_callback',
+    event_id: `Ev${randomBytes(6).toString('hex').toUpperCase()}`,
+    event_time: Math.floor(now / 1000),
+    authorizations: [{ enterprise_id: null, team_id: SHELL_TEAM.id, user_id: SHELL_BOT.userId, is_bot: true, is_enterprise_install: false }],
+    is_ext_shared_channel: false,
+  };
+}

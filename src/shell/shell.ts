@@ -14,8 +14,9 @@ import { LineReader } from './line-reader.js';
 import type { JsonObject, ShellView } from './local-model.js';
 import type { LocalSlack } from './local-slack.js';
 import { mrkdwnToText, type TextContext } from './mrkdwn-text.js';
-import { appHomeOpenedBody, blockActionsBody, linkSharedBody, messageShortcutBody, slashCommandBody, viewActionBody, viewSubmissionBody, type Clicked } from './payloads.js';
+import { appHomeOpenedBody, blockActionsBody, functionExecutedBody, linkSharedBody, messageShortcutBody, slashCommandBody, viewActionBody, viewSubmissionBody, type Clicked } from './payloads.js';
 import { ACT_CALLBACK } from '../views/act-on-this-views.js';
+import { parseStepLine, stepsHelp } from './step-line.js';
 import type { ShellReceiver } from './shell-receiver.js';
 import { channelListText, findChannel, HOME_CHANNEL, switchedText, type ShellChannel } from './shell-channels.js';
 
@@ -34,6 +35,7 @@ export const SHELL_HELP = [
   '  home                 your App Home tab: usage, requests waiting, watches, recent activity',
   '  shortcut TEXT        "Act on this" on a message saying TEXT: what it names, and what you may run',
   '  link URL…            post links (a pasted https:// line does too): the previews cloudbot attaches',
+  '  step NAME k=v …      run a Workflow Builder step with named inputs (step alone lists them)',
   '  help, exit           this text; quit (Ctrl-D does too)',
 ].join('\n');
 
@@ -193,6 +195,8 @@ export function createShell(opts: ShellOptions): Shell {
     const pasted = /^(?:shortcut\s+([\s\S]+)|(?:link\s+)?(https?:\/\/\S+(?:\s+https?:\/\/\S+)*))$/i.exec(text);
     if (pasted?.[1]) return void (await dispatch(messageShortcutBody(ACT_CALLBACK, pasted[1], opts.slack.responseUrl(undefined, current.id), current, model.nextTs())));
     if (pasted?.[2]) return pasteLinks(pasted[2].split(/\s+/));
+    if (text === 'step' || text === 'steps') return print(stepsHelp());
+    if (text.startsWith('step ')) return runStep(text.slice('step '.length));
     if (/^\d+$/.test(text)) return press(Number(text));
     if (text === COMMAND || text.startsWith(`${COMMAND} `)) {
       await dispatch(slashCommandBody(COMMAND, text.slice(COMMAND.length).trim(), opts.slack.responseUrl(undefined, current.id), current));
@@ -211,6 +215,16 @@ export function createShell(opts: ShellOptions): Shell {
     const before = model.unfurled;
     await dispatch(linkSharedBody(urls, current, ts));
     if (model.unfurled === before) print(`No preview: not a panel page or worker address of a server, worker or security group you may read in #${current.name} (README › Link unfurls).`);
+  }
+
+  /** A workflow step with named inputs, from this channel and person unless given; its end is printed when it comes. */
+  async function runStep(rest: string): Promise<void> {
+    const line = parseStepLine(rest, { channel: current.id, requester: SHELL_USER.id });
+    if (!line.ok) return print(line.message);
+    const executionId = `Fx${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
+    model.steps.set(executionId, 'running');
+    print(`→ workflow step ${executionId} (${line.step.title}) started`);
+    await dispatch(functionExecutedBody(line.step.callbackId, line.step.title, line.inputs, executionId));
   }
 
   function switchChannel(query: string | undefined): void {

@@ -134,7 +134,8 @@ export async function startShell(opts: StartShellOptions): Promise<RunningShell>
         schedule: config.schedule,
         log: { level: config.logLevel, sink: (line) => log(logLineText(line)) },
       },
-      { receiver },
+      // A step waiting on a click or a watch is looked at every 2 s here, so its end shows soon.
+      { receiver, stepCheckMs: 2000 },
     );
     receiver.waitAlsoFor(() => runtime.settled());
     const channels = shellChannels(runtime.policy.current());

@@ -20,6 +20,7 @@ import { registerAlertActions, type AlertActionDeps } from './register-alert-act
 import { registerHome, type HomeDeps } from './register-home.js';
 import { registerShortcut, type ShortcutDeps } from './register-shortcut.js';
 import { registerUnfurls, type UnfurlListenerDeps } from './register-unfurls.js';
+import { registerSteps, type StepListenerDeps } from './register-steps.js';
 import { slackApiDirect } from './slack-api-direct.js';
 import { createSlackHttp } from './slack-http.js';
 import { createLightFetch } from './light-fetch.js';
@@ -186,7 +187,7 @@ async function readyz(readiness: SlackAppOptions['readiness'], res: ServerRespon
  * decides everything) and what delivering its answers takes — the Web API, the clock for slow
  * notices, the after-ack runner, and the shared record of deliveries taken.
  */
-export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchActionDeps & AlertActionDeps & HomeDeps & RetriedDeliveryDeps & ShortcutDeps & UnfurlListenerDeps & { core: AppCore; slack: SlackApi; postResponse: PostToResponseUrl };
+export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchActionDeps & AlertActionDeps & HomeDeps & RetriedDeliveryDeps & ShortcutDeps & UnfurlListenerDeps & StepListenerDeps & { core: AppCore; slack: SlackApi; postResponse: PostToResponseUrl };
 
 /** Registers every listener of the bot, and the last-resort error handler. */
 export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
@@ -199,6 +200,7 @@ export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
   registerHome(app, deps);
   registerShortcut(app, deps);
   registerUnfurls(app, deps);
+  registerSteps(app, deps);
   // Last resort: whatever a listener did not answer itself is logged with a reference and
   // told to the person through the response_url (or privately in the channel).
   app.error(async ({ error, body }: { error: Error; body?: unknown }) => {

@@ -25,6 +25,10 @@ export function slackApiDirect(http: SlackHttp): SlackApi {
     updateView: async (viewId, view, hash) => void (await http.call('views.update', { view_id: viewId, view, ...(hash ? { hash } : {}) })),
     publishView: async (userId, view) => void (await http.call('views.publish', { user_id: userId, view })),
     unfurl: async (args) => void (await http.call('chat.unfurl', { ...args })),
+    completeStep: async (c) =>
+      void (await ('outputs' in c
+        ? http.call('functions.completeSuccess', { function_execution_id: c.executionId, outputs: c.outputs })
+        : http.call('functions.completeError', { function_execution_id: c.executionId, error: c.error }))),
     usergroupMembers: async (groupId) => {
       const r = await http.call('usergroups.users.list', { usergroup: groupId });
       return Array.isArray(r.users) ? r.users.map(String) : [];

@@ -48,6 +48,7 @@ export type { AliasRecord, AliasStore, NewAlias } from './alias-types.js';
 export { DELIVERY_KEY_MAX } from './delivery-store.js';
 export type { DeliveryStore } from './delivery-store.js';
 export type { MaintenanceStore, MaintenanceWindow, MaintenanceKind, MutedAlert } from './maintenance-store.js';
+export type { NewStep, StepOutcome, StepRecord, StepStatus, StepStore } from './step-store.js';
 export { StoreUnavailableError, isStoreUnavailable } from './errors.js';
 export type { StoreFailureReason } from './errors.js';
 export { LOCK_BUDGET_MS, createLockRetry, retryingMethods } from './sqlite-retry.js';

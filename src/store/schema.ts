@@ -301,11 +301,33 @@ export const SCHEMA: readonly SchemaMigration[] = [
     `,
   },
   {
-    // Placeholder for issue 23/24's migration 12 (written in parallel): the runners want versions
-    // without gaps. Merging takes theirs in this place.
     version: 12,
-    name: 'reserved for issue 23/24',
-    up: () => '',
+    name: 'workflow steps',
+    // Workflow Builder steps waiting on a person or a watch (issue 23), one row per
+    // function_execution_id: a retried function_executed finds its row, and the step's one
+    // completion is claimed (running → completing) before functions.completeSuccess/Error is
+    // called. Leased like watches, so a dead replica's step is finished by another.
+    up: (d) => `
+      CREATE TABLE steps (${d.seq}
+        execution_id  ${d.text}    NOT NULL ${d.named('steps_pkey')}PRIMARY KEY,
+        callback_id   ${d.text}    NOT NULL,
+        workflow      ${d.text},
+        channel_id    ${d.text},
+        requested_by  ${d.text},
+        inputs        ${d.json}    NOT NULL CHECK ${d.isObject('inputs')},
+        status        ${d.text}    NOT NULL CHECK (status IN ('running', 'completing', 'done')),
+        operation_id  ${d.text},
+        outcome       ${d.text}    CHECK (outcome IN ('success', 'error')),
+        outputs       ${d.json},
+        error         ${d.text},
+        created_at    ${d.int} NOT NULL,
+        updated_at    ${d.int} NOT NULL,
+        next_check_at ${d.int} NOT NULL,
+        lease_owner   ${d.text},
+        lease_until   ${d.int}
+      )${d.strict};
+      CREATE INDEX steps_due ON steps (status, next_check_at);
+    `,
   },
   {
     version: 13,

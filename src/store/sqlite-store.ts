@@ -18,6 +18,7 @@ import { createAliasStore } from './alias-store.js';
 import { createDeliveryStore } from './delivery-store.js';
 import { createScheduleStore } from './schedule-store.js';
 import { createMaintenanceStore } from './maintenance-store.js';
+import { createStepStore } from './step-store.js';
 import { sqliteSql } from './dialect.js';
 import { createLockRetry, retryingMethods, type LockRetryOptions } from './sqlite-retry.js';
 import { createOperationStore } from './operation-store.js';
@@ -80,6 +81,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       deliveries: retryingMethods(createDeliveryStore(sql), run),
       schedules: retryingMethods(createScheduleStore(sql), run),
       maintenance: retryingMethods(createMaintenanceStore(sql), run),
+      steps: retryingMethods(createStepStore(sql), run),
       async close() {
         if (db.open) db.close();
       },

@@ -8,6 +8,7 @@ import type { AlertStore, LeaseStore, MonitorStateStore, SubscriptionStore } fro
 import type { OperationStore } from './types.js';
 import type { WatchStore } from './watch-store.js';
 import type { ScheduleStore } from './schedule-types.js';
+import type { StepStore } from './step-store.js';
 
 export interface Store {
   operations: OperationStore;
@@ -27,6 +28,8 @@ export interface Store {
   schedules: ScheduleStore;
   /** Maintenance windows (issue 25): alerts held back, and the end summary claimed once. */
   maintenance: MaintenanceStore;
+  /** Workflow steps under way, by function_execution_id (issue 23). */
+  steps: StepStore;
   /** Resolves once the schema is migrated (PostgreSQL migrates in the background; SQLite at open). */
   ready?(): Promise<void>;
   /** Idempotent. */

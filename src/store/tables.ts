@@ -11,6 +11,7 @@ import type { OperationRow } from './operation-rows.js';
 import type { WatchRow } from './watch-row.js';
 import type { ScheduleRow, ScheduleRunRow } from './schedule-types.js';
 import type { MaintenanceRow } from './maintenance-row.js';
+import type { StepRow } from './step-row.js';
 
 export interface Tables {
   operations: OperationRow;
@@ -27,4 +28,5 @@ export interface Tables {
   schedules: ScheduleRow;
   schedule_runs: ScheduleRunRow;
   maintenance_windows: MaintenanceRow;
+  steps: StepRow;
 }

@@ -99,6 +99,8 @@ export interface WatchStore {
   update(id: string, inStatus: WatchStatus[], now: number, patch: WatchPatch, owner?: string): Promise<WatchRecord | undefined>;
   /** Newest first. */
   listRecent(limit: number): Promise<WatchRecord[]>;
+  /** The newest watch a change started (a workflow step waits on it), if any. */
+  forOperation(operationId: string): Promise<WatchRecord | undefined>;
 }
 
 /** The named parameters of a new watch's INSERT (both backends). */
@@ -183,6 +185,9 @@ export function createWatchStore(sql: Sql, clock: Pick<Clock, 'now'>): WatchStor
   const open = sql.prepare((k, _p, f) =>
     k.selectFrom('watches').selectAll().where('status', 'in', ['active', 'finalizing']).orderBy('started_at').orderBy(f.seq),
   );
+  const ofOperation = sql.prepare((k, p, f) =>
+    k.selectFrom('watches').selectAll().where('operation_id', '=', p('op')).orderBy('started_at', 'desc').orderBy(raw`${f.seq} DESC`).limit(1),
+  );
   const recent = sql.prepare((k, p, f) => k.selectFrom('watches').selectAll().orderBy('started_at', 'desc').orderBy(raw`${f.seq} DESC`).limit(p('n')));
   // With `to` null the status stays (update); otherwise it moves (move). Either way only from `from`.
   const cas = sql.prepare((k, p, f) => {
@@ -260,6 +265,10 @@ export function createWatchStore(sql: Sql, clock: Pick<Clock, 'now'>): WatchStor
     },
     async update(id, inStatus, now, patch, owner) {
       const row = await sql.one<WatchRow>(cas, { id, to: null, now, from: sql.f.list(inStatus), owner: owner ?? null, ...patchParams(patch) });
+      return row ? toRecord(row) : undefined;
+    },
+    async forOperation(operationId) {
+      const row = await sql.one<WatchRow>(ofOperation, { op: operationId });
       return row ? toRecord(row) : undefined;
     },
     async listRecent(limit) {

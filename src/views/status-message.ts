@@ -85,7 +85,8 @@ export function renderStatus(op: { change?: ChangeWords | undefined }, record: O
     lines: described.lines,
     ...(request ? { request } : {}),
     ...(retried ? { retried } : {}),
-    needsConfirm: change.confirm || !!options.approval,
+    // A workflow step's change always waits for a person (the flow stored `askFirst`).
+    needsConfirm: change.confirm || !!options.approval || record.facts.askFirst === true,
     approval: !!options.approval,
     ...(options.account ? { account: options.account } : {}),
     ...(typed ? { typeToConfirm: typed } : {}),

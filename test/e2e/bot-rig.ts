@@ -93,6 +93,8 @@ export interface BotRigOptions {
   unfurl?: UnfurlConfig;
   /** Schedules (issue 25): the grace for missed runs and the retention's poll; the loop never runs (tests call `bot.scheduler.tick()`). */
   schedule?: { graceMs?: number; backupPollMs?: number };
+  /** true: waiting workflow steps move on their own; default false, tests call `bot.steps.tick()`. */
+  stepLoop?: boolean;
 }
 
 /** The rig's panel and workers' domain (the sandbox's workers answer under workers.example.net). */
@@ -200,6 +202,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
         ...(options.groupCacheMs !== undefined ? { groupCacheMs: options.groupCacheMs } : {}),
         ...(options.watch?.concurrency ? { watchConcurrency: options.watch.concurrency } : {}),
         ...(options.afterAck ? { afterAck: options.afterAck } : {}),
+        stepLoop: options.stepLoop ?? false,
         ...monitor.overrides,
         schedulerLoop: false,
       },

@@ -11,6 +11,7 @@ import { findingsSince, outputMark, startHostileRig } from './hostile-rig.js';
 import { seedHostile } from './hostile-seed.js';
 import { typedTour } from './hostile-typed-tour.js';
 import { surfacesTour } from './hostile-surfaces-tour.js';
+import { stepTour } from './hostile-steps.js';
 import type { BotRig } from './bot-rig.js';
 import type { Finding } from '../rig/mrkdwn-abuse-checker.js';
 
@@ -60,5 +61,13 @@ describe('with escaping switched off', () => {
     } finally {
       await fresh.close();
     }
+  }, 60_000);
+
+  it('hostile workflow step inputs reach step errors live, and the checker says so', async () => {
+    const mark = outputMark(rig);
+    const value = `${HOSTILE_MARKER}<!channel> <@U1> <#C1> <http://x|y>\u202e`;
+    await stepTour(rig, () => value);
+    const inErrors = findingsSince(rig, mark).filter((f) => f.where.startsWith('functions.completeError'));
+    expect(rulesOf(inErrors)).toEqual(expect.arrayContaining(['channel', 'mention', 'special-mention']));
   }, 60_000);
 });

@@ -14,6 +14,7 @@ import { ALL_OPS, opsOf, stuck, TYPED_OPS } from './hostile-run.js';
 import { seedHostile } from './hostile-seed.js';
 import { typedTour } from './hostile-typed-tour.js';
 import { surfacesTour } from './hostile-surfaces-tour.js';
+import { stepTour } from './hostile-steps.js';
 import type { BotRig } from './bot-rig.js';
 
 const RUNS = 3;
@@ -79,6 +80,23 @@ describe('hostile chat output', () => {
         expect(outcome.pressed).toBeGreaterThan(2);
         expect(outcome.cards).toBe(3);
         expect(reach(rig, mark)).toMatchObject(shown('modal', 'unfurl', 'response_url'));
+        await rig.close();
+        rig = undefined;
+      }),
+      { numRuns: RUNS, endOnFailure: true },
+    );
+  }, 60_000);
+
+  it('hostile workflow step inputs: step errors, outputs and cards echo nothing live', async () => {
+    await assertBriefly(
+      fc.asyncProperty(hostileSet(5), async (values) => {
+        rig = await startHostileRig();
+        const mark = outputMark(rig);
+        await stepTour(rig, (i) => values[i % values.length]!.replace(/["“”]/g, ''));
+        expect({ findings: summarize(findingsSince(rig, mark)), blockKit: [...rig.slack.violations, ...rig.responses.violations] }).toEqual({ findings: [], blockKit: [] });
+        // Hostile text did reach a step's error sentence (a refusal echoing the input).
+        const errors = rig.slack.calls.slice(mark.calls).filter((c) => c.method === 'functions.completeError' && String(c.params.error).includes(HOSTILE_MARKER));
+        expect(errors.length).toBeGreaterThan(0);
         await rig.close();
         rig = undefined;
       }),

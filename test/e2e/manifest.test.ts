@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { STEPS } from '../../src/operations/steps.js';
+import { catalog } from '../../src/operations/index.js';
 
 const manifestUrl = new URL('../../manifest.yml', import.meta.url);
 // shared/ sits beside the repository, in CI too.
@@ -87,11 +89,36 @@ describe('manifest.yml', () => {
     const { settings, features } = load();
     expect(settings.interactivity.is_enabled).toBe(true);
     expect(settings.socket_mode_enabled).toBe(true);
-    expect(settings.org_deploy_enabled).toBe(false);
+    // Custom workflow steps need an org-ready app (issue 23).
+    expect(settings.org_deploy_enabled).toBe(true);
     expect(settings.token_rotation_enabled).toBe(false);
     const urls = [settings.interactivity.request_url, features.slash_commands[0]!.url];
     for (const url of urls) expect(url).toMatch(/^https:\/\/[^/]+\/slack\/events$/);
     // No menu loads its options from the bot (no external_select), so no options URL (issue 14).
     expect(settings.interactivity.message_menu_options_url).toBeUndefined();
+  });
+
+  it('declares exactly the catalog’s workflow steps, typed, titled and hinted, and subscribes to function_executed', () => {
+    const m = parse(readFileSync(manifestUrl, 'utf8')) as {
+      functions: Record<string, { title: string; description: string; input_parameters: Record<string, Record<string, unknown>>; output_parameters: Record<string, Record<string, unknown>> }>;
+      settings: { event_subscriptions: { bot_events: string[] } };
+    };
+    expect(m.settings.event_subscriptions.bot_events).toContain('function_executed');
+    expect(Object.keys(m.functions).sort()).toEqual(STEPS.map((s) => s.callbackId).sort());
+    for (const step of STEPS) {
+      const fn = m.functions[step.callbackId]!;
+      expect(fn.title).toBe(step.title);
+      expect(catalog.byId(step.opId), step.opId).toBeDefined();
+      for (const [declared, params, hintKey] of [[fn.input_parameters, step.inputs, 'hint'], [fn.output_parameters, step.outputs, 'description']] as const) {
+        expect(Object.keys(declared)).toEqual(params.map((p) => p.name));
+        for (const p of params) {
+          expect(declared[p.name], `${step.callbackId}.${p.name}`).toEqual({ type: p.type, title: p.title, [hintKey]: p.hint, is_required: !p.optional, name: p.name });
+          expect(['slack#/types/user_id', 'slack#/types/channel_id', 'string', 'integer']).toContain(p.type);
+        }
+      }
+      // Every input fills an argument the operation has (channel and requester are the step's own).
+      const op = catalog.byId(step.opId)!;
+      for (const p of step.inputs) if (p.arg) expect(Object.keys(op.args), `${step.callbackId}.${p.name}`).toContain(p.arg);
+    }
   });
 });

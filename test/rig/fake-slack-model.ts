@@ -61,7 +61,18 @@ export function withBlockIds(blocks: unknown[]): unknown[] {
   return blocks.map((b) => (isObject(b) && b.block_id === undefined ? { ...b, block_id: slackId('', 5) } : b));
 }
 
+/** A workflow step Slack started (function_executed sent), and how it ended. */
+export interface FakeExecution {
+  id: string;
+  callbackId: string;
+  state: 'running' | 'completed' | 'failed';
+  outputs?: Record<string, unknown>;
+  error?: string;
+}
+
 export class FakeSlackModel {
+  /** Workflow step executions by function_execution_id (functions.completeSuccess / completeError). */
+  readonly executions = new Map<string, FakeExecution>();
   readonly channels = new Map<string, FakeChannel>();
   readonly users = new Map<string, FakeUser>();
   readonly usergroups = new Map<string, string[]>();

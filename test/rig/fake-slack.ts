@@ -16,8 +16,9 @@ import { findBlockKitViolations } from './block-kit-limits.js';
 import { chatMethods } from './fake-slack-chat.js';
 import { fail, type Identity, type MethodContext, type MethodHandler, type SlackResponse } from './fake-slack-context.js';
 import { directoryMethods } from './fake-slack-directory.js';
+import { functionMethods } from './fake-slack-functions.js';
 import { historyMethods } from './fake-slack-history.js';
-import { FakeSlackModel, type FakeEphemeral, type FakeMessage, type FakeView } from './fake-slack-model.js';
+import { FakeSlackModel, type FakeEphemeral, type FakeExecution, type FakeMessage, type FakeView } from './fake-slack-model.js';
 import { viewMethods } from './fake-slack-views.js';
 import { unfurlKey, unfurlMethods } from './fake-slack-unfurl.js';
 import { parseParams, readBody } from './http-body.js';
@@ -31,7 +32,7 @@ import {
   type FakeChannel, type FakeUser,
 } from './workspace.js';
 
-export type { FakeEphemeral, FakeMessage, FakeView } from './fake-slack-model.js';
+export type { FakeEphemeral, FakeExecution, FakeMessage, FakeView } from './fake-slack-model.js';
 
 export interface FakeSlackOptions {
   botUserId?: string;
@@ -118,13 +119,18 @@ export interface FakeSlack {
   shareLinks(channel: string, ts: string, urls: readonly string[]): void;
   /** What chat.unfurl attached to a message, by URL. */
   unfurls(channel: string, ts: string): Record<string, JsonObject> | undefined;
+  /** Workflow step executions Slack started (`start` before sending function_executed), and how each ended. */
+  executions: {
+    start(id: string, callbackId: string): void;
+    get(id: string): FakeExecution | undefined;
+  };
   /** Where `apps.connections.open` sends Socket Mode clients (see fake-socket.ts). */
   attachSocket(url: () => string | undefined): void;
   close(): Promise<void>;
 }
 
-const HANDLERS: Record<string, MethodHandler> = { ...chatMethods, ...viewMethods, ...directoryMethods, ...historyMethods, ...unfurlMethods };
-const JSON_PARAMS = ['blocks', 'view', 'attachments', 'metadata', 'unfurls'];
+const HANDLERS: Record<string, MethodHandler> = { ...chatMethods, ...viewMethods, ...directoryMethods, ...historyMethods, ...unfurlMethods, ...functionMethods };
+const JSON_PARAMS = ['blocks', 'view', 'attachments', 'metadata', 'unfurls', 'outputs'];
 
 function decodeJsonParams(params: Record<string, unknown>): void {
   for (const key of JSON_PARAMS) {
@@ -296,6 +302,10 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     },
     channels: model.channels,
     usergroups: model.usergroups,
+    executions: {
+      start: (id, callbackId) => void model.executions.set(id, { id, callbackId, state: 'running' }),
+      get: (id) => model.executions.get(id),
+    },
     setMembers: (usergroupId, userIds) => void model.usergroups.set(usergroupId, [...userIds]),
     failNext: (method, error, times = 1, extra = {}) => addFault(method, { kind: 'fail', error, retryAfterSec: 0, extra, remaining: times }),
     rateLimitNext: (method, retryAfterSec, times = 1) =>

@@ -127,6 +127,11 @@ export function checkSlackOutput(
   const found: Finding[] = [];
   calls.forEach((c, i) => {
     if (SHOWN.has(c.method)) found.push(...checkPayload(c.params, allow, `${c.method}#${i}`));
+    // A workflow step's error is shown in Workflow Builder; its outputs flow into later steps' messages.
+    if (c.method === 'functions.completeError' && typeof c.params.error === 'string') found.push(...checkMrkdwn(c.params.error, allow, `${c.method}#${i} error`));
+    if (c.method === 'functions.completeSuccess' && c.params.outputs && typeof c.params.outputs === 'object') {
+      for (const [k, v] of Object.entries(c.params.outputs)) if (typeof v === 'string') found.push(...checkPlain(v, `${c.method}#${i} outputs.${k}`));
+    }
   });
   posts.forEach((p, i) => found.push(...checkPayload(p.body, allow, `response_url#${i}`)));
   return found;

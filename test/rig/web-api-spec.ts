@@ -53,6 +53,19 @@ const EXTRA_METHODS: MethodSpec[] = [
     oneOf: [['channel', 'unfurl_id']],
     errors: ['cannot_unfurl_url', 'cannot_find_message', 'cannot_prompt', 'cannot_unfurl_message', 'invalid_unfurls_format', 'missing_scope', 'not_authed', 'invalid_auth'],
   },
+  // Workflow steps (issue 23), from Slack's method reference: no scope; errors as it lists them.
+  {
+    method: 'functions.completeSuccess',
+    required: ['function_execution_id', 'outputs'],
+    oneOf: [],
+    errors: ['execution_not_in_running_state', 'function_execution_not_found', 'parameter_validation_failed'],
+  },
+  {
+    method: 'functions.completeError',
+    required: ['function_execution_id', 'error'],
+    oneOf: [],
+    errors: ['execution_not_in_running_state', 'function_execution_not_found', 'parameter_validation_failed'],
+  },
   {
     method: 'conversations.replies',
     required: ['channel', 'ts'],

@@ -47,6 +47,7 @@ describe('PostgreSQL migrations', () => {
       'operations.result:jsonb',
       'schedule_runs.result:text',
       'schedules.created_at:bigint',
+      'steps.created_at:bigint',
       'subscriptions.created_at:bigint',
       'watches.next_poll_at:bigint',
       'watches.state:jsonb',

@@ -23,6 +23,7 @@ const LAYER: Record<string, number> = {
   'runtime-telemetry.ts': 7.5,
   // The bound on a stop (SIGTERM): how long listener work may take to finish.
   'runtime-shutdown.ts': 7.5,
+  'runtime-steps.ts': 7.5,
   'runtime-types.ts': 7,
   slack: 6,
   // The application core: runs a request from any surface (commands, forms, clicks); knows no Slack transport.

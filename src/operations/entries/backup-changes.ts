@@ -92,6 +92,7 @@ export const backupCreate = defineOperation({
       ],
     }),
     bodyToArg: { compression_type: 'compression' },
+    outputs: (b, { server }) => ({ backup_uuid: b.uuid, server }),
     summarize: (b, { server }) => ({
       text: md`Backup ${backupNameText(b.name)} (${val(b.uuid)}) of server ${val(server)} ${
         b.is_successful ? md`is complete` : md`is being taken`

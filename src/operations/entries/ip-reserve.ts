@@ -176,6 +176,7 @@ export const ipReserve = defineOperation({
       return { title: md`Reserve ${addressesText(n, f.type)} from ${from}${where ? md` in ${where}` : md``}`, lines };
     },
     bodyToArg: { location_id: 'location', subnet_id: 'subnet' },
+    outputs: (r: ReserveIpsResult) => ({ addresses: r.data.map((ip) => ip.address).join(', '), count: r.data.length }),
     summarize: (r: ReserveIpsResult, a) => {
       const shown = r.data.slice(0, 30).map((ip) => val(ip.address));
       const more = r.data.length > shown.length ? md` and ${r.data.length - shown.length} more` : md``;

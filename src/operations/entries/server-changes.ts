@@ -93,6 +93,7 @@ export const serverReinstall = defineOperation({
     bodyToArg: { template_slug: 'template', ssh_key_ids: 'ssh-keys' },
     // Follow the install until credentials are ready; the new password then goes to the requester.
     watch: (_r, { server }) => ({ kind: 'server', resource: server }),
+    outputs: (_r, { server }) => ({ server }),
     summarize: (r, { server, template }) => ({
       text: md`Server ${val(server)} is ${val(r.status)} with ${val(template)}. The root password was sent privately to the requester.`,
     }),

@@ -114,6 +114,7 @@ export const sgAddRule = defineOperation({
     },
     bodyToArg: BODY_TO_ARG as Record<string, string>,
     syncGroup: ({ id }) => id,
+    outputs: (r, { id }) => ({ rule_id: r.id, security_group: id }),
     summarize: (r, { id }) => ({
       text: md`Rule ${val(`#${r.id}`)} is in security group ${val(id)}: ${ruleText(r)}.`,
     }),

@@ -185,6 +185,7 @@ export const workerDeploy = defineOperation({
     },
     // Follow the build to its end: thread updates, the final state broadcast once.
     watch: (w) => ({ kind: 'worker', resource: w.uuid }),
+    outputs: (w: Worker) => ({ worker_uuid: w.uuid, ...(w.fqdn ? { fqdn: w.fqdn } : {}) }),
     summarize: (w: Worker, a) => ({
       text: md`Worker ${val(w.name ?? a.name)} is deployed (${val(w.status)})${w.fqdn ? md` at ${val(w.fqdn)}` : md``} and builds in the background. ${val(
         `/cloud worker status ${w.uuid}`,

@@ -17,6 +17,7 @@ import { createAliasStore } from '../alias-store.js';
 import { createDeliveryStore } from '../delivery-store.js';
 import { createScheduleStore } from '../schedule-store.js';
 import { createMaintenanceStore } from '../maintenance-store.js';
+import { createStepStore } from '../step-store.js';
 import { postgresSql } from '../dialect.js';
 import { toStoreError } from './pg-errors.js';
 
@@ -64,6 +65,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     deliveries: createDeliveryStore(sql),
     schedules: createScheduleStore(sql),
     maintenance: createMaintenanceStore(sql),
+    steps: createStepStore(sql),
     pool,
     description: describeUrl(options.url),
     ready: () => migrated,

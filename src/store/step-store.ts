@@ -1,0 +1,227 @@
+/**
+ * Workflow steps under way (migration 12, issue 23), keyed by Slack's function_execution_id.
+ * `begin` inserts once: a retried function_executed, or the same delivery on another replica,
+ * finds the row taken. A step's one completion is claimed (running → completing, the outcome
+ * stored with the claim) before Slack hears it, and marked done after; replicas share the rows
+ * through leases, as watches do, so a dead replica's step is resumed by another.
+ */
+import { sql as raw } from 'kysely';
+import type { Sql } from './dialect.js';
+import { assertInteger, assertText } from './operation-rows.js';
+import type { StepRow } from './step-row.js';
+
+/** running: waiting (a click, a watch, the cloud); completing: outcome claimed, Slack not yet told; done. */
+export type StepStatus = 'running' | 'completing' | 'done';
+
+export interface StepRecord {
+  executionId: string;
+  callbackId: string;
+  /** The workflow execution it belongs to (audit entries name it). */
+  workflow: string | null;
+  channelId: string | null;
+  requestedBy: string | null;
+  inputs: Record<string, unknown>;
+  status: StepStatus;
+  /** The change it started, once started. */
+  operationId: string | null;
+  outcome: 'success' | 'error' | null;
+  outputs: Record<string, unknown> | null;
+  error: string | null;
+  createdAt: number;
+  updatedAt: number;
+  nextCheckAt: number;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+}
+
+export interface NewStep {
+  executionId: string;
+  callbackId: string;
+  workflow?: string | null;
+  channelId?: string | null;
+  requestedBy?: string | null;
+  inputs: Record<string, unknown>;
+}
+
+export type StepOutcome = { outcome: 'success'; outputs: Record<string, unknown> } | { outcome: 'error'; error: string };
+
+export interface StepStore {
+  /** Inserts the step leased to `owner`; `created: false` when its execution id is taken already. */
+  begin(input: NewStep, owner: string, now: number, leaseMs: number): Promise<{ created: boolean; record: StepRecord }>;
+  get(executionId: string): Promise<StepRecord | undefined>;
+  /** Leases up to `limit` unfinished steps due by `now` (lease free, expired or `owner`'s) to `owner`. */
+  claimDue(owner: string, now: number, leaseMs: number, limit: number): Promise<StepRecord[]>;
+  /** Records the change a running step started; only while `owner` holds it. */
+  setOperation(executionId: string, operationId: string, owner: string, now: number): Promise<StepRecord | undefined>;
+  /** Lets go of a running step until `nextCheckAt` (still waiting). */
+  later(executionId: string, owner: string, now: number, nextCheckAt: number): Promise<StepRecord | undefined>;
+  /** Claims the one completion: running → completing with its outcome; undefined if another did. */
+  settle(executionId: string, owner: string, now: number, outcome: StepOutcome, leaseMs: number): Promise<StepRecord | undefined>;
+  /** completing → done, once Slack heard it (or said the execution is over). */
+  done(executionId: string, owner: string, now: number): Promise<StepRecord | undefined>;
+}
+
+
+
+const num = (v: unknown) => Number(v);
+
+function toRecord(r: StepRow): StepRecord {
+  const json = (v: string | null) => (v === null ? null : typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown> | null;
+  return {
+    executionId: r.execution_id,
+    callbackId: r.callback_id,
+    workflow: r.workflow,
+    channelId: r.channel_id,
+    requestedBy: r.requested_by,
+    inputs: json(r.inputs) ?? {},
+    status: r.status as StepStatus,
+    operationId: r.operation_id,
+    outcome: r.outcome as StepRecord['outcome'],
+    outputs: json(r.outputs),
+    error: r.error,
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
+    nextCheckAt: num(r.next_check_at),
+    leaseOwner: r.lease_owner,
+    leaseUntil: r.lease_until === null ? null : num(r.lease_until),
+  };
+}
+
+/** Slack's ids are short; anything longer is not one. */
+const ID_MAX = 200;
+
+export function createStepStore(sql: Sql): StepStore {
+  const { f } = sql;
+  const insert = sql.prepare((k, p) =>
+    k
+      .insertInto('steps')
+      .values({
+        execution_id: p('id'),
+        callback_id: p('callback'),
+        workflow: p('workflow'),
+        channel_id: p('channel'),
+        requested_by: p('user'),
+        inputs: p('inputs'),
+        status: 'running',
+        created_at: p('now'),
+        updated_at: p('now'),
+        next_check_at: p('now'),
+        lease_owner: p('owner'),
+        lease_until: p('until'),
+      })
+      .onConflict((oc) => oc.column('execution_id').doNothing())
+      .returningAll(),
+  );
+  const byId = sql.prepare((k, p) => k.selectFrom('steps').selectAll().where('execution_id', '=', p('id')));
+  const claim = sql.prepare((k, p) =>
+    k
+      .updateTable('steps')
+      .set({ lease_owner: f.typed<string>(p('owner'), 'text'), lease_until: f.typed<number>(p('until'), 'bigint') })
+      .where('execution_id', 'in', (sub) =>
+        sub
+          .selectFrom('steps')
+          .select('execution_id')
+          .where('status', 'in', ['running', 'completing'])
+          .where('next_check_at', '<=', f.typed<number>(p('now'), 'bigint'))
+          .where(raw<boolean>`(lease_owner IS NULL OR lease_until <= ${f.typed(p('now'), 'bigint')} OR lease_owner = ${f.typed(p('owner'), 'text')})`)
+          .orderBy('next_check_at')
+          .orderBy('created_at')
+          .limit(f.typed<number>(p('limit'), 'int'))
+          .modifyEnd(f.skipLocked),
+      )
+      .where(raw<boolean>`(lease_owner IS NULL OR lease_until <= ${f.typed(p('now'), 'bigint')} OR lease_owner = ${f.typed(p('owner'), 'text')})`)
+      .returningAll(),
+  );
+  // Every move names its holder: a replica whose lease was taken over writes nothing.
+  const setOp = sql.prepare((k, p) =>
+    k
+      .updateTable('steps')
+      .set({ operation_id: p('op'), updated_at: p('now') })
+      .where('execution_id', '=', p('id'))
+      .where('status', '=', 'running')
+      .where('lease_owner', '=', p('owner'))
+      .returningAll(),
+  );
+  const later = sql.prepare((k, p) =>
+    k
+      .updateTable('steps')
+      .set({ next_check_at: p('next'), updated_at: p('now'), lease_owner: null, lease_until: null })
+      .where('execution_id', '=', p('id'))
+      .where('status', '=', 'running')
+      .where('lease_owner', '=', p('owner'))
+      .returningAll(),
+  );
+  const settle = sql.prepare((k, p) =>
+    k
+      .updateTable('steps')
+      .set({
+        status: 'completing',
+        outcome: p('outcome'),
+        outputs: p('outputs'),
+        error: p('error'),
+        updated_at: p('now'),
+        next_check_at: p('now'),
+        lease_until: p('until'),
+      })
+      .where('execution_id', '=', p('id'))
+      .where('status', '=', 'running')
+      .where('lease_owner', '=', p('owner'))
+      .returningAll(),
+  );
+  const finish = sql.prepare((k, p) =>
+    k
+      .updateTable('steps')
+      .set({ status: 'done', updated_at: p('now'), lease_owner: null, lease_until: null })
+      .where('execution_id', '=', p('id'))
+      .where('status', '=', 'completing')
+      .where('lease_owner', '=', p('owner'))
+      .returningAll(),
+  );
+  const check = (id: string, now: number) => {
+    assertText(id, 'executionId');
+    if (id.length > ID_MAX) throw new TypeError(`executionId must be at most ${ID_MAX} characters`);
+    assertInteger(now, 'now');
+  };
+  const one = async (q: Parameters<Sql['one']>[0], params: Record<string, unknown>) => {
+    const row = await sql.one<StepRow>(q, params);
+    return row ? toRecord(row) : undefined;
+  };
+
+  return {
+    async begin(input, owner, now, leaseMs) {
+      check(input.executionId, now);
+      const row = await sql.one<StepRow>(insert, {
+        id: input.executionId,
+        callback: input.callbackId,
+        workflow: input.workflow ?? null,
+        channel: input.channelId ?? null,
+        user: input.requestedBy ?? null,
+        inputs: JSON.stringify(input.inputs),
+        now,
+        owner,
+        until: now + leaseMs,
+      });
+      if (row) return { created: true, record: toRecord(row) };
+      const existing = await one(byId, { id: input.executionId });
+      return { created: false, record: existing! };
+    },
+    get: (executionId) => one(byId, { id: executionId }),
+    async claimDue(owner, now, leaseMs, limit) {
+      const rows = await sql.all<StepRow>(claim, { owner, now, until: now + leaseMs, limit: Math.max(0, Math.trunc(limit)) });
+      return rows.map(toRecord).sort((a, b) => a.createdAt - b.createdAt);
+    },
+    setOperation: (id, operationId, owner, now) => one(setOp, { id, op: operationId, owner, now }),
+    later: (id, owner, now, nextCheckAt) => one(later, { id, owner, now, next: nextCheckAt }),
+    settle: (id, owner, now, o, leaseMs) =>
+      one(settle, {
+        id,
+        owner,
+        now,
+        until: now + leaseMs,
+        outcome: o.outcome,
+        outputs: o.outcome === 'success' ? JSON.stringify(o.outputs) : null,
+        error: o.outcome === 'error' ? o.error : null,
+      }),
+    done: (id, owner, now) => one(finish, { id, owner, now }),
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * What a workflow step tells Workflow Builder when it fails (functions.completeError's `error`,
+ * issue 23): one human sentence. It is built as mrkdwn like every other message, so outside
+ * text (names, the cloud's words) is an inert value whatever Slack does with it, then kept to
+ * one line of bounded length.
+ */
+import { inputMessage } from './input-message.js';
+import { cutMrkdwn, md, mention, oneLine, val, type Mrkdwn } from './mrkdwn.js';
+import type { Reply } from './types.js';
+
+/** Slack shows the error in the workflow's activity; long ones are cut. */
+export const STEP_ERROR_MAX = 500;
+
+export const stepError = (m: Mrkdwn): string => oneLine(cutMrkdwn(m, STEP_ERROR_MAX), STEP_ERROR_MAX);
+
+/** A reply made for a person (a refusal, a cloud error) as the step's error: its fallback text. */
+export const stepErrorOf = (reply: Reply): string => stepError(reply.text as Mrkdwn);
+
+export const stepNeedsWhere = (): string =>
+  stepError(md`This step needs a channel and the person it runs for (inputs ${val('channel')} and ${val('requester')}); nothing was sent.`);
+
+export const stepBadInput = (input: string, message: string): string =>
+  stepError(md`Input ${val(input)} ${inputMessage(message)}; nothing was sent.`);
+
+export const stepUnknown = (callbackId: string): string => stepError(md`This bot has no step ${val(callbackId)}; nothing was sent.`);
+
+export const stepCancelled = (by: string | undefined): string =>
+  stepError(md`Cancelled in the channel${by ? md` by ${mention(by)}` : md``}; nothing was sent.`);
+
+export const stepExpired = (): string => stepError(md`Nobody confirmed in time, so the request expired; nothing was sent.`);
+
+export const stepNotPosted = (): string =>
+  stepError(md`The bot could not post the confirmation in the step’s channel (is it invited there?); nothing was sent.`);
+
+export const stepCloudFailed = (code: string | null, message: string | null): string =>
+  stepError(md`The cloud refused the change${code ? md` (${val(code)})` : md``}${message ? md`: ${val(message)}` : md``}.`);
+
+export const stepOutcomeUnknown = (): string =>
+  stepError(md`The bot stopped while the change was being sent, so whether it happened is unknown; check before running the step again.`);
+
+export const stepWatchEnded = (what: Mrkdwn, state: string | undefined, why: 'failed' | 'expired' | 'gone' | 'cancelled'): string => {
+  const tail: Record<typeof why, Mrkdwn> = {
+    failed: md`did not come up${state ? md`: ${val(state)}` : md``}`,
+    expired: md`was not finished when the bot stopped watching${state ? md` (last seen ${val(state)})` : md``}`,
+    gone: md`is gone`,
+    cancelled: md`is no longer watched (someone stopped the watch), so the step cannot say it finished`,
+  };
+  return stepError(md`${what} ${tail[why]}.`);
+};
+
+export const stepGaveUp = (): string => stepError(md`The bot stopped waiting for this step after too long; check the change in the channel.`);
