@@ -45,7 +45,9 @@ const FIXTURES: Record<string, (rig: Rig) => Promise<Record<string, unknown>>> =
   }),
 };
 
-const CHANGES = OPERATIONS.filter((op) => op.change);
+/** Changes that reach the cloud; a `local` one (a schedule's Confirm card) sends nothing, checked below. */
+const CHANGES = OPERATIONS.filter((op) => op.change && !op.change.local);
+const LOCAL_CHANGES = OPERATIONS.filter((op) => op.change?.local);
 /** Endpoints the changes below reached (the last test wants every mutating one). */
 const reached = new Set<string>();
 
@@ -79,6 +81,11 @@ describe('every change sends exactly the request it describes', () => {
   it('every change of the catalog has a fixture here, and no fixture is stale', () => {
     expect(CHANGES.length).toBeGreaterThan(0);
     expect(Object.keys(FIXTURES).sort()).toEqual(CHANGES.map((op) => op.id).sort());
+  });
+
+  it('the only changes that send nothing to the cloud are the schedule confirmation cards', () => {
+    // A new `local` change is reviewed here: it must really send nothing (its Confirm arms the bot's own state).
+    expect(LOCAL_CHANGES.map((op) => op.id).sort()).toEqual(['schedule.confirm', 'schedule.confirm-spend']);
   });
 
   it.each(CHANGES.map((op) => [op.id, op] as const))('%s', async (_id, op) => {
