@@ -6,9 +6,10 @@
  * (with backoff) until the store takes it, and logged whole at error level meanwhile, so a
  * crash before the store is back still leaves it in the log.
  *
- * Writes are group-committed: entries recorded while a write is in flight go together in the
- * next one (`insertMany`: one transaction, one statement on PostgreSQL), so under load the
- * store sees one write per group, and an entry never waits for a timer to be written.
+ * Writes are group-committed: a write waits for its turn of the loop (turns.ts), and entries
+ * recorded meanwhile, or while a write is in flight, go together (`insertMany`: one statement),
+ * so under load the store sees one write per group (on SQLite, whose writes are synchronous,
+ * the turn is what lets a group form), and an entry never waits for a timer to be written.
  */
 import { MASK, SECRET_KEY } from '../access/secrets.js';
 import type { Clock } from '../clock.js';
@@ -19,6 +20,7 @@ import { buildAuditLine } from '../views/audit-views.js';
 import type { AuditStore } from '../store/audit-store.js';
 import { isStoreUnavailable } from '../store/errors.js';
 import type { AuditEntry, Auditor, NewAuditEntry } from '../domain/audit-entry.js';
+import { nextTurn } from '../turns.js';
 
 /** Tiers posted to the audit channel by default: everything but plain reads. Refusals are always posted. */
 export const DEFAULT_POST_TIERS: readonly Tier[] = ['change', 'billing', 'destroy', 'secret'];
@@ -173,6 +175,9 @@ export function createAuditor(options: AuditorOptions): AuditorService {
   async function writeGroups(): Promise<void> {
     writing = true;
     try {
+      // The write waits its turn (turns.ts), so entries recorded by the steps of this turn go
+      // with it: SQLite writes synchronously, and nothing is ever in flight to gather behind.
+      await nextTurn();
       while (waiting.length > 0) {
         const group = waiting.splice(0, MAX_GROUP);
         if (group.length > 1 && store.insertMany) {

@@ -1,6 +1,6 @@
 /**
- * Group commit (src/audit/auditor.ts): entries recorded while a write is in flight are written
- * together in the next one, in order; a refusal inside a group does not take the others with
+ * Group commit (src/audit/auditor.ts): entries recorded in the same turn of the loop are written
+ * together, and those recorded while a write is in flight together in the next one, in order; a refusal inside a group does not take the others with
  * it; a group the store cannot take is kept whole for later. Real SQLite store underneath, with
  * its first write held open by hand.
  */
@@ -53,7 +53,9 @@ describe('group commit', () => {
     const s = heldStore();
     const log = capturedLogger();
     const a = createAuditor({ store: s.audit, logger: log.logger, clock: createManualClock(T0) });
-    const done = ['a', 'b', 'c', 'd'].map((op) => a.record(newEntry({ opId: op, tier: 'read' })));
+    const first = a.record(newEntry({ opId: 'a', tier: 'read' }));
+    await settle(); // a's write is under way (held)
+    const done = [first, ...['b', 'c', 'd'].map((op) => a.record(newEntry({ opId: op, tier: 'read' })))];
     await settle();
     expect(s.calls).toEqual(['insert a']); // b, c and d wait for the write in flight
     s.release();
@@ -70,11 +72,21 @@ describe('group commit', () => {
     }
   });
 
+  it('entries recorded in the same turn of the loop go in one write (SQLite writes synchronously: nothing is in flight to gather behind)', async () => {
+    const s = heldStore();
+    const a = createAuditor({ store: s.audit, logger: capturedLogger().logger, clock: createManualClock(T0) });
+    await Promise.all(['a', 'b', 'c'].map((op) => a.record(newEntry({ opId: op, tier: 'read' }))));
+    expect(s.calls).toEqual(['insertMany a,b,c']);
+    expect((await store.audit.list({ limit: 10 })).map((r) => r.opId).sort()).toEqual(['a', 'b', 'c']);
+  });
+
   it('a refusal inside a group: the others are written one by one, the refused one is only logged', async () => {
     const s = heldStore();
     const log = capturedLogger();
     const a = createAuditor({ store: s.audit, logger: log.logger, clock: createManualClock(T0) });
-    const done = [a.record(newEntry({ opId: 'a' })), a.record(newEntry({ opId: 'b' })), a.record({ ...newEntry({ opId: 'bad' }), tier: 'admin' as never }), a.record(newEntry({ opId: 'c' }))];
+    const first = a.record(newEntry({ opId: 'a' }));
+    await settle(); // a's write is under way (held)
+    const done = [first, a.record(newEntry({ opId: 'b' })), a.record({ ...newEntry({ opId: 'bad' }), tier: 'admin' as never }), a.record(newEntry({ opId: 'c' }))];
     await settle();
     s.release();
     await Promise.all(done);
@@ -94,7 +106,9 @@ describe('group commit', () => {
     const log = capturedLogger();
     const sleeps: (() => void)[] = [];
     const a = createAuditor({ store: s.audit, logger: log.logger, clock: createManualClock(T0), storeRetry: { sleep: () => new Promise<void>((r) => sleeps.push(r)) } });
-    const done = ['a', 'b', 'c'].map((op) => a.record(newEntry({ opId: op })));
+    const first = a.record(newEntry({ opId: 'a' }));
+    await settle(); // a's write is under way (held)
+    const done = [first, ...['b', 'c'].map((op) => a.record(newEntry({ opId: op })))];
     await settle();
     s.release();
     await Promise.all(done);

@@ -72,6 +72,23 @@ describe('the middleware over a real store', () => {
     }
   });
 
+  it('deliveries arriving together are claimed in one statement, each key taken once', async () => {
+    const store = createSqliteStore({ path: ':memory:' });
+    try {
+      const batches: string[][] = [];
+      const deliveries = { ...store.deliveries, claimMany: (keys: readonly string[], now: number, expiresAt: number) => (batches.push([...keys]), store.deliveries.claimMany(keys, now, expiresAt)) };
+      const clock = { now: () => 1_000, sleep: () => new Promise<void>(() => {}) };
+      const mw = skipRetriedDeliveries({ clock, logger, deliveries });
+      const firsts = await Promise.all(Array.from({ length: 10 }, (_, i) => deliver(mw, `t${i}`)));
+      expect(firsts.every((d) => d.answered)).toBe(true);
+      await waitFor(() => batches.length > 0, { timeoutMs: 2000 });
+      expect(batches).toEqual([Array.from({ length: 10 }, (_, i) => `trigger:t${i}`)]);
+      for (let i = 0; i < 10; i++) expect(await store.deliveries.claim(`trigger:t${i}`, 1_000, 2_000)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a retry whose check fails is acked and not answered; a first delivery is answered anyway', async () => {
     const store = createSqliteStore({ path: ':memory:' });
     await store.close(); // every claim now fails

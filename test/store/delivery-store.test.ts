@@ -38,6 +38,25 @@ describeStores((t) => {
     expect(await t.count(path, 'deliveries')).toBe(0);
   });
 
+  it('claims many keys in one statement: the new and the expired are taken, the live are not; one winner per key across replicas', async () => {
+    const path = t.file();
+    const a = t.open(path);
+    const b = t.open(path);
+    expect(await a.deliveries.claim('trigger:live', T0, T0 + 10 * MIN)).toBe(true);
+    expect(await a.deliveries.claim('trigger:old', T0, T0 + MIN)).toBe(true);
+    const won = await b.deliveries.claimMany(['trigger:new', 'trigger:live', 'trigger:old'], T0 + MIN, T0 + 11 * MIN);
+    expect([...won].sort()).toEqual(['trigger:new', 'trigger:old']);
+    expect(await a.deliveries.claim('trigger:old', T0 + MIN + 1, T0 + 12 * MIN)).toBe(false); // b holds it now
+    // Overlapping batches from two replicas at once, in opposite orders: each key has one winner.
+    const keys = Array.from({ length: 20 }, (_, i) => `event:E${i}`);
+    const [x, y] = await Promise.all([a.deliveries.claimMany(keys, T0, T0 + MIN), b.deliveries.claimMany([...keys].reverse(), T0, T0 + MIN)]);
+    for (const k of keys) expect(Number(x.has(k)) + Number(y.has(k))).toBe(1);
+    expect(await a.deliveries.claimMany([], T0, T0 + MIN)).toEqual(new Set());
+    await expect(a.deliveries.claimMany(['trigger:a', 'trigger:a'], T0, T0 + MIN)).rejects.toThrow(/distinct/);
+    await expect(a.deliveries.claimMany(['trigger:b', 'x'.repeat(201)], T0, T0 + MIN)).rejects.toThrow(/at most 200/);
+    expect(await a.deliveries.claim('trigger:b', T0, T0 + MIN)).toBe(true); // the refused lot wrote nothing
+  });
+
   it('refuses a key that is not text or is too long, and a time that is not an integer', async () => {
     const store = t.open(t.file());
     await expect(store.deliveries.claim('', T0, T0 + MIN)).rejects.toThrow(/key/);

@@ -1,6 +1,6 @@
 import { setImmediate as immediate } from 'node:timers';
 import { describe, expect, it } from 'vitest';
-import { nextTurn, waitingTurns } from '../../src/turns.js';
+import { nextTurn, STEPS_PER_TURN, waitingTurns } from '../../src/turns.js';
 
 describe('nextTurn', () => {
   it('releases waiting steps first in, first out', async () => {
@@ -10,9 +10,10 @@ describe('nextTurn', () => {
     expect(waitingTurns()).toBe(0);
   });
 
-  it('releases one step per turn of the loop, so other work runs between two steps', async () => {
+  it('releases at most STEPS_PER_TURN steps per turn of the loop, so other work runs between groups of steps', async () => {
     const order: string[] = [];
-    const steps = ['a', 'b', 'c'].map((s) => nextTurn().then(() => void order.push(s)));
+    const names = Array.from({ length: 2 * STEPS_PER_TURN + 1 }, (_, i) => `s${i + 1}`);
+    const steps = names.map((s) => nextTurn().then(() => void order.push(s)));
     // Queued after the steps, and again from inside itself: it runs on the next turns.
     let others = 0;
     const other = () => {
@@ -22,7 +23,22 @@ describe('nextTurn', () => {
     immediate(other);
     await Promise.all(steps);
     await new Promise((r) => immediate(r));
-    // All released at once, a, b and c would come before other1.
-    expect(order).toEqual(['a', 'other1', 'b', 'other2', 'c', 'other3']);
+    // All released at once, every step would come before other1.
+    const k = STEPS_PER_TURN;
+    expect(order).toEqual([...names.slice(0, k), 'other1', ...names.slice(k, 2 * k), 'other2', names[2 * k], 'other3']);
+    expect(waitingTurns()).toBe(0);
+  });
+
+  it('a step queued by a step runs on a later turn', async () => {
+    const order: string[] = [];
+    let inner: Promise<void> | undefined;
+    const outer = nextTurn().then(() => {
+      order.push('outer');
+      inner = nextTurn().then(() => void order.push('inner'));
+    });
+    immediate(() => order.push('other'));
+    await outer;
+    await inner;
+    expect(order).toEqual(['outer', 'other', 'inner']);
   });
 });
