@@ -4,6 +4,9 @@
  */
 import { z } from 'zod';
 
+/** Whether a variable is set: empty or blank in `.env` means "not set". */
+export const isSet = (v: string | undefined): v is string => typeof v === 'string' && v.trim() !== '';
+
 /** Empty strings in `.env` mean "not set". */
 export const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());

@@ -4,9 +4,9 @@
  */
 
 import type { TelemetryConfig } from './config-telemetry.js';
+import type { SlackMode } from './config-slack.js';
 
-/** How Slack reaches the bot; `shell` is the local shell (no Slack at all). */
-export type SlackMode = 'socket' | 'http' | 'shell';
+export type { SlackMode } from './config-slack.js';
 export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
 
 export interface CloudConfig {

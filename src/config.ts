@@ -5,43 +5,24 @@
  */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { isHttpUrl, isPostgresUrl, isV2Url } from './urls.js';
-import { idList, optional, port, principals, whole } from './config-fields.js';
-import type { BotConfig, CloudConfig, DatabaseConfig, LogLevelName, ShellConfig, SlackMode } from './config-types.js';
+import { isPostgresUrl } from './urls.js';
+import { isSet, optional } from './config-fields.js';
+import type { BotConfig, CloudConfig, DatabaseConfig, LogLevelName, ShellConfig } from './config-types.js';
 import { telemetryConfig, telemetryEnvSchema } from './config-telemetry.js';
+import { cloudEnvSchema, SANDBOX_WORD, sandboxEnvSchema, shellCloudEnvSchema, v2Url, type SandboxConfig } from './config-cloud.js';
+import { modeProblems, selectMode, slackEnvSchema } from './config-slack.js';
+import { accessConfig, accessEnvSchema } from './config-access.js';
+import { timingConfig, timingEnvSchema } from './config-timing.js';
+import { unfurlConfig, unfurlEnvSchema } from './config-unfurl.js';
 
 export type { TelemetryConfig, TracesConfig } from './config-telemetry.js';
 export type { UnfurlConfig, AccessConfig, BotConfig, CloudConfig, DatabaseConfig, LogLevelName, MonitorConfig, ShellConfig, SlackConfig, SlackMode } from './config-types.js';
+// Each part of the contract is declared beside this file (config-*.ts); these names are the contract's own.
+export { cloudEnvSchema, SANDBOX_WORD, sandboxEnvSchema, type SandboxConfig } from './config-cloud.js';
+export { selectMode } from './config-slack.js';
+export { DEFAULT_SHUTDOWN_DELAY_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './config-timing.js';
 
 type Env = Record<string, string | undefined>;
-
-/** The word that names the built-in sandbox cloud (DESIGN "Runtime contract"); only the local shell starts it. */
-export const SANDBOX_WORD = 'sandbox';
-
-const v2Url = z
-  .string({ error: 'is required (the Cloud API base URL, ending in /v2)' })
-  .refine((u) => u.trim() !== '', { error: 'is required (the Cloud API base URL, ending in /v2)', abort: true })
-  .refine((u) => u.trim() !== SANDBOX_WORD, { error: 'is `sandbox`, which only the local shell starts (SLACK_MODE=shell); for Slack, run `npm run sandbox` and use the URL it prints' })
-  .refine((u) => u.trim() === SANDBOX_WORD || isV2Url(u), { error: 'must be an http(s) URL ending in /v2 (for example https://api.example.com/v2)' })
-  .transform((u) => u.replace(/\/+$/, ''));
-
-export const cloudEnvSchema = z.object({
-  CLOUD_API_BASE_URL: v2Url,
-  CLOUD_API_TOKEN: z
-    .string({ error: 'is required (an API token from the account settings)' })
-    .min(1, { error: 'is required (an API token from the account settings)' }),
-});
-
-export const sandboxEnvSchema = z.object({
-  SANDBOX_PORT: port(8787),
-  SANDBOX_TOKEN: optional(z.string().min(8, { error: 'must be at least 8 characters' })),
-});
-
-export interface SandboxConfig {
-  port: number;
-  /** Undefined: the sandbox generates one and prints it. */
-  token: string | undefined;
-}
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -62,8 +43,6 @@ function parse<T extends z.ZodType>(schema: T, env: Env, extraProblems: string[]
   throw new ConfigError([...problems, ...extraProblems]);
 }
 
-const isSet = (v: string | undefined): v is string => typeof v === 'string' && v.trim() !== '';
-
 export function loadCloudConfig(env: Env = process.env): CloudConfig {
   const e = parse(cloudEnvSchema, env);
   return { baseUrl: e.CLOUD_API_BASE_URL, token: e.CLOUD_API_TOKEN };
@@ -76,125 +55,35 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
 
 // ── The bot (DESIGN "Runtime contract") ─────────────────────────────────────────────────────
 
-/** How long a stopping bot lets work it already took finish (SHUTDOWN_TIMEOUT_MS). */
-export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 15_000;
-/** How long a stopping replica keeps its HTTP port open for the load balancer to notice (SHUTDOWN_DELAY_MS). */
-export const DEFAULT_SHUTDOWN_DELAY_MS = 2000;
-
-export const botEnvSchema = cloudEnvSchema
-  .extend({
-    SLACK_BOT_TOKEN: optional(z.string().regex(/^xoxb-/, { error: 'must be a bot token (xoxb-…)' })),
-    SLACK_APP_TOKEN: optional(z.string().regex(/^xapp-/, { error: 'must be an app-level token (xapp-…)' })),
-    SLACK_SIGNING_SECRET: optional(z.string().min(8, { error: 'looks too short for a signing secret' })),
-    SLACK_MODE: optional(z.enum(['socket', 'http', 'shell'], { error: 'must be socket, http or shell' })),
-    PORT: port(3000),
-    SLACK_API_URL: optional(
-      z.string().refine(isHttpUrl, { error: 'must be an http(s) URL, e.g. https://slack.com/api/' }),
-    ),
-    SLACK_START_TIMEOUT_MS: optional(
-      z.coerce.number({ error: 'must be a number of milliseconds' }).int({ error: 'must be a whole number of milliseconds' }).min(0, { error: 'must be 0 (wait forever) or more' }),
-    ),
-    SHUTDOWN_TIMEOUT_MS: whole(1000, 600_000, 'milliseconds'),
-    SHUTDOWN_DELAY_MS: optional(
-      z.coerce.number({ error: 'must be a number of milliseconds' }).int({ error: 'must be a whole number of milliseconds' }).min(0, { error: 'must be 0 or more' }).max(60_000, { error: 'must be at most 60000 (1 min)' }),
-    ),
-    LOG_LEVEL: optional(z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' })),
-    WATCH_INTERVAL_MS: optional(
-      z.coerce.number({ error: 'must be a number of milliseconds' }).int({ error: 'must be a whole number of milliseconds' }).min(1000, { error: 'must be at least 1000 (1 s)' }).max(600_000, { error: 'must be at most 600000 (10 min)' }),
-    ),
-    WATCH_BROADCAST: optional(z.enum(['final', 'failures', 'none'], { error: 'must be final, failures or none' })),
-    WATCH_LEASE_MS: optional(
-      z.coerce.number({ error: 'must be a number of milliseconds' }).int({ error: 'must be a whole number of milliseconds' }).min(2000, { error: 'must be at least 2000 (2 s)' }).max(3_600_000, { error: 'must be at most 3600000 (1 h)' }),
-    ),
-    CLOUD_ADMINS: principals,
-    CLOUD_OPERATORS: principals,
-    CLOUD_VIEWERS: principals,
-    CLOUD_CHANNELS: optional(
-      z.string().transform((v, ctx) => idList(v, ctx, /^[CGD][A-Z0-9]{2,}$/, 'a channel id like C0123ABCD')),
-    ),
-    SUBSCRIPTION_INTERVAL_MS: whole(5000, 3_600_000, 'milliseconds'),
-    CLOUD_REQUESTS_PER_MINUTE: whole(1, 100_000, 'requests per minute'),
-    ALERT_HOLD_POLLS: whole(1, 10, 'polls'),
-    SCHEDULE_GRACE_MS: whole(0, 7 * 86_400_000, 'milliseconds'),
-    ACCESS_POLICY: optional(z.string({ error: 'must be the path of the policy file' })),
-    ACCESS_POLICY_RELOAD_MS: optional(
-      z.coerce
-        .number({ error: 'must be a number of milliseconds (0: reload on SIGHUP only)' })
-        .int({ error: 'must be a whole number of milliseconds (0: reload on SIGHUP only)' })
-        .refine((v) => v === 0 || v >= 1000, { error: 'must be 0 (reload on SIGHUP only) or at least 1000 (1 s)' }),
-    ),
-    CLOUD_APPROVAL: optional(z.enum(['destroy', 'none'], { error: 'must be destroy (or none)' })),
-    AUDIT_CHANNEL: optional(z.string().regex(/^[CG][A-Z0-9]{2,}$/, { error: 'must be a channel id like C0123ABCD' })),
-    CLOUD_PANEL_URL: optional(z.string().refine(isHttpUrl, { error: 'must be the panel’s http(s) base URL, e.g. https://panel.example.com' })),
-    CLOUD_WORKERS_DOMAIN: optional(z.string().trim().toLowerCase().regex(/^(?=.{1,200}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, { error: 'must be a domain name like workers.example.com' })),
-    DATABASE_URL: optional(
-      z.string().refine((v) => /^sqlite:.+/.test(v) || isPostgresUrl(v), {
-        error: 'must be sqlite:<path> (e.g. sqlite:./data/cloudbot.db) or postgres://user:password@host:5432/database',
-      }),
-    ).transform((v) => v ?? 'sqlite:./data/cloudbot.db'),
-    // Metrics and traces (config-telemetry.ts).
-    ...telemetryEnvSchema,
-  });
+export const botEnvSchema = cloudEnvSchema.extend({
+  ...slackEnvSchema,
+  ...timingEnvSchema,
+  LOG_LEVEL: optional(z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' })),
+  ...accessEnvSchema,
+  ...unfurlEnvSchema,
+  DATABASE_URL: optional(
+    z.string().refine((v) => /^sqlite:.+/.test(v) || isPostgresUrl(v), {
+      error: 'must be sqlite:<path> (e.g. sqlite:./data/cloudbot.db) or postgres://user:password@host:5432/database',
+    }),
+  ).transform((v) => v ?? 'sqlite:./data/cloudbot.db'),
+  // Metrics and traces (config-telemetry.ts).
+  ...telemetryEnvSchema,
+});
 
 function databaseConfig(url: string): DatabaseConfig {
   return isPostgresUrl(url) ? { kind: 'postgres', url } : { kind: 'sqlite', path: url.slice('sqlite:'.length) };
 }
 
-/** The mode the environment asks for: SLACK_MODE, else socket/http from the tokens, else the local shell. */
-export function selectMode(env: Env): SlackMode | undefined {
-  const forced = env.SLACK_MODE?.trim();
-  if (forced) return forced === 'socket' || forced === 'http' || forced === 'shell' ? forced : undefined;
-  if (isSet(env.SLACK_APP_TOKEN)) return 'socket';
-  // Nothing about Slack is configured: a newcomer's first `npm start` gets the local shell.
-  if (!isSet(env.SLACK_BOT_TOKEN) && !isSet(env.SLACK_SIGNING_SECRET)) return 'shell';
-  return 'http';
-}
-
-/** Which tokens the chosen mode needs; checked apart from the schema so all problems show at once. */
-function modeProblems(env: Env, mode: SlackMode | undefined): string[] {
-  const problems: string[] = [];
-  if (!isSet(env.SLACK_BOT_TOKEN)) problems.push('SLACK_BOT_TOKEN is required (the bot token, xoxb-…, from the app’s OAuth page)');
-  if (mode === 'socket' && !isSet(env.SLACK_APP_TOKEN))
-    problems.push('SLACK_APP_TOKEN is required in Socket Mode (an app-level token, xapp-…, with connections:write)');
-  if (mode === 'http' && !isSet(env.SLACK_SIGNING_SECRET)) {
-    // Chosen from the tokens, not by SLACK_MODE: Socket Mode (an app token) may be what was meant.
-    const orSocket = env.SLACK_MODE?.trim() ? '' : '; or, for Socket Mode, set SLACK_APP_TOKEN (an app-level token, xapp-…, with connections:write)';
-    problems.push(`SLACK_SIGNING_SECRET is required in HTTP mode (from the app’s Basic Information page)${orSocket}`);
-  }
-  return problems;
-}
-
-/** What every mode shares: logging, the database, access, audit, watches. */
+/** What every mode shares: logging, the database, access, audit, watches (each part maps its own: config-*.ts). */
 function common(e: z.output<typeof botEnvSchema>) {
   return {
     logLevel: e.LOG_LEVEL ?? ('info' as LogLevelName),
     database: databaseConfig(e.DATABASE_URL),
     databasePath: isPostgresUrl(e.DATABASE_URL) ? '' : e.DATABASE_URL.slice('sqlite:'.length),
-    watch: {
-      intervalMs: e.WATCH_INTERVAL_MS ?? 10_000,
-      broadcast: e.WATCH_BROADCAST ?? ('final' as const),
-      ...(e.WATCH_LEASE_MS !== undefined ? { leaseMs: e.WATCH_LEASE_MS } : {}),
-    },
-    access: {
-      admins: e.CLOUD_ADMINS ?? [],
-      operators: e.CLOUD_OPERATORS ?? [],
-      viewers: e.CLOUD_VIEWERS,
-      channels: e.CLOUD_CHANNELS?.length ? e.CLOUD_CHANNELS : undefined,
-      policyFile: e.ACCESS_POLICY,
-      policyReloadMs: e.ACCESS_POLICY_RELOAD_MS ?? 60_000,
-      approval: e.CLOUD_APPROVAL === 'destroy' ? ('destroy' as const) : undefined,
-    },
+    access: accessConfig(e),
     auditChannel: e.AUDIT_CHANNEL,
-    unfurl: { ...(e.CLOUD_PANEL_URL ? { panelUrl: e.CLOUD_PANEL_URL.replace(/\/+$/, '') } : {}), ...(e.CLOUD_WORKERS_DOMAIN ? { workersDomain: e.CLOUD_WORKERS_DOMAIN } : {}) },
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
-    shutdownDelayMs: e.SHUTDOWN_DELAY_MS ?? DEFAULT_SHUTDOWN_DELAY_MS,
-    // A scheduled run missed while every replica was down still runs this late, else is skipped (default 1 h).
-    schedule: { graceMs: e.SCHEDULE_GRACE_MS ?? 3_600_000 },
-    monitor: {
-      intervalMs: e.SUBSCRIPTION_INTERVAL_MS ?? 60_000,
-      requestsPerMinute: e.CLOUD_REQUESTS_PER_MINUTE ?? 1200,
-      holdPolls: e.ALERT_HOLD_POLLS ?? 2,
-    },
+    unfurl: unfurlConfig(e),
+    ...timingConfig(e),
     telemetry: telemetryConfig(e),
   };
 }
@@ -230,15 +119,7 @@ export function isShellConfig(config: BotConfig | ShellConfig): config is ShellC
 }
 
 /** The shell's cloud: optional, `sandbox` or a /v2 URL; a real cloud needs its token. */
-const shellEnvSchema = botEnvSchema.extend({
-  CLOUD_API_BASE_URL: optional(
-    z
-      .string()
-      .refine((u) => u.trim() === SANDBOX_WORD || isV2Url(u), { error: 'must be `sandbox` or an http(s) URL ending in /v2 (for example https://api.example.com/v2)' })
-      .transform((u) => (u.trim() === SANDBOX_WORD ? SANDBOX_WORD : u.replace(/\/+$/, ''))),
-  ),
-  CLOUD_API_TOKEN: optional(z.string()),
-});
+const shellEnvSchema = botEnvSchema.extend(shellCloudEnvSchema);
 
 function loadShellConfig(env: Env): ShellConfig {
   const url = env.CLOUD_API_BASE_URL?.trim();

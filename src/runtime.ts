@@ -4,49 +4,41 @@
  * (app/app-core.ts), the Bolt app and the listeners that deliver the core's answers; `start`
  * and `stop` bring them up and down in order. src/main.ts, the local shell, the bench and the
  * test rigs all come through here, so what they run is the production wiring; tests change
- * only what `overrides` names.
+ * only what `overrides` names. Its parts: runtime-services.ts (watcher, maintenance, monitor,
+ * change flow, schedules), runtime-steps.ts, runtime-core.ts (the core's deps),
+ * runtime-readiness.ts (/readyz), runtime-shutdown.ts, runtime-policy.ts, runtime-telemetry.ts.
  */
 import { Agent } from 'undici';
 import { createAccess } from './access/access.js';
-import { resolvePolicy, policyAuditEntry } from './runtime-policy.js';
 import { createPolicySource, type PolicySource } from './access/policy-source.js';
+import { withInventory } from './access/known-inventory.js';
 import { createCloudAccounts } from './cloud/accounts.js';
+import { createRequestBudget } from './cloud/request-budget.js';
 import { createAuditor } from './audit/auditor.js';
 import { systemClock } from './clock.js';
 import { runUndoWindow } from './confirm/undo-window.js';
-import { createChangeFlow } from './confirm/change-flow.js';
 import { createLogger } from './log.js';
+import { subscriptionReadChecks } from './monitor/reads.js';
 import { catalog as defaultCatalog } from './operations/index.js';
-import { createSlackApp, listen, registerListeners, type Readiness } from './slack/app.js';
+import { createAfterAck } from './slack/after-ack.js';
+import { createSlackApp, listen, registerListeners } from './slack/app.js';
 import { waitForSlack } from './slack/wait-for-slack.js';
 import { createSealer, createStore } from './store/index.js';
-import { refusalText } from './views/access-views.js';
-import { createParentRefresher } from './watch/parent-message.js';
-import { createWatcher } from './watch/watcher.js';
-import { createRequestBudget } from './cloud/request-budget.js';
-import { createPostQueue } from './chat/post-queue.js';
-import { createMonitor } from './monitor/monitor.js';
-import { createMaintenance } from './monitor/maintenance.js';
-import { createSubscriptionControl } from './monitor/control.js';
-import { subscriptionReadChecks } from './monitor/reads.js';
 import { skipRecentlyRemembered } from './store/known-recent.js';
-import { withInventory } from './access/known-inventory.js';
-import { createAliasControl } from './app/alias-control.js';
-import { createWatchControl } from './app/watch-control.js';
-import { nameSteps } from './app/name-steps.js';
-import { createAppCore } from './app/app-core.js';
-import { createAfterAck } from './slack/after-ack.js';
-import { afterAckHooks, observedStore, readGauges, runtimeTelemetry, telemetryLifecycle, tracedAccess, watchTraces } from './runtime-telemetry.js';
 import { cloudAttempts, observeAuditor } from './telemetry/index.js';
-import { closeConnectionsWhileStopping, DEFAULT_SHUTDOWN_TIMEOUT_MS, listenerDelay, settleListeners } from './runtime-shutdown.js';
-import { createSchedules } from './app/schedule-run.js';
+import { resolvePolicy, policyAuditEntry } from './runtime-policy.js';
+import { createReadinessProbe } from './runtime-readiness.js';
+import { createServices } from './runtime-services.js';
+import { createCore } from './runtime-core.js';
 import { createSteps } from './runtime-steps.js';
+import { afterAckHooks, observedStore, readGauges, runtimeTelemetry, telemetryLifecycle, tracedAccess, watchTraces } from './runtime-telemetry.js';
+import { closeConnectionsWhileStopping, DEFAULT_SHUTDOWN_TIMEOUT_MS, listenerDelay, settleListeners } from './runtime-shutdown.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
 export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
 
-/** How long `/readyz` waits for the store before answering "not ready" (probes often give up at 1–2 s). */
-export const READY_CHECK_MS = 1000;
+/** How long `/readyz` waits for the store before answering "not ready" (runtime-readiness.ts). */
+export { READY_CHECK_MS } from './runtime-readiness.js';
 
 /** The watcher's requests name themselves in the provider's logs (and tests tell them apart so). */
 export const WATCHER_USER_AGENT = 'cloudbot/0.1 (watcher)';
@@ -87,28 +79,9 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   /** A record's account: its own, else (written before accounts) the default one. */
   const accountOf = (account: string | null) => account ?? currentPolicy().defaultAccount;
 
-  // What /readyz reports about Slack: set by start-up, and by the last start-up wait's error.
-  let slackState = 'not started';
-  let stopped = false;
-  const readiness = async (): Promise<Readiness> => {
-    // Not ready from the first moment of a stop: the load balancer sends new requests elsewhere.
-    if (stopped) return { ready: false, checks: { slack: 'stopping: taking no new requests' } };
-    let storeState = 'ok';
-    // A stalled database would hold the probe past its own timeout: "not ready" comes first.
-    const timer = new AbortController();
-    const silent = clock.sleep(READY_CHECK_MS, timer.signal).then(
-      () => `no answer within ${READY_CHECK_MS / 1000} s`,
-      () => 'ok',
-    );
-    try {
-      storeState = await Promise.race([store.operations.listRecent({ limit: 1 }).then(() => 'ok'), silent]);
-    } catch (e) {
-      storeState = `unreachable: ${e instanceof Error ? e.message : String(e)}`;
-    } finally {
-      timer.abort();
-    }
-    return { ready: storeState === 'ok' && slackState === 'ok', checks: { store: storeState, slack: slackState } };
-  };
+  // What /readyz answers: the store within a bound, Slack once start-up saw it; not ready once stopping.
+  const probe = createReadinessProbe(store, clock);
+  const { readiness } = probe;
   const { app, slackApi, authTestOnce, httpReceiver, closeConnections, gate, postResponse } = createSlackApp({
     slack,
     logger,
@@ -150,7 +123,6 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     logger,
     ...(overrides.groupCacheMs !== undefined ? { cacheMs: overrides.groupCacheMs } : {}),
   }), telemetry);
-  const label = (account: string | null) => access.accountLabel(accountOf(account));
   // Reads remember what they showed; the same entry is written at most once a minute. The policy
   // file's inventory names resources too, read from the policy in force (a reload replaces it).
   const known = withInventory(skipRecentlyRemembered(store.known), (account) => policySource!.current().accounts[account ?? '']?.inventory ?? []);
@@ -159,99 +131,15 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   const { channelMay, mayRead } = subscriptionReadChecks({ access, catalog, accountOf });
   // One budget for everything that polls the cloud: watches and subscriptions share it.
   const budget = createRequestBudget({ perMinute: settings.monitor?.requestsPerMinute ?? 1200, clock });
-  const traces = watchTraces(telemetry);
-  const watcher = traces.remembering(createWatcher({
-    budget,
-    store: store.watches,
-    cloudFor: (account) => accounts.watchClient(accountOf(account)),
-    clock,
-    logger: logger.child({ component: 'watcher' }),
-    slack: slackApi,
-    accountLabel: label,
-    refreshParent: createParentRefresher({ operations: store.operations, catalog, slack: slackApi, clock, accountLabel: label }),
-    kinds: catalog.watchKinds,
-    ...(settings.watch?.intervalMs ? { intervalMs: settings.watch.intervalMs } : {}),
-    ...(settings.watch?.broadcast ? { broadcast: settings.watch.broadcast } : {}),
-    ...(settings.watch?.leaseMs ? { leaseMs: settings.watch.leaseMs } : {}),
-    ...(overrides.watchConcurrency ? { concurrency: overrides.watchConcurrency } : {}),
-    tracePoll: traces.poll,
-  }));
+  const { watcher, maintenance, monitor, flow, schedules } = createServices({
+    settings, overrides, store, accounts, access, auditor, known, catalog, budget, sealer, clock, logger, slack: slackApi, accountOf, channelMay, traces: watchTraces(telemetry),
+  });
   readGauges(telemetry, { store, clock, budget, owner: watcher.owner, holdsLease });
-  const maintenance = createMaintenance({
-    store: store.maintenance,
-    operations: store.operations,
-    slack: slackApi,
-    clock,
-    logger: logger.child({ component: 'maintenance' }),
-    accountOf,
-    accountLabel: label,
-  });
-  const monitor = createMonitor({
-    maintenance,
-    stores: store,
-    cloudFor: (account) => accounts.watchClient(accountOf(account)),
-    budget,
-    queue: createPostQueue({ slack: slackApi, clock, logger: logger.child({ component: 'alerts' }), ...(overrides.postSpacingMs !== undefined ? { spacingMs: overrides.postSpacingMs } : {}) }),
-    clock,
-    logger: logger.child({ component: 'monitor' }),
-    accountLabel: label,
-    owner: watcher.owner,
-    ...(settings.monitor?.intervalMs ? { intervalMs: settings.monitor.intervalMs } : {}),
-    ...(settings.monitor?.holdPolls ? { holdPolls: settings.monitor.holdPolls } : {}),
-    ...(overrides.monitorRecheckMs !== undefined ? { recheckMs: overrides.monitorRecheckMs } : {}),
-    digest: { watches: () => store.watches.listOpen() },
-    mayRead: channelMay,
-  });
-  const flow = createChangeFlow({
-    auditor,
-    startWatch: (input) => watcher.watch(input),
-    needsApproval: (op, where) => !!access.approvalFor(op, where.channelId, accountOf(where.account)),
-    undoDelay: (op, where) => access.undoDelayFor(op, where.channelId),
-    // A click is checked against the clicker's role now, in the channel and on the account of the request.
-    authorize: async (record, op, userId) => {
-      const decision = await access.check(userId, record.channelId, op, accountOf(record.account));
-      return decision.ok ? undefined : refusalText(decision, op.command, op.tier);
-    },
-    store: store.operations,
-    names: nameSteps(known),
-    cloudFor: (account) => accounts.client(accountOf(account)),
-    accountLabel: label,
-    clock,
-    logger,
-    slack: slackApi,
-    sealer,
-    catalog,
-    ...(overrides.confirmTtlMs ? { confirmTtlMs: overrides.confirmTtlMs } : {}),
-  });
   const steps = createSteps({ store, flow, catalog, accounts, access, auditor, known, clock, logger, slack: slackApi, accountOf, owner: watcher.owner, overrides });
-  const schedules = createSchedules({ stores: store, catalog, access, auditor, flow, slack: slackApi, clock, logger, owner: watcher.owner, settings: settings.schedule });
   // The application core: every surface calls it (app/app-core.ts); the listeners only deliver.
-  // A schedule's run is a typed command over the same deps (withCore hands them to its runner).
-  const core = createAppCore(schedules.withCore({
-    catalog,
-    accounts,
-    accountLabel: (account) => access.accountLabel(account),
-    defaultAccount: () => currentPolicy().defaultAccount,
-    subscriptions: createSubscriptionControl({ stores: store, clock, monitor, mayRead, channelMay }),
-    maintenance,
-    known,
-    aliases: createAliasControl({ store: store.aliases, catalog, access, clock }),
-    policy: access,
-    clock,
-    logger,
-    flow,
-    slack: slackApi,
-    store: store.operations,
-    watcher,
-    watches: createWatchControl({ store: store.watches, watcher, access, auditor, catalog }),
-    home: { watches: () => store.watches.listOpen(), subscriptions: () => store.subscriptions.listActive(), maintenance: () => maintenance.list() },
-    alertStores: store,
-    access,
-    auditor,
-    ...(settings.unfurl ? { unfurl: settings.unfurl } : {}),
-    ...(overrides.operationTimeoutMs !== undefined ? { operationTimeoutMs: overrides.operationTimeoutMs } : {}),
-    schedules: schedules.control,
-  }), { steps: steps.core });
+  const core = createCore({
+    settings, overrides, catalog, accounts, access, defaultAccount: () => currentPolicy().defaultAccount, store, known, auditor, flow, watcher, maintenance, monitor, schedules, steps: steps.core, mayRead, channelMay, clock, logger, slack: slackApi,
+  });
   const { scheduler } = schedules;
   // What listeners do after their ack runs detached (after-ack.ts); stop drains it.
   const afterAck = createAfterAck(logger, overrides.afterAck, afterAckHooks(telemetry));
@@ -303,14 +191,14 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       const early = httpReceiver ? await listen(app, slack, httpReceiver) : undefined;
       if (early) {
         listening = true;
-        if (early.server) closeConnectionsWhileStopping(early.server, () => stopped);
+        if (early.server) closeConnectionsWhileStopping(early.server, probe.stopped);
         logger.info(`HTTP server up on :${early.port} (/healthz, /readyz); waiting for Slack to answer auth.test`);
       }
-      slackState = 'waiting for auth.test';
+      probe.slack('waiting for auth.test');
       await waitForSlack({ authTest: authTestOnce, clock, logger, timeoutMs: slack.startTimeoutMs ?? DEFAULT_SLACK_START_TIMEOUT_MS, signal: stopping.signal });
       await app.init();
       gate.open(); // requests that came early (held up to START_HOLD_MS) run now
-      slackState = 'ok';
+      probe.slack('ok');
       const recover = async () => {
         const recovered = await flow.recoverInterrupted();
         if (recovered) logger.warn('changes left running by a stopped process were marked failed', { count: recovered });
@@ -343,8 +231,8 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     },
     settled: () => afterAck.idle(),
     async stop() {
-      if (stopped) return;
-      stopped = true; // /readyz: 503 from here on
+      if (probe.stopped()) return;
+      probe.stop(); // /readyz: 503 from here on
       gate.close(); // a request that still comes is answered "restarting, nothing was sent"
       stopping.abort(); // a start-up still waiting for Slack gives up
       if (sweep) clearInterval(sweep);

@@ -262,6 +262,8 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       if (stopped) break;
       // After a failed pass, wait a full interval: a persistent fault must not become a storm.
       const due = failed ? base : await nextDueIn().catch(() => base);
+      // A stop that came while the store answered aborted no sleeper yet: this one would never wake.
+      if (stopped) break;
       sleeper = new AbortController();
       await deps.clock.sleep(Math.min(due ?? base, base), sleeper.signal).catch(() => undefined);
     }

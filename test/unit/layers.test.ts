@@ -24,6 +24,10 @@ const LAYER: Record<string, number> = {
   // The bound on a stop (SIGTERM): how long listener work may take to finish.
   'runtime-shutdown.ts': 7.5,
   'runtime-steps.ts': 7.5,
+  // The root's services (watcher, maintenance, monitor, change flow, schedules), the core's deps, and /readyz.
+  'runtime-services.ts': 7.5,
+  'runtime-core.ts': 7.5,
+  'runtime-readiness.ts': 7.5,
   'runtime-types.ts': 7,
   slack: 6,
   // The application core: runs a request from any surface (commands, forms, clicks); knows no Slack transport.
@@ -50,6 +54,12 @@ const LAYER: Record<string, number> = {
   telemetry: 0.5,
   'config-types.ts': -1,
   'config-telemetry.ts': -1.5,
+  // The contract's other parts, each a zod schema beside config.ts (which alone reads the environment).
+  'config-cloud.ts': -1.5,
+  'config-slack.ts': -1.5,
+  'config-access.ts': -1.5,
+  'config-timing.ts': -1.5,
+  'config-unfurl.ts': -1.5,
   'urls.ts': -2,
   'config-fields.ts': -2,
   'clock.ts': -2,

@@ -4,8 +4,11 @@ import { catalog } from '../../src/operations/index.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
-// config.ts reads the environment; the telemetry part of its schema lives beside it.
-const configSource = ['../../src/config.ts', '../../src/config-telemetry.ts'].map((f) => readFileSync(new URL(f, import.meta.url), 'utf8')).join('\n');
+// config.ts reads the environment; the parts of its schema (config-*.ts) live beside it.
+const configSource = readdirSync(new URL('../../src/', import.meta.url))
+  .filter((f) => /^config(-[a-z-]+)?\.ts$/.test(f))
+  .map((f) => readFileSync(new URL(`../../src/${f}`, import.meta.url), 'utf8'))
+  .join('\n');
 
 describe('README stays true', () => {
   it('says that npm install may need a C/C++ toolchain for better-sqlite3 (issue 14)', () => {
