@@ -221,6 +221,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     slack: slackApi,
     sealer,
     catalog,
+    tracing: telemetry.tracing,
     ...(overrides.confirmTtlMs ? { confirmTtlMs: overrides.confirmTtlMs } : {}),
   });
   const steps = createSteps({ store, flow, catalog, accounts, access, auditor, known, clock, logger, slack: slackApi, accountOf, owner: watcher.owner, overrides });
@@ -251,6 +252,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(settings.unfurl ? { unfurl: settings.unfurl } : {}),
     ...(overrides.operationTimeoutMs !== undefined ? { operationTimeoutMs: overrides.operationTimeoutMs } : {}),
     schedules: schedules.control,
+    tracing: telemetry.tracing,
   }), { steps: steps.core });
   const { scheduler } = schedules;
   // What listeners do after their ack runs detached (after-ack.ts); stop drains it.

@@ -115,6 +115,36 @@ describe('a slash command that changes something', () => {
 
     expect(post()).toHaveLength(1);
     expect(root()).toMatchObject({ name: 'slack click', kind: SERVER, attributes: { 'cloudbot.request.kind': 'click' } });
+
+    // The slash command's own trace: the request, then parse, access and the store, each a child of it.
+    const parses = otlp.spans.filter((s) => s.name === 'parse' && s.attributes['cloudbot.operation'] === 'worker.deploy');
+    expect(parses).toHaveLength(1);
+    const command = byId(parses[0]!.parentSpanId!)!;
+    expect(command).toMatchObject({ name: 'slack command', kind: SERVER, parentSpanId: undefined });
+    expect(parses[0]!.attributes).toEqual({ 'cloudbot.parse.outcome': 'run', 'cloudbot.parse.alias': false, 'cloudbot.operation': 'worker.deploy' });
+    const inCommand = otlp.spans.filter((s) => s.traceId === command.traceId);
+    const child = (name: string) => inCommand.find((s) => s.name === name && s.parentSpanId === command.spanId);
+    expect(child('access check')?.attributes).toMatchObject({ 'cloudbot.operation': 'worker.deploy', 'cloudbot.access.allowed': true });
+    expect(child('store operations.create')).toBeDefined();
+    expect(child('slack chat.postMessage')).toBeDefined(); // the status message with its Confirm button
+    expect(inCommand.map((s) => s.name)).not.toContain('cloud POST /workers'); // nothing is sent before the click
+
+    // The click's send: a child of the click, linked to the command that asked for it.
+    const executes = otlp.spans.filter((s) => s.name === 'change execute' && s.traceId === root().traceId);
+    expect(executes).toHaveLength(1);
+    const execute = executes[0]!;
+    expect(execute).toMatchObject({ parentSpanId: root().spanId, attributes: { 'cloudbot.operation': 'worker.deploy', 'cloudbot.tier': 'billing' } });
+    expect(execute.links).toHaveLength(1);
+    expect(execute.links[0]!.traceId).toBe(command.traceId);
+    expect(inCommand.map((s) => s.spanId)).toContain(execute.links[0]!.spanId);
+    // … whose children are the cloud request (by its template, no ids) and the watch that posts to the thread.
+    expect(post()[0]).toMatchObject({ parentSpanId: execute.spanId, kind: CLIENT, attributes: { 'http.request.method': 'POST', 'url.template': '/workers', 'http.response.status_code': 201 } });
+    // Every thread post (among them the "is active" one) hangs from a poll of the watch the send started.
+    expect(replies().length).toBe(thread.length);
+    for (const reply of replies()) expect(chain(reply)!.map((s) => s.name)).toEqual(['slack chat.postMessage', 'watch poll', 'change execute', 'slack click']);
+    // The record keeps the link (ids and flags only), so a send after a restart finds it too.
+    const record = (await rig.store.operations.get((await rig.store.watches.listRecent(1))[0]!.operationId!))!;
+    expect(record.facts.traceparent).toBe(`00-${command.traceId}-${execute.links[0]!.spanId}-01`);
     expect(polls().length).toBeGreaterThan(1);
     for (const p of polls()) expect(rootOf(p)?.spanId).toBe(root().spanId);
     expect(polls().flatMap(under).map((s) => s.name)).toContain('cloud GET /workers/{worker}/status');
