@@ -159,7 +159,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   const { channelMay, mayRead } = subscriptionReadChecks({ access, catalog, accountOf });
   // One budget for everything that polls the cloud: watches and subscriptions share it.
   const budget = createRequestBudget({ perMinute: settings.monitor?.requestsPerMinute ?? 1200, clock });
-  const traces = watchTraces(telemetry);
+  const traces = watchTraces(telemetry, store.operations);
   const watcher = traces.remembering(createWatcher({
     budget,
     store: store.watches,
