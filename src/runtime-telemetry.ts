@@ -126,12 +126,12 @@ export function watchTraces(t: Telemetry, records?: { get(id: string): Promise<{
       };
     },
     /** The watcher's poll hook: one span per poll, a child of the first watch's request, or linked to it. */
-    async poll<T>(watches: WatchRecord[], run: () => Promise<T>): Promise<T> {
+    poll<T>(watches: WatchRecord[], run: () => Promise<T>): Promise<T> {
       if (!t.tracing.on) return run();
       const options = { attributes: { 'cloudbot.watch.kind': watches[0]?.kind ?? 'unknown', 'cloudbot.watch.count': watches.length } };
       const parent = watches.map((w) => started.get(w.id)).find((c) => c !== undefined);
       if (parent) return t.tracing.root('watch poll', options, run, parent);
-      return t.tracing.linked('watch poll', options, await linkOf(watches), run);
+      return linkOf(watches).then((traceparent) => t.tracing.linked('watch poll', options, traceparent, run));
     },
   };
 }
