@@ -3,6 +3,7 @@
  * on (app/app-core.ts), assembled once from the services runtime.ts built. A schedule's run is
  * a typed command over the same deps (`withCore` hands them to its runner).
  */
+import type { TraceSteps } from './telemetry/index.js';
 import type { Access } from './access/access.js';
 import { createAliasControl } from './app/alias-control.js';
 import { createAppCore, type AppCore } from './app/app-core.js';
@@ -48,6 +49,8 @@ export interface CoreParts {
   clock: Clock;
   logger: Logger;
   slack: SlackApi;
+  /** The parse span of a command (telemetry/tracing.ts); no-op when tracing is off. */
+  tracing?: TraceSteps;
 }
 
 export function createCore(p: CoreParts): AppCore {
@@ -76,5 +79,6 @@ export function createCore(p: CoreParts): AppCore {
     ...(settings.unfurl ? { unfurl: settings.unfurl } : {}),
     ...(overrides.operationTimeoutMs !== undefined ? { operationTimeoutMs: overrides.operationTimeoutMs } : {}),
     schedules: p.schedules.control,
+    ...(p.tracing ? { tracing: p.tracing } : {}),
   }), { steps: p.steps });
 }

@@ -4,6 +4,7 @@
  * steps: runtime-steps.ts). runtime.ts builds what they share (store, accounts, access,
  * auditor, budget) and starts and stops their loops.
  */
+import type { TraceSteps } from './telemetry/index.js';
 import type { Access } from './access/access.js';
 import type { SlackApi } from './chat/slack-api.js';
 import { createPostQueue } from './chat/post-queue.js';
@@ -46,6 +47,8 @@ export interface ServiceParts {
   channelMay: MayRead;
   /** Traces: the watcher remembering each watch's request, and one span per poll (runtime-telemetry.ts). */
   traces: { remembering: (watcher: Watcher) => Watcher; poll: NonNullable<WatcherDeps['tracePoll']> };
+  /** Spans of a change's send, linked to the request that made it (telemetry/tracing.ts). */
+  tracing?: TraceSteps;
 }
 
 export function createServices(p: ServiceParts) {
@@ -112,6 +115,7 @@ export function createServices(p: ServiceParts) {
     slack,
     sealer: p.sealer,
     catalog,
+    ...(p.tracing ? { tracing: p.tracing } : {}),
     ...(overrides.confirmTtlMs ? { confirmTtlMs: overrides.confirmTtlMs } : {}),
   });
   const schedules = createSchedules({ stores: store, catalog, access, auditor: p.auditor, flow, slack, clock, logger, owner: watcher.owner, settings: settings.schedule });

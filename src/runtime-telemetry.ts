@@ -90,11 +90,27 @@ export function afterAckHooks(t: Telemetry): AfterAckHooks {
 }
 
 /**
- * A watch's polls in the trace of the request that started it (this process's memory: after a
- * restart, or on another replica, a poll starts a trace of its own). Bounded: the oldest go first.
+ * A watch's polls in the trace of the request that started it, from this process's memory. After
+ * a restart, or on another replica, a poll starts a trace of its own linked to the request that
+ * made the watch's change (the traceparent in its record's facts, read once per watch). Bounded:
+ * the oldest go first.
  */
-export function watchTraces(t: Telemetry, limit = 10_000) {
+export function watchTraces(t: Telemetry, records?: { get(id: string): Promise<{ facts: Record<string, unknown> } | undefined> }, limit = 10_000) {
   const started = new Map<string, Context>();
+  const madeIn = new Map<string, unknown>();
+  const remember = <V>(map: Map<string, V>, key: string, value: V) => {
+    map.set(key, value);
+    if (map.size > limit) map.delete(map.keys().next().value!);
+  };
+  /** The stored traceparent of the first watch's change that has one; a failed read links nothing. */
+  const linkOf = async (watches: WatchRecord[]): Promise<unknown> => {
+    for (const w of watches) {
+      if (!w.operationId || !records) continue;
+      if (!madeIn.has(w.id)) remember(madeIn, w.id, await records.get(w.operationId).then((r) => r?.facts.traceparent, () => undefined));
+      if (madeIn.get(w.id)) return madeIn.get(w.id);
+    }
+    return undefined;
+  };
   return {
     /** The watcher, its `watch` remembering the trace in force. */
     remembering(watcher: Watcher): Watcher {
@@ -104,19 +120,18 @@ export function watchTraces(t: Telemetry, limit = 10_000) {
         watch: async (input: StartWatch) => {
           const context = t.tracing.capture();
           const w = await watcher.watch(input);
-          if (context) {
-            started.set(w.id, context);
-            if (started.size > limit) started.delete(started.keys().next().value!);
-          }
+          if (context) remember(started, w.id, context);
           return w;
         },
       };
     },
-    /** The watcher's poll hook: one span per poll, a child of the first watch's request. */
+    /** The watcher's poll hook: one span per poll, a child of the first watch's request, or linked to it. */
     poll<T>(watches: WatchRecord[], run: () => Promise<T>): Promise<T> {
       if (!t.tracing.on) return run();
+      const options = { attributes: { 'cloudbot.watch.kind': watches[0]?.kind ?? 'unknown', 'cloudbot.watch.count': watches.length } };
       const parent = watches.map((w) => started.get(w.id)).find((c) => c !== undefined);
-      return t.tracing.root('watch poll', { attributes: { 'cloudbot.watch.kind': watches[0]?.kind ?? 'unknown', 'cloudbot.watch.count': watches.length } }, run, parent);
+      if (parent) return t.tracing.root('watch poll', options, run, parent);
+      return linkOf(watches).then((traceparent) => t.tracing.linked('watch poll', options, traceparent, run));
     },
   };
 }

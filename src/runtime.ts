@@ -132,13 +132,13 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   // One budget for everything that polls the cloud: watches and subscriptions share it.
   const budget = createRequestBudget({ perMinute: settings.monitor?.requestsPerMinute ?? 1200, clock });
   const { watcher, maintenance, monitor, flow, schedules } = createServices({
-    settings, overrides, store, accounts, access, auditor, known, catalog, budget, sealer, clock, logger, slack: slackApi, accountOf, channelMay, traces: watchTraces(telemetry),
+    settings, overrides, store, accounts, access, auditor, known, catalog, budget, sealer, clock, logger, slack: slackApi, accountOf, channelMay, traces: watchTraces(telemetry, store.operations), tracing: telemetry.tracing,
   });
   readGauges(telemetry, { store, clock, budget, owner: watcher.owner, holdsLease });
   const steps = createSteps({ store, flow, catalog, accounts, access, auditor, known, clock, logger, slack: slackApi, accountOf, owner: watcher.owner, overrides });
   // The application core: every surface calls it (app/app-core.ts); the listeners only deliver.
   const core = createCore({
-    settings, overrides, catalog, accounts, access, defaultAccount: () => currentPolicy().defaultAccount, store, known, auditor, flow, watcher, maintenance, monitor, schedules, steps: steps.core, mayRead, channelMay, clock, logger, slack: slackApi,
+    settings, overrides, catalog, accounts, access, defaultAccount: () => currentPolicy().defaultAccount, store, known, auditor, flow, watcher, maintenance, monitor, schedules, steps: steps.core, mayRead, channelMay, clock, logger, slack: slackApi, tracing: telemetry.tracing,
   });
   const { scheduler } = schedules;
   // What listeners do after their ack runs detached (after-ack.ts); stop drains it.

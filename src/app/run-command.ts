@@ -6,7 +6,8 @@
  * interface (chat/slack-api.ts), which every surface implements.
  */
 import type { Catalog } from '../operations/catalog.js';
-import { parseCommand } from '../operations/parse-command.js';
+import { parseCommand, type ParsedCommand } from '../operations/parse-command.js';
+import type { TraceSteps } from '../telemetry/index.js';
 import { maskedArgs } from '../access/secrets.js';
 import type { Reply } from '../views/types.js';
 import { buildProblem } from '../views/error-views.js';
@@ -21,6 +22,8 @@ import { expandTyped, helpAliases, mayRunHere } from './alias-commands.js';
 export interface CommandCoreDeps extends RunDeps, ChangeCommandDeps, GuardDeps {
   catalog: Catalog;
   watcher?: WatchCommandDeps['watcher'];
+  /** Spans of the request's steps (issue 24); absent or off, none. */
+  tracing?: TraceSteps;
 }
 
 /** Who typed what, where. `triggerId` lets a change open its form. */
@@ -66,18 +69,34 @@ const said = (what: string, reply: Reply | undefined): CommandAnswer => ({ what,
 export async function runCommand(deps: CommandCoreDeps, input: CommandInput, naming: (what: string) => void = () => {}): Promise<CommandAnswer> {
   // An alias of this channel is expanded first; what it expands to is answered as if typed.
   // Whether the person may run what it runs here at all is asked before expanding (mayRunHere).
-  const typed = await expandTyped(deps.aliases, deps.catalog, input.text, input.channelId, mayRunHere(deps, input.userId, input.channelId));
+  const read = async () => {
+    const typed = await expandTyped(deps.aliases, deps.catalog, input.text, input.channelId, mayRunHere(deps, input.userId, input.channelId));
+    return typed.kind === 'reply' ? typed : { ...typed, parsed: parseCommand(typed.text, deps.catalog) };
+  };
+  // Off, the parse is the parse; on, a span named by what the text came to, never by the text.
+  const typed = deps.tracing?.on
+    ? await deps.tracing.span('parse', {}, async (span) => {
+        const t = await read();
+        span?.setAttributes(parseAttributes(t));
+        return t;
+      })
+    : await read();
   if (typed.kind === 'reply') return work(COMMAND, typed.reply);
-  const answer = await runTyped(deps, input, typed.text, naming);
+  const answer = await runTyped(deps, input, typed.parsed, naming);
   return typed.alias ? { ...answer, alias: typed.alias } : answer;
+}
+
+/** What a command came to, in catalog words: help, a problem, an operation to run (its id), or an alias refused; whether an alias ran (not which). */
+function parseAttributes(t: { kind: string; alias?: unknown; parsed?: ParsedCommand }): Record<string, string | boolean> {
+  const p = t.parsed;
+  return { 'cloudbot.parse.outcome': p?.kind ?? 'refused', 'cloudbot.parse.alias': !!t.alias, ...(p?.kind === 'run' ? { 'cloudbot.operation': p.op.id } : {}) };
 }
 
 const COMMAND = '/cloud';
 
-async function runTyped(deps: CommandCoreDeps, input: CommandInput, text: string, naming: (what: string) => void): Promise<CommandAnswer> {
+async function runTyped(deps: CommandCoreDeps, input: CommandInput, parsed: ParsedCommand, naming: (what: string) => void): Promise<CommandAnswer> {
   const actor = { userId: input.userId, channelId: input.channelId, teamId: input.teamId };
   const inv = { ...actor, triggerId: input.triggerId ?? '' };
-  const parsed = parseCommand(text, deps.catalog);
   if (parsed.kind === 'help') {
     const resource = parsed.resource ? deps.catalog.resolveResource(parsed.resource) : undefined;
     // Help lists only what the asker may run here, and names the account this channel drives.

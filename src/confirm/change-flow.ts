@@ -125,6 +125,9 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       // A schedule's run says so on its status message and in its audit entries.
       if (req.scheduled) facts = { ...facts, scheduled: { id: req.scheduled.scheduleId, by: req.userId } };
       if (req.via) facts = { ...facts, askFirst: true, via: `workflow ${req.via.workflow}` };
+      // The request's trace (ids only), so its send, whoever confirms it and when, links back to it.
+      const traceparent = deps.tracing?.traceparent();
+      if (traceparent) facts = { ...facts, traceparent };
       const now = deps.clock.now();
       const created = await deps.store.create({
         opId: op.id,

@@ -1,4 +1,5 @@
 /** The change flow's contract (change-flow.ts): its dependencies, a request, and what a start or a click comes to. Types only. */
+import type { TraceSteps } from '../telemetry/index.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { Catalog } from '../operations/catalog.js';
@@ -41,6 +42,8 @@ export interface ChangeFlowDeps extends AccountDeps {
   staleRunningMs?: number;
   /** The core's name steps (app/name-steps.ts): names resolve before a start, answers are remembered after. */
   names: ChangeNames;
+  /** Spans of a change's send, linked to the request that made it (issue 24); absent or off, none. */
+  tracing?: TraceSteps;
 }
 
 /** Names over the servers, groups and workers seen so far; given by the core, which owns them. */

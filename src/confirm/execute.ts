@@ -61,7 +61,7 @@ export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteConte
    * (before a watch starts editing the same message), so that an edit Slack keeps failing can
    * be answered privately (`unseen`).
    */
-  return async function execute(op: AnyOperation, record: OperationRecord, answering: string): Promise<{ record: OperationRecord; unseen?: Reply | undefined }> {
+  const execute: Execute = async (op, record, answering) => {
     const log = deps.logger.child({ op: op.id, record: record.id });
     // requireDue: a change in an undo window is never sent before its sendAt, whoever calls.
     const running = await deps.store.transition(record.id, { from: ['confirmed'], to: 'running', now: deps.clock.now(), requireDue: true });
@@ -110,6 +110,13 @@ export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteConte
     log.info('change succeeded');
     return { record: final, unseen: both(unseen(op, final, failure), undelivered) };
   };
+  // Traced, a change's send is one span linked to the request that asked for it (the traceparent
+  // stored in its facts at start): a Confirm click, an approval, the undo window's send or a
+  // schedule's run leads back to the slash command. Off, the send as it is.
+  const tracing = deps.tracing;
+  if (!tracing?.on) return execute;
+  return (op, record, answering) =>
+    tracing.linked('change execute', { attributes: { 'cloudbot.operation': op.id, 'cloudbot.tier': op.tier } }, record.facts.traceparent, () => execute(op, record, answering));
 }
 
 /** Two private replies as one (either may be missing). */

@@ -5,7 +5,7 @@ import type { Telemetry } from './observe.js';
 import { createTracing } from './tracing.js';
 
 export { createMetrics, type GaugeSources, type Metrics, type RequestKind } from './metrics.js';
-export { createTracing, noTracing, type Tracing } from './tracing.js';
+export { createTracing, linkFrom, noTracing, type TraceSteps, type Tracing } from './tracing.js';
 export { cloudAttempts, observeAuditor, observeSlackCalls, observeStore, requestKind, workKind, type Telemetry } from './observe.js';
 export { listenForMetrics, metricsHandler, METRICS_PATH, type MetricsServer } from './metrics-endpoint.js';
 

@@ -16,7 +16,7 @@
  * Attributes are low-cardinality words the caller chooses (kinds, methods, endpoint templates,
  * statuses): never ids, names, user text or secrets.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -54,6 +54,14 @@ export interface Tracing {
   capture(): Context | undefined;
   /** Runs `fn` in a captured context. */
   within<T>(context: Context | undefined, fn: () => T): T;
+  /** The W3C `traceparent` of the span in force (ids and flags only), to store with what a request makes; off or outside one, undefined. */
+  traceparent(): string | undefined;
+  /**
+   * Work a stored record asks for (a change confirmed, sent after its undo window, polled after a
+   * restart): a child of the span in force, or a trace of its own outside one, linked to the
+   * trace the record was made in (`traceparent`) unless it is that trace already.
+   */
+  linked<T>(name: string, options: SpanOptions, traceparent: unknown, fn: (span: Span | undefined) => Promise<T>): Promise<T>;
   /** trace_id and span_id of the span in force, for log lines. */
   logFields(): { trace_id: string; span_id: string } | undefined;
   /** Sends what is buffered. */
@@ -61,6 +69,9 @@ export interface Tracing {
   /** Flushes and stops exporting. */
   shutdown(): Promise<void>;
 }
+
+/** What the application core and the change flow are handed (deps `tracing`): spans of a request's steps, and a record's link to its request. */
+export type TraceSteps = Pick<Tracing, 'on' | 'span' | 'traceparent' | 'linked'>;
 
 /** Tracing off: every call is its function. */
 export const noTracing: Tracing = {
@@ -71,6 +82,8 @@ export const noTracing: Tracing = {
   fail: () => {},
   capture: () => undefined,
   within: (_c, fn) => fn(),
+  traceparent: () => undefined,
+  linked: (_n, _o, _t, fn) => fn(undefined),
   logFields: () => undefined,
   flush: () => Promise.resolve(),
   shutdown: () => Promise.resolve(),
@@ -103,6 +116,15 @@ function failed(span: Span, error: unknown): void {
   const e = error as { name?: unknown; code?: unknown };
   span.setStatus({ code: SpanStatusCode.ERROR });
   span.setAttribute('error.type', typeof e?.code === 'string' ? e.code : typeof e?.name === 'string' ? e.name : 'error');
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** A stored traceparent as a link; anything else (absent, malformed, all zeros) none. */
+export function linkFrom(traceparent: unknown): Link | undefined {
+  const m = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent) : null;
+  if (!m || /^0+$/.test(m[1]!) || /^0+$/.test(m[2]!)) return undefined;
+  return { context: { traceId: m[1]!, spanId: m[2]!, traceFlags: parseInt(m[3]!, 16) & TraceFlags.SAMPLED, isRemote: true } };
 }
 
 export function createTracing(config: TracesConfig | undefined, version = '0.1.0'): Tracing {
@@ -144,6 +166,19 @@ export function createTracing(config: TracesConfig | undefined, version = '0.1.0
     fail: failed,
     capture: () => contexts.active(),
     within: (context, fn) => (context ? contexts.with(context, fn) : fn()),
+    traceparent: () => {
+      const span = trace.getSpan(contexts.active());
+      if (!span) return undefined;
+      const { traceId, spanId, traceFlags } = span.spanContext();
+      return `00-${traceId}-${spanId}-${(traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED ? '01' : '00'}`;
+    },
+    linked: (name, options, traceparent, fn) => {
+      const active = contexts.active();
+      const link = linkFrom(traceparent);
+      const same = link && trace.getSpan(active)?.spanContext().traceId === link.context.traceId;
+      const withLink = link && !same ? { ...options, links: [...(options.links ?? []), link] } : options;
+      return run(name, withLink, trace.getSpan(active) ? active : ROOT_CONTEXT, fn);
+    },
     logFields: () => {
       const span = trace.getSpan(contexts.active());
       if (!span) return undefined;

@@ -1,8 +1,10 @@
 /**
  * Traces end to end (issue 24): the real bot with OTLP/HTTP pointed at a receiver this test
- * starts. A change made by a slash command is one trace, from the Slack request through the
- * store to the cloud request and the status post; a change confirmed by a click carries its
- * trace into the watch's polls and their thread posts. Spans carry no secret and no user text,
+ * starts. A change made by a slash command is one trace, from the Slack request through parse,
+ * access and the store to the cloud request and the status post. A change that waits for a
+ * Confirm is two traces: the command's (parse, access, the store, the status post), and the
+ * click's, whose send is linked to the command's and carries the cloud request, the watch's
+ * polls and their thread posts. Spans carry no secret and no user text,
  * and log lines written during a request carry its trace id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,6 +87,12 @@ describe('a slash command that changes something', () => {
     // The access decision, by tier and verdict (and the catalog id), never the person.
     expect(trace.find((s) => s.name === 'access check')?.attributes).toEqual({ 'cloudbot.tier': 'change', 'cloudbot.operation': 'server.rename', 'cloudbot.access.allowed': true });
     expect(names.filter((n) => n.startsWith('cloud '))).toContain('cloud PATCH /servers/{server}/rename');
+    // Parse is a step of the request, named by the catalog id the text came to, never by the text.
+    expect(trace.find((s) => s.name === 'parse')).toMatchObject({ parentSpanId: root.spanId, attributes: { 'cloudbot.parse.outcome': 'run', 'cloudbot.operation': 'server.rename' } });
+    // Sent without a Confirm: the send is in the command's own trace, with no link to itself.
+    const execute = trace.find((s) => s.name === 'change execute')!;
+    expect(execute).toMatchObject({ parentSpanId: root.spanId, links: [] });
+    expect(patch[0]!.parentSpanId).toBe(execute.spanId);
     expect(otlp.lastHeaders['x-collector-key']).toBe(COLLECTOR_KEY);
 
     // Log lines of the request carry its trace id, and the span they were written in.
@@ -95,7 +103,7 @@ describe('a slash command that changes something', () => {
     expect(trace.map((s) => s.spanId)).toContain(succeeded[0]!.span_id);
   });
 
-  it('a confirmed deploy: the click’s trace reaches the cloud request, the watch’s polls and their thread posts', async () => {
+  it('a confirmed deploy: the click’s send links to the command’s trace and reaches the cloud request, the watch’s polls and their thread posts', async () => {
     const before = Date.now();
     await rig.sendCommand(`worker deploy --name traced-api --location 1 --repo ${REPO}`);
     const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
@@ -115,6 +123,36 @@ describe('a slash command that changes something', () => {
 
     expect(post()).toHaveLength(1);
     expect(root()).toMatchObject({ name: 'slack click', kind: SERVER, attributes: { 'cloudbot.request.kind': 'click' } });
+
+    // The slash command's own trace: the request, then parse, access and the store, each a child of it.
+    const parses = otlp.spans.filter((s) => s.name === 'parse' && s.attributes['cloudbot.operation'] === 'worker.deploy');
+    expect(parses).toHaveLength(1);
+    const command = byId(parses[0]!.parentSpanId!)!;
+    expect(command).toMatchObject({ name: 'slack command', kind: SERVER, parentSpanId: undefined });
+    expect(parses[0]!.attributes).toEqual({ 'cloudbot.parse.outcome': 'run', 'cloudbot.parse.alias': false, 'cloudbot.operation': 'worker.deploy' });
+    const inCommand = otlp.spans.filter((s) => s.traceId === command.traceId);
+    const child = (name: string) => inCommand.find((s) => s.name === name && s.parentSpanId === command.spanId);
+    expect(child('access check')?.attributes).toMatchObject({ 'cloudbot.operation': 'worker.deploy', 'cloudbot.access.allowed': true });
+    expect(child('store operations.create')).toBeDefined();
+    expect(child('slack chat.postMessage')).toBeDefined(); // the status message with its Confirm button
+    expect(inCommand.map((s) => s.name)).not.toContain('cloud POST /workers'); // nothing is sent before the click
+
+    // The click's send: a child of the click, linked to the command that asked for it.
+    const executes = otlp.spans.filter((s) => s.name === 'change execute' && s.traceId === root().traceId);
+    expect(executes).toHaveLength(1);
+    const execute = executes[0]!;
+    expect(execute).toMatchObject({ parentSpanId: root().spanId, attributes: { 'cloudbot.operation': 'worker.deploy', 'cloudbot.tier': 'billing' } });
+    expect(execute.links).toHaveLength(1);
+    expect(execute.links[0]!.traceId).toBe(command.traceId);
+    expect(inCommand.map((s) => s.spanId)).toContain(execute.links[0]!.spanId);
+    // … whose children are the cloud request (by its template, no ids) and the watch that posts to the thread.
+    expect(post()[0]).toMatchObject({ parentSpanId: execute.spanId, kind: CLIENT, attributes: { 'http.request.method': 'POST', 'url.template': '/workers', 'http.response.status_code': 201 } });
+    // Every thread post (among them the "is active" one) hangs from a poll of the watch the send started.
+    expect(replies().length).toBe(thread.length);
+    for (const reply of replies()) expect(chain(reply)!.map((s) => s.name)).toEqual(['slack chat.postMessage', 'watch poll', 'change execute', 'slack click']);
+    // The record keeps the link (ids and flags only), so a send after a restart finds it too.
+    const record = (await rig.store.operations.get((await rig.store.watches.listRecent(1))[0]!.operationId!))!;
+    expect(record.facts.traceparent).toBe(`00-${command.traceId}-${execute.links[0]!.spanId}-01`);
     expect(polls().length).toBeGreaterThan(1);
     for (const p of polls()) expect(rootOf(p)?.spanId).toBe(root().spanId);
     expect(polls().flatMap(under).map((s) => s.name)).toContain('cloud GET /workers/{worker}/status');
@@ -137,7 +175,10 @@ describe('a slash command that changes something', () => {
     expect(otlp.refused).toEqual([]);
     const all = otlp.bodies.join('\n');
     for (const secret of [BOT_TOKEN, CLOUD_TOKEN, SIGNING_SECRET, COLLECTOR_KEY]) expect(all).not.toContain(secret);
-    for (const typed of [NEW_NAME, 'queued-one', 'queued-two', 'traced-api', REPO, 'rename 101', 'web-1', ALICE.id, OPS_CHANNEL.id, '/servers/101']) expect(all, typed).not.toContain(typed);
+    for (const typed of [NEW_NAME, 'queued-one', 'queued-two', 'traced-api', REPO, 'acme', 'rename 101', 'worker deploy', '--name', 'web-1', ALICE.id, OPS_CHANNEL.id, '/servers/101']) expect(all, typed).not.toContain(typed);
+    // Every attribute is a word of the bot's (a kind, a method, a catalog id, a template), a number or a flag: no sentence, nothing typed.
+    for (const span of otlp.spans)
+      for (const [key, value] of Object.entries(span.attributes)) if (typeof value === 'string') expect(value, `${span.name} ${key}`).toMatch(/^[A-Za-z0-9_.{}/-]{1,64}$/);
     const uuids = rig.sandbox.state.workers.map((w) => w.uuid);
     for (const uuid of uuids) expect(all).not.toContain(uuid);
   });
