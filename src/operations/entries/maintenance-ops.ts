@@ -12,6 +12,7 @@ import { MAINTENANCE_ID_PATTERN } from '../../store/ids.js';
 import type { MaintenanceKind } from '../../store/maintenance-store.js';
 import { buildMaintenanceEnded, buildMaintenanceList, buildMaintenanceRefused, buildMaintenanceStarted } from '../../views/maintenance-views.js';
 import { serverArg, workerArg } from '../args.js';
+import { tzFlagSchema } from '../schedule-when.js';
 import { defineOperation, flag, positional, rest } from '../define.js';
 import type { RunContext } from '../types.js';
 
@@ -42,18 +43,6 @@ export const whenSchema = z
     return z.NEVER;
   });
 
-const timeZone = z
-  .string()
-  .trim()
-  .max(64)
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, { error: 'must be a time zone like Europe/Berlin or UTC' });
 
 class WhenRefused extends Error {}
 
@@ -86,7 +75,7 @@ async function start(ctx: RunContext, kind: MaintenanceKind, resource: string, w
 }
 
 const whenArg = rest('when', whenSchema, '2h, 90m, 1d, 1h30m, or until YYYY-MM-DD HH:MM');
-const tzArg = flag('ZONE', timeZone.optional(), 'time zone of an `until` time (default UTC)');
+const tzArg = flag('ZONE', tzFlagSchema.optional(), 'time zone of an `until` time (default UTC)');
 
 const render = (out: Awaited<ReturnType<typeof start>>, _args: unknown, view: { now: number }) =>
   out.window ? buildMaintenanceStarted(out.window, view.now) : buildMaintenanceRefused(out.refused);
