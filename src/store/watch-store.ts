@@ -5,6 +5,7 @@
  */
 import { sql as raw, type RawBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
+import { prepareClaimDue } from './claim-row.js';
 import { bound, type PgType, type Sql } from './dialect.js';
 import { newWatchId } from './ids.js';
 import { accountParam } from './operation-rows.js';
@@ -210,27 +211,7 @@ export function createWatchStore(sql: Sql, clock: Pick<Clock, 'now'>): WatchStor
   });
   // One statement: SQLite's write lock makes it atomic across connections and processes.
   const releaseAll = sql.prepare((k, p) => k.updateTable('watches').set({ lease_owner: null, lease_until: null }).where('lease_owner', '=', p('owner')));
-  // PostgreSQL: replicas claiming together skip the rows another is locking rather than wait;
-  // the outer WHERE re-checks the lease, so a row claimed meanwhile is not taken twice.
-  const claim = sql.prepare((k, p, f) =>
-    k
-      .updateTable('watches')
-      .set({ lease_owner: f.typed<string>(p('owner'), 'text'), lease_until: f.typed<number>(p('until'), 'bigint') })
-      .where('id', 'in', (sub) =>
-        sub
-          .selectFrom('watches')
-          .select('id')
-          .where('status', 'in', ['active', 'finalizing'])
-          .where('next_poll_at', '<=', f.typed<number>(p('now'), 'bigint'))
-          .where(raw<boolean>`(lease_owner IS NULL OR lease_until <= ${f.typed(p('now'), 'bigint')} OR lease_owner = ${f.typed(p('owner'), 'text')})`)
-          .orderBy('next_poll_at')
-          .orderBy('started_at')
-          .orderBy(f.seq)
-          .limit(f.typed<number>(p('limit'), 'int'))
-          .modifyEnd(f.skipLocked),
-      )
-      .returningAll(),
-  );
+  const claim = prepareClaimDue(sql, { table: 'watches', key: 'id', statuses: ['active', 'finalizing'], due: 'next_poll_at', order: ['next_poll_at', 'started_at', 'seq'] });
 
   return {
     async create(input) {
