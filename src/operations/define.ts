@@ -3,8 +3,8 @@
  * the usage line and the zod schema, so the two can never disagree.
  */
 import { z } from 'zod';
-import type { ArgSpec, ArgSpecs, ArgsOf, ChangeSpec, Operation } from './types.js';
-import type { Reply } from '../views/types.js';
+import type { ArgSpec, ArgSpecs, ArgsOf, ChangeSpec, Operation, RunContext } from './types.js';
+import type { Reply, ViewContext } from '../views/types.js';
 import type { Scope, Tier } from '../domain/tier.js';
 import { buildChangeResult } from '../views/click-views.js';
 
@@ -64,6 +64,18 @@ function changeReply<A, R>(change: ChangeSpec<A, R> | undefined, result: R, args
 export const defineRead = <const S extends ArgSpecs = Record<never, never>, R = unknown>(
   decl: Omit<OperationDeclaration<S, R>, 'tier' | 'args'> & { args?: S },
 ): Operation<S, R> => defineOperation<S, R>({ ...decl, args: decl.args ?? ({} as S), tier: 'read' });
+
+/**
+ * A read with no arguments: one cloud call (given the request's signal) and one view of its
+ * answer — the listings (`worker.locations`, `ssh-key.list`, …) are only this.
+ */
+export const defineListRead = <R>(
+  id: `${string}.${string}`,
+  summary: string,
+  call: (cloud: RunContext['cloud'], options: { signal?: AbortSignal }) => Promise<R>,
+  view: (result: R, view: ViewContext) => Reply,
+): Operation<Record<never, never>, R> =>
+  defineRead({ id, summary, run: ({ cloud, signal }) => call(cloud, { signal }), render: (result, _args, v) => view(result, v) });
 
 /** What a bot-local entry leaves out: it touches the bot's own records, never the cloud. */
 type BotDeclaration<S extends ArgSpecs, R> = Omit<OperationDeclaration<S, R>, 'tier' | 'scope' | 'mutates' | 'ephemeral'>;
