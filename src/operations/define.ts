@@ -91,6 +91,23 @@ export const defineBotChange = <const S extends ArgSpecs, R>(decl: BotDeclaratio
 export const defineBotRead = <const S extends ArgSpecs, R>(decl: BotDeclaration<S, R>): Operation<S, R> =>
   defineOperation<S, R>({ ...decl, tier: 'read', scope: 'bot' });
 
+/** A bot-local declaration whose `run` gets the service it works on (`control(ctx)`), not the whole context. */
+type ControlDeclaration<S extends ArgSpecs, R, C> = Omit<BotDeclaration<S, R>, 'run'> & { run: (c: C, args: ArgsOf<S>) => Promise<R> };
+
+/**
+ * The bot-local entries of one service (aliases, subscriptions, schedules…): `control` takes
+ * from the context what they need (the service, who acts, where) or throws where it is missing.
+ */
+export function botEntries<C>(control: (ctx: RunContext) => C) {
+  const bind =
+    <S extends ArgSpecs, R>(decl: ControlDeclaration<S, R, C>): BotDeclaration<S, R> =>
+      ({ ...decl, run: async (ctx, args) => decl.run(control(ctx), args) });
+  return {
+    change: <const S extends ArgSpecs, R>(decl: ControlDeclaration<S, R, C>) => defineBotChange<S, R>(bind(decl)),
+    read: <const S extends ArgSpecs, R>(decl: ControlDeclaration<S, R, C>) => defineBotRead<S, R>(bind(decl)),
+  };
+}
+
 export const positional = <S extends z.ZodType>(placeholder: string, schema: S, description: string): ArgSpec<S> => ({
   kind: 'positional',
   schema,

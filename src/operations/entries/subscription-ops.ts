@@ -13,7 +13,7 @@ import { buildMuted, buildSubscribed, buildSubscriptionList, buildUnsubscribed }
 import { buildAccessRefusal } from '../../views/access-views.js';
 import { serverArg, workerArg } from '../args.js';
 import { tzFlagSchema } from '../schedule-when.js';
-import { flag, positional, defineBotChange, defineBotRead } from '../define.js';
+import { botEntries, flag, positional, defineBotChange } from '../define.js';
 import type { RunContext, SubscribeOutcome } from '../types.js';
 import type { ViewContext } from '../../views/types.js';
 
@@ -45,8 +45,10 @@ const muteTarget = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'mu
 
 function control(ctx: RunContext) {
   if (!ctx.subscriptions || !ctx.actor?.channelId || !ctx.account) throw new Error('subscriptions are not available here');
-  return { subs: ctx.subscriptions, channelId: ctx.actor.channelId, userId: ctx.actor.userId, account: ctx.account };
+  return { subs: ctx.subscriptions, channelId: ctx.actor.channelId, userId: ctx.actor.userId, account: ctx.account, clock: ctx.clock };
 }
+
+const channelSubs = botEntries(control);
 
 /** The control checks the equivalent read's access and reads the resource through the admitted account's client. */
 async function subscribe(ctx: RunContext, kind: SubscriptionKind, resource: string, params: Record<string, unknown> = {}) {
@@ -101,36 +103,34 @@ export const subscribeDigest = defineBotChange({
   render,
 });
 
-export const subscriptionList = defineBotRead({
+export const subscriptionList = channelSubs.read({
   id: 'subscriptions.list',
   summary: 'What this channel is subscribed to, firing alerts and mutes',
   args: {},
-  run: (ctx) => control(ctx).subs.list(control(ctx).channelId),
+  run: (c) => c.subs.list(c.channelId),
   render: ({ subs, firing }, _args, view) =>
     buildSubscriptionList(subs, firing, view.now, view.namedDefaultAccount ? { showAccounts: true, defaultAccount: view.namedDefaultAccount } : {}),
 });
 
-export const unsubscribe = defineBotChange({
+export const unsubscribe = channelSubs.change({
   id: 'unsubscribe.remove',
   summary: 'Stop one of this channel’s subscriptions (its open alerts are closed)',
   args: { id: positional('subscription-id', subscriptionId, 'the id from /cloud subscriptions') },
-  async run(ctx, { id }) {
-    const c = control(ctx);
+  async run(c, { id }) {
     return { id, removed: await c.subs.remove(id, c.channelId) };
   },
   render: ({ id, removed }) => buildUnsubscribed(id, removed),
 });
 
-export const mute = defineBotChange({
+export const mute = channelSubs.change({
   id: 'mute.set',
   summary: 'Post nothing for a subscription for a while (30m, 2h, 1d; off unmutes)',
   args: {
     target: positional('target', muteTarget, 'a subscription id, a server or worker id, or usage, invoices or digest'),
     duration: positional('duration', durationSchema, '30m, 2h, 1d (at most 30d), or off'),
   },
-  async run(ctx, { target, duration }) {
-    const c = control(ctx);
-    const until = duration === null ? null : ctx.clock.now() + duration;
+  async run(c, { target, duration }) {
+    const until = duration === null ? null : c.clock.now() + duration;
     return { target, until, muted: await c.subs.mute(target, c.channelId, until) };
   },
   render: ({ target, until, muted }, _args, view) => {
