@@ -108,6 +108,19 @@ export function botEntries<C>(control: (ctx: RunContext) => C) {
   };
 }
 
+/**
+ * The control of entries that keep records per channel: the context's `key` service and who
+ * acts where. Throws where the surface wired neither (a bug, not a person's mistake).
+ */
+export function channelControl<K extends keyof RunContext>(key: K) {
+  return (ctx: RunContext) => {
+    const service = ctx[key];
+    if (!service || !ctx.actor?.channelId) throw new Error(`${key} are not available here`);
+    const { channelId, userId, teamId } = ctx.actor;
+    return { [key]: service, channelId, userId, teamId } as { [P in K]: NonNullable<RunContext[K]> } & { channelId: string; userId: string; teamId: string | undefined };
+  };
+}
+
 export const positional = <S extends z.ZodType>(placeholder: string, schema: S, description: string): ArgSpec<S> => ({
   kind: 'positional',
   schema,

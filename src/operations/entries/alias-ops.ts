@@ -7,8 +7,7 @@
 import { z } from 'zod';
 import { buildAliasCreated, buildAliasList, buildAliasRemoved } from '../../views/alias-views.js';
 import { ALIAS_NAME, normalizeCommand } from '../alias-grammar.js';
-import { botEntries, positional, rest } from '../define.js';
-import type { RunContext } from '../types.js';
+import { botEntries, channelControl, positional, rest } from '../define.js';
 
 const nameSchema = z
   .string()
@@ -16,12 +15,7 @@ const nameSchema = z
   .toLowerCase()
   .regex(ALIAS_NAME, { error: 'must be a lower-case word of letters, digits and dashes (at most 30)' });
 
-function control(ctx: RunContext) {
-  if (!ctx.aliases || !ctx.actor?.channelId) throw new Error('aliases are not available here');
-  return { aliases: ctx.aliases, channelId: ctx.actor.channelId, userId: ctx.actor.userId, teamId: ctx.actor.teamId };
-}
-
-const aliases = botEntries(control);
+const aliases = botEntries(channelControl('aliases'));
 
 export const aliasCreate = aliases.change({
   id: 'alias.create',

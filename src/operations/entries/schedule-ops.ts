@@ -7,10 +7,9 @@
 import { z } from 'zod';
 import { SCHEDULE_ID_PATTERN } from '../../store/schedule-types.js';
 import { buildScheduleCancelled, buildScheduleCreated, buildScheduleList } from '../../views/schedule-views.js';
-import { botEntries, flag, positional, rest, switchFlag } from '../define.js';
+import { botEntries, channelControl, flag, positional, rest, switchFlag } from '../define.js';
 import { quote } from '../firewall-syntax.js';
 import { timeZoneSchema } from '../schedule-when.js';
-import type { RunContext } from '../types.js';
 
 /** `--keep N`: how many of the newest backups a scheduled backup create keeps. */
 export const KEEP_MAX = 100;
@@ -22,12 +21,7 @@ const scheduleId = z
   .toLowerCase()
   .regex(SCHEDULE_ID_PATTERN, { error: (i) => `${quote(String(i.input).slice(0, 40))} is not a schedule id (see /cloud schedules)` });
 
-function control(ctx: RunContext) {
-  if (!ctx.schedules || !ctx.actor?.channelId) throw new Error('schedules are not available here');
-  return { schedules: ctx.schedules, channelId: ctx.actor.channelId, userId: ctx.actor.userId, teamId: ctx.actor.teamId };
-}
-
-const schedules = botEntries(control);
+const schedules = botEntries(channelControl('schedules'));
 
 export const scheduleCreate = schedules.change({
   id: 'schedule.create',
