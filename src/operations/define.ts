@@ -77,6 +77,10 @@ export const defineListRead = <R>(
 ): Operation<Record<never, never>, R> =>
   defineRead({ id, summary, run: ({ cloud, signal }) => call(cloud, { signal }), render: (result, _args, v) => view(result, v) });
 
+/** A change sent to the cloud: tier `change` (confirmed or not, as its `change` spec says). */
+export const defineChange = <const S extends ArgSpecs, R>(decl: Omit<OperationDeclaration<S, R>, 'tier'>): Operation<S, R> =>
+  defineOperation<S, R>({ ...decl, tier: 'change' });
+
 /** What a bot-local entry leaves out: it touches the bot's own records, never the cloud. */
 type BotDeclaration<S extends ArgSpecs, R> = Omit<OperationDeclaration<S, R>, 'tier' | 'scope' | 'mutates' | 'ephemeral'>;
 
