@@ -5,6 +5,7 @@
  */
 import { sql as raw, type RawBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
+import { snake } from './camel-row.js';
 import { prepareClaimDue } from './claim-row.js';
 import { bound, type PgType, type Sql } from './dialect.js';
 import { newWatchId } from './ids.js';
@@ -149,21 +150,22 @@ export function toRecord(r: WatchRow): WatchRecord {
   };
 }
 
-/** Patchable columns and PostgreSQL's type for each (a CASE needs it). */
+/** Patchable fields (their columns are the snake_case names) and PostgreSQL's type for each (a CASE needs it). */
 const PATCHABLE = {
-  state: ['state', 'jsonb'],
-  outcome: ['outcome', 'text'],
-  intervalMs: ['interval_ms', 'bigint'],
-  nextPollAt: ['next_poll_at', 'bigint'],
-  deadlineAt: ['deadline_at', 'bigint'],
-  threadTs: ['thread_ts', 'text'],
-  finalTs: ['final_ts', 'text'],
-  leaseUntil: ['lease_until', 'bigint'],
-} as const satisfies Record<string, readonly [string, PgType]>;
+  state: 'jsonb',
+  outcome: 'text',
+  intervalMs: 'bigint',
+  nextPollAt: 'bigint',
+  deadlineAt: 'bigint',
+  threadTs: 'text',
+  finalTs: 'text',
+  leaseUntil: 'bigint',
+} as const satisfies Record<string, PgType>;
+const PATCHED = (Object.entries(PATCHABLE) as [keyof typeof PATCHABLE, PgType][]).map(([key, type]) => ({ key, column: snake(key), type }));
 
 function patchParams(patch: WatchPatch): Record<string, unknown> {
   const out: Record<string, unknown> = { polled: patch.polled ? 1 : 0 };
-  for (const [key, [column]] of Object.entries(PATCHABLE) as [keyof typeof PATCHABLE, readonly [string, PgType]][]) {
+  for (const { key, column } of PATCHED) {
     const present = Object.hasOwn(patch, key) && patch[key] !== undefined;
     const value = present ? patch[key] : null;
     out[`set_${column}`] = present ? 1 : 0;
@@ -193,7 +195,7 @@ export function createWatchStore(sql: Sql, clock: Pick<Clock, 'now'>): WatchStor
   // With `to` null the status stays (update); otherwise it moves (move). Either way only from `from`.
   const cas = sql.prepare((k, p, f) => {
     const set: Record<string, RawBuilder<unknown>> = {};
-    for (const [c, type] of Object.values(PATCHABLE)) {
+    for (const { column: c, type } of PATCHED) {
       set[c] = raw`CASE WHEN ${f.typed(p(`set_${c}`), 'int')} = 1 THEN ${f.typed(p(c), type)} ELSE ${raw.ref(c)} END`;
     }
     return k
