@@ -4,6 +4,8 @@
  * pool implement it (`slack/slack-api-direct.ts`, `slack/slack-http.ts`), and so does the local shell. Slack's refusals become
  * `SlackApiError` with Slack's own code (`not_in_channel`, …).
  */
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
 import type { Block } from '../views/types.js';
 import type { ModalView } from '../views/modal-views.js';
 import type { HomeView } from '../views/home-views.js';
@@ -28,6 +30,13 @@ export interface ThreadMessage {
   ts: string;
   /** Only on messages posted with metadata (include_all_metadata is asked for). */
   metadata?: MessageMetadata;
+}
+
+/** What a background job that posts to channels on its own (schedules, maintenance summaries) needs. */
+export interface ChannelPosterDeps {
+  slack: Pick<SlackApi, 'postMessage'>;
+  clock: Clock;
+  logger: Logger;
 }
 
 export interface SlackApi {

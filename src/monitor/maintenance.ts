@@ -6,21 +6,16 @@
  * made there meanwhile and the alerts that would have fired. Nothing in it says "resolved":
  * a condition that still holds after the window fires then as a new alert.
  */
-import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
 import type { MaintenanceControl } from '../operations/types.js';
 import type { MaintenanceStore, MaintenanceWindow } from '../store/maintenance-store.js';
 import type { OperationStore } from '../store/types.js';
-import type { SlackApi } from '../chat/slack-api.js';
+import type { ChannelPosterDeps } from '../chat/slack-api.js';
 import { buildMaintenanceSummary, type MaintenanceChange } from '../views/maintenance-views.js';
 import { storedRequest } from '../views/status-message.js';
 
-export interface MaintenanceDeps {
+export interface MaintenanceDeps extends ChannelPosterDeps {
   store: MaintenanceStore;
   operations: Pick<OperationStore, 'listRecent'>;
-  slack: Pick<SlackApi, 'postMessage'>;
-  clock: Clock;
-  logger: Logger;
   /** A record's account by name (null: the default one). */
   accountOf: (account: string | null) => string;
   accountLabel?: (account: string | null) => string | undefined;

@@ -3,8 +3,8 @@
  * the usage line and the zod schema, so the two can never disagree.
  */
 import { z } from 'zod';
-import type { ArgSpec, ArgSpecs, ArgsOf, ChangeSpec, Operation } from './types.js';
-import type { Reply } from '../views/types.js';
+import type { ArgSpec, ArgSpecs, ArgsOf, ChangeSpec, Operation, RunContext } from './types.js';
+import type { Reply, ViewContext } from '../views/types.js';
 import type { Scope, Tier } from '../domain/tier.js';
 import { buildChangeResult } from '../views/click-views.js';
 
@@ -65,6 +65,22 @@ export const defineRead = <const S extends ArgSpecs = Record<never, never>, R = 
   decl: Omit<OperationDeclaration<S, R>, 'tier' | 'args'> & { args?: S },
 ): Operation<S, R> => defineOperation<S, R>({ ...decl, args: decl.args ?? ({} as S), tier: 'read' });
 
+/**
+ * A read with no arguments: one cloud call (given the request's signal) and one view of its
+ * answer — the listings (`worker.locations`, `ssh-key.list`, …) are only this.
+ */
+export const defineListRead = <R>(
+  id: `${string}.${string}`,
+  summary: string,
+  call: (cloud: RunContext['cloud'], options: { signal?: AbortSignal }) => Promise<R>,
+  view: (result: R, view: ViewContext) => Reply,
+): Operation<Record<never, never>, R> =>
+  defineRead({ id, summary, run: ({ cloud, signal }) => call(cloud, { signal }), render: (result, _args, v) => view(result, v) });
+
+/** A change sent to the cloud: tier `change` (confirmed or not, as its `change` spec says). */
+export const defineChange = <const S extends ArgSpecs, R>(decl: Omit<OperationDeclaration<S, R>, 'tier'>): Operation<S, R> =>
+  defineOperation<S, R>({ ...decl, tier: 'change' });
+
 /** What a bot-local entry leaves out: it touches the bot's own records, never the cloud. */
 type BotDeclaration<S extends ArgSpecs, R> = Omit<OperationDeclaration<S, R>, 'tier' | 'scope' | 'mutates' | 'ephemeral'>;
 
@@ -78,6 +94,36 @@ export const defineBotChange = <const S extends ArgSpecs, R>(decl: BotDeclaratio
 /** A read of the bot's own records (aliases, subscriptions, watches, known names). */
 export const defineBotRead = <const S extends ArgSpecs, R>(decl: BotDeclaration<S, R>): Operation<S, R> =>
   defineOperation<S, R>({ ...decl, tier: 'read', scope: 'bot' });
+
+/** A bot-local declaration whose `run` gets the service it works on (`control(ctx)`), not the whole context. */
+type ControlDeclaration<S extends ArgSpecs, R, C> = Omit<BotDeclaration<S, R>, 'run'> & { run: (c: C, args: ArgsOf<S>) => Promise<R> };
+
+/**
+ * The bot-local entries of one service (aliases, subscriptions, schedules…): `control` takes
+ * from the context what they need (the service, who acts, where) or throws where it is missing.
+ */
+export function botEntries<C>(control: (ctx: RunContext) => C) {
+  const bind =
+    <S extends ArgSpecs, R>(decl: ControlDeclaration<S, R, C>): BotDeclaration<S, R> =>
+      ({ ...decl, run: async (ctx, args) => decl.run(control(ctx), args) });
+  return {
+    change: <const S extends ArgSpecs, R>(decl: ControlDeclaration<S, R, C>) => defineBotChange<S, R>(bind(decl)),
+    read: <const S extends ArgSpecs, R>(decl: ControlDeclaration<S, R, C>) => defineBotRead<S, R>(bind(decl)),
+  };
+}
+
+/**
+ * The control of entries that keep records per channel: the context's `key` service and who
+ * acts where. Throws where the surface wired neither (a bug, not a person's mistake).
+ */
+export function channelControl<K extends keyof RunContext>(key: K) {
+  return (ctx: RunContext) => {
+    const service = ctx[key];
+    if (!service || !ctx.actor?.channelId) throw new Error(`${key} are not available here`);
+    const { channelId, userId, teamId } = ctx.actor;
+    return { [key]: service, channelId, userId, teamId } as { [P in K]: NonNullable<RunContext[K]> } & { channelId: string; userId: string; teamId: string | undefined };
+  };
+}
 
 export const positional = <S extends z.ZodType>(placeholder: string, schema: S, description: string): ArgSpec<S> => ({
   kind: 'positional',

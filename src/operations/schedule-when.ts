@@ -29,7 +29,10 @@ export const timeZoneSchema = z
   .refine((tz) => isTimeZone(tz), { error: (i) => `${quote(String(i.input).slice(0, 64))} is not a time zone (e.g. Europe/Berlin)` });
 
 export function isTimeZone(tz: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(tz)) return false;
+  return /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(tz) && intlKnowsZone(tz);
+}
+
+function intlKnowsZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone: tz });
     return true;
@@ -37,6 +40,13 @@ export function isTimeZone(tz: string): boolean {
     return false;
   }
 }
+
+/** A `--tz` flag of subscriptions and maintenance windows: any zone Intl knows. */
+export const tzFlagSchema = z
+  .string()
+  .trim()
+  .max(64)
+  .refine(intlKnowsZone, { error: 'must be a time zone like Europe/Berlin or UTC' });
 
 /** A cron expression croner accepts, of 5 fields (minute precision), or why not. */
 function cronOf(expr: string, tz: string): { ok: true; cron: Cron } | { ok: false; message: string } {

@@ -61,13 +61,17 @@ export const STEP_REQUESTER: StepParam = {
 const server: StepParam = { name: 'server', type: 'string', title: 'Server', hint: 'Numeric id, short uuid, full uuid or a name the bot has seen.', arg: 'server' };
 const str = (v: unknown): string => (v == null ? '' : String(v));
 
-export const STEPS: readonly StepSpec[] = [
+/** A step as the table declares it: the inputs after channel and requester, the operation's arguments. */
+type StepDecl = Omit<StepSpec, 'inputs'> & { args: StepParam[] };
+const withAudience = ({ args, ...decl }: StepDecl): StepSpec => ({ ...decl, inputs: [STEP_CHANNEL, STEP_REQUESTER, ...args] });
+
+const DECLARED: StepDecl[] = [
   {
     callbackId: 'server_status',
     title: 'Server status',
     description: 'Reads the live power state and status of a server.',
     opId: 'server.status',
-    inputs: [STEP_CHANNEL, STEP_REQUESTER, server],
+    args: [server],
     outputs: [
       { name: 'power_state', type: 'string', title: 'Power state', hint: 'running, stopped, …' },
       { name: 'status', type: 'string', title: 'Status', hint: 'The application status (installing, reinstalling…), or ready.' },
@@ -82,9 +86,7 @@ export const STEPS: readonly StepSpec[] = [
     title: 'Back up a server',
     description: 'Takes a backup after someone confirms in the channel; outputs its uuid once it is finished.',
     opId: 'backup.create',
-    inputs: [
-      STEP_CHANNEL,
-      STEP_REQUESTER,
+    args: [
       server,
       { name: 'name', type: 'string', title: 'Backup name', hint: 'At most 40 characters; left empty, the cloud names it.', arg: 'name', optional: true },
     ],
@@ -107,9 +109,7 @@ export const STEPS: readonly StepSpec[] = [
     title: 'Reserve IP addresses',
     description: 'Reserves addresses from a subnet after someone confirms (billed hourly while unused).',
     opId: 'ip.reserve',
-    inputs: [
-      STEP_CHANNEL,
-      STEP_REQUESTER,
+    args: [
       { name: 'location', type: 'integer', title: 'Location id', hint: 'See /cloud ip subnets.', arg: 'location' },
       { name: 'subnet', type: 'string', title: 'Subnet id', hint: 'For example sub-ams-1 (see /cloud ip subnets).', arg: 'subnet' },
       { name: 'quantity', type: 'integer', title: 'How many', hint: 'Default 1.', arg: 'quantity', optional: true },
@@ -124,9 +124,7 @@ export const STEPS: readonly StepSpec[] = [
     title: 'Deploy a worker',
     description: 'Deploys a worker from a git repository after someone confirms; completes once it is active, or fails with the build’s error.',
     opId: 'worker.deploy',
-    inputs: [
-      STEP_CHANNEL,
-      STEP_REQUESTER,
+    args: [
       { name: 'name', type: 'string', title: 'Worker name', hint: 'The new worker’s name.', arg: 'name' },
       { name: 'location', type: 'integer', title: 'Location id', hint: 'See /cloud worker locations.', arg: 'location' },
       { name: 'repo', type: 'string', title: 'Git repository', hint: 'https://… or git@… of a public repository.', arg: 'repo' },
@@ -143,9 +141,7 @@ export const STEPS: readonly StepSpec[] = [
     title: 'Add a firewall rule',
     description: 'Adds a rule to a security group after someone confirms.',
     opId: 'sg.add-rule',
-    inputs: [
-      STEP_CHANNEL,
-      STEP_REQUESTER,
+    args: [
       { name: 'group', type: 'string', title: 'Security group', hint: 'Its id or a name the bot has seen.', arg: 'id' },
       { name: 'direction', type: 'string', title: 'Direction', hint: 'inbound or outbound.', arg: 'type' },
       { name: 'action', type: 'string', title: 'Action', hint: 'ACCEPT, REJECT or DROP.', arg: 'action' },
@@ -161,9 +157,7 @@ export const STEPS: readonly StepSpec[] = [
     title: 'Reinstall a server',
     description: 'Reinstalls a server’s operating system (erases its disk) after someone confirms by typing its name; completes once the install is done.',
     opId: 'server.reinstall',
-    inputs: [
-      STEP_CHANNEL,
-      STEP_REQUESTER,
+    args: [
       server,
       { name: 'template', type: 'string', title: 'Template', hint: 'An operating system slug such as ubuntu-24.04.', arg: 'template' },
     ],
@@ -171,6 +165,8 @@ export const STEPS: readonly StepSpec[] = [
     waitsForWatch: 'server',
   },
 ];
+
+export const STEPS: readonly StepSpec[] = DECLARED.map(withAudience);
 
 export const stepById = (callbackId: string): StepSpec | undefined => STEPS.find((s) => s.callbackId === callbackId);
 

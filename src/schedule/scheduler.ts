@@ -8,9 +8,7 @@
  * then keeps its change from being sent twice. Pending schedules are armed here once their
  * Confirm record succeeded (or closed when it was cancelled or expired).
  */
-import type { SlackApi } from '../chat/slack-api.js';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
+import type { ChannelPosterDeps } from '../chat/slack-api.js';
 import { formatInZone, nextAfter } from '../operations/schedule-when.js';
 import type { ScheduleRecord, ScheduleStore } from '../store/schedule-types.js';
 import type { OperationStore } from '../store/types.js';
@@ -19,12 +17,9 @@ import { armConfirmed } from './arm.js';
 
 export type ScheduledRunner = (s: ScheduleRecord, occurrence: number, attempt: 'first' | 'takeover', signal: AbortSignal) => Promise<string>;
 
-export interface SchedulerDeps {
+export interface SchedulerDeps extends ChannelPosterDeps {
   store: ScheduleStore;
   operations: Pick<OperationStore, 'get'>;
-  slack: Pick<SlackApi, 'postMessage'>;
-  clock: Clock;
-  logger: Logger;
   /** This replica (the watcher's owner id). */
   owner: string;
   /** How late a missed run may still run (SCHEDULE_GRACE_MS). */

@@ -117,20 +117,25 @@ export function viewSubmissionBody(view: JsonObject, values: Record<string, Reco
   };
 }
 
-/** `app_home_opened` for the shell's person, Home tab, as the Events API delivers it. */
-export function appHomeOpenedBody(): JsonObject {
+/** The Events API envelope around `event`, stamped now, as Slack delivers it to the app. */
+function eventCallbackBody(event: JsonObject): JsonObject {
   const now = Date.now();
   return {
     token: 'local-shell',
     team_id: SHELL_TEAM.id,
     api_app_id: SHELL_APP_ID,
-    event: { type: 'app_home_opened', user: SHELL_USER.id, channel: `D${SHELL_USER.id.slice(1)}`, tab: 'home', event_ts: `${(now / 1000).toFixed(6)}` },
+    event: { ...event, event_ts: `${(now / 1000).toFixed(6)}` },
     type: 'event_callback',
     event_id: `Ev${randomBytes(6).toString('hex').toUpperCase()}`,
     event_time: Math.floor(now / 1000),
     authorizations: [{ enterprise_id: null, team_id: SHELL_TEAM.id, user_id: SHELL_BOT.userId, is_bot: true, is_enterprise_install: false }],
     is_ext_shared_channel: false,
   };
+}
+
+/** `app_home_opened` for the shell's person, Home tab, as the Events API delivers it. */
+export function appHomeOpenedBody(): JsonObject {
+  return eventCallbackBody({ type: 'app_home_opened', user: SHELL_USER.id, channel: `D${SHELL_USER.id.slice(1)}`, tab: 'home' });
 }
 
 /** A click on a button of a view that is not a modal form (the Home tab): no channel, no response_url. */
@@ -159,50 +164,26 @@ export function messageShortcutBody(callbackId: string, text: string, responseUr
 
 /** `link_shared` for links the shell's person posted in `channel` at `messageTs`, as the Events API delivers it. */
 export function linkSharedBody(urls: readonly string[], channel: ChannelRef, messageTs: string): JsonObject {
-  const now = Date.now();
-  return {
-    token: 'local-shell',
-    team_id: SHELL_TEAM.id,
-    api_app_id: SHELL_APP_ID,
-    event: {
-      type: 'link_shared',
-      channel: channel.id,
-      is_bot_user_member: true,
-      user: SHELL_USER.id,
-      message_ts: messageTs,
-      unfurl_id: `C-${randomBytes(8).toString('hex')}`,
-      source: 'conversations_history',
-      links: urls.map((url) => ({ domain: new URL(url).hostname, url })),
-      event_ts: `${(now / 1000).toFixed(6)}`,
-    },
-    type: 'event_callback',
-    event_id: `Ev${randomBytes(6).toString('hex').toUpperCase()}`,
-    event_time: Math.floor(now / 1000),
-    authorizations: [{ enterprise_id: null, team_id: SHELL_TEAM.id, user_id: SHELL_BOT.userId, is_bot: true, is_enterprise_install: false }],
-    is_ext_shared_channel: false,
-  };
+  return eventCallbackBody({
+    type: 'link_shared',
+    channel: channel.id,
+    is_bot_user_member: true,
+    user: SHELL_USER.id,
+    message_ts: messageTs,
+    unfurl_id: `C-${randomBytes(8).toString('hex')}`,
+    source: 'conversations_history',
+    links: urls.map((url) => ({ domain: new URL(url).hostname, url })),
+  });
 }
 
 /** `function_executed`, as Workflow Builder sends it when it reaches one of the app's steps (`step …`). */
 export function functionExecutedBody(callbackId: string, title: string, inputs: Record<string, unknown>, executionId: string): JsonObject {
-  const now = Date.now();
-  return {
-    token: 'local-shell',
-    team_id: SHELL_TEAM.id,
-    api_app_id: SHELL_APP_ID,
-    event: {
-      type: 'function_executed',
-      function: { id: `Fn${randomBytes(5).toString('hex').toUpperCase()}`, callback_id: callbackId, title, type: 'app', input_parameters: [], output_parameters: [], app_id: SHELL_APP_ID, date_created: 0, date_updated: 0, date_deleted: 0 },
-      inputs: inputs as JsonObject,
-      function_execution_id: executionId,
-      workflow_execution_id: `Wx${randomBytes(5).toString('hex').toUpperCase()}`,
-      event_ts: `${(now / 1000).toFixed(6)}`,
-      bot_access_token: 'xwfp-local-shell',
-    },
-    type: 'event_callback',
-    event_id: `Ev${randomBytes(6).toString('hex').toUpperCase()}`,
-    event_time: Math.floor(now / 1000),
-    authorizations: [{ enterprise_id: null, team_id: SHELL_TEAM.id, user_id: SHELL_BOT.userId, is_bot: true, is_enterprise_install: false }],
-    is_ext_shared_channel: false,
-  };
+  return eventCallbackBody({
+    type: 'function_executed',
+    function: { id: `Fn${randomBytes(5).toString('hex').toUpperCase()}`, callback_id: callbackId, title, type: 'app', input_parameters: [], output_parameters: [], app_id: SHELL_APP_ID, date_created: 0, date_updated: 0, date_deleted: 0 },
+    inputs: inputs as JsonObject,
+    function_execution_id: executionId,
+    workflow_execution_id: `Wx${randomBytes(5).toString('hex').toUpperCase()}`,
+    bot_access_token: 'xwfp-local-shell',
+  });
 }

@@ -16,7 +16,8 @@ export function camelRow<R extends object, const K extends keyof R & string>(row
 type Snake<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${Snake<T>}` : S;
 export type SnakeParams<I, K extends keyof I & string> = { [C in K as Snake<C>]: I[C] };
 
-const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** `nextPollAt` → `next_poll_at`. */
+export const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The reverse, for an INSERT's named parameters: a record's listed fields under their column names. */
 export function snakeParams<I extends object, const K extends keyof I & string>(input: I, fields: readonly K[]): SnakeParams<I, K> {

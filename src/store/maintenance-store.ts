@@ -5,7 +5,7 @@
  * so the summary of what happened during it is posted once.
  */
 import { sql as raw } from 'kysely';
-import type { Sql } from './dialect.js';
+import { bound, type Sql } from './dialect.js';
 import { newMaintenanceId } from './ids.js';
 import type { MaintenanceRow } from './maintenance-row.js';
 import { accountParam, assertInteger, assertText, objectToJson } from './operation-rows.js';
@@ -80,18 +80,7 @@ export function createMaintenanceStore(sql: Sql): MaintenanceStore {
   const insert = sql.prepare((k, p) =>
     k
       .insertInto('maintenance_windows')
-      .values({
-        id: p('id'),
-        channel_id: p('channel_id'),
-        account: p('account'),
-        kind: p('kind'),
-        resource: p('resource'),
-        created_by: p('created_by'),
-        created_at: p('now'),
-        starts_at: p('now'),
-        ends_at: p('ends_at'),
-        muted: '{}',
-      })
+      .values({ ...bound(p, ['id', 'channel_id', 'account', 'kind', 'resource', 'created_by', 'ends_at']), created_at: p('now'), starts_at: p('now'), muted: '{}' })
       .returningAll(),
   );
   const byId = sql.prepare((k, p) => k.selectFrom('maintenance_windows').selectAll().where('id', '=', p('id')));

@@ -3,9 +3,10 @@
  * file at start, recording each in the schema_migrations ledger.
  */
 import type { Database } from 'better-sqlite3';
-import { SQLITE_DDL, migrationsFor, type Migration } from './schema.js';
+import { SQLITE_DDL, type Migration } from './ddl.js';
+import { migrationsFor } from './schema.js';
 
-export type { Migration } from './schema.js';
+export type { Migration } from './ddl.js';
 
 /** The schema's migrations (schema.ts) in SQLite's dialect. */
 export const MIGRATIONS: readonly Migration[] = migrationsFor(SQLITE_DDL);

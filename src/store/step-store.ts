@@ -5,10 +5,12 @@
  * stored with the claim) before Slack hears it, and marked done after; replicas share the rows
  * through leases, as watches do, so a dead replica's step is resumed by another.
  */
-import { sql as raw } from 'kysely';
-import type { Sql } from './dialect.js';
+import type { Updateable } from 'kysely';
+import { prepareClaimDue } from './claim-row.js';
+import { bound, type P, type Sql } from './dialect.js';
 import { assertInteger, assertText } from './operation-rows.js';
 import type { StepRow } from './step-row.js';
+import type { Tables } from './tables.js';
 
 /** running: waiting (a click, a watch, the cloud); completing: outcome claimed, Slack not yet told; done. */
 export type StepStatus = 'running' | 'completing' | 'done';
@@ -91,92 +93,43 @@ function toRecord(r: StepRow): StepRecord {
 const ID_MAX = 200;
 
 export function createStepStore(sql: Sql): StepStore {
-  const { f } = sql;
   const insert = sql.prepare((k, p) =>
     k
       .insertInto('steps')
       .values({
-        execution_id: p('id'),
-        callback_id: p('callback'),
-        workflow: p('workflow'),
-        channel_id: p('channel'),
-        requested_by: p('user'),
-        inputs: p('inputs'),
+        ...bound(p, ['execution_id', 'callback_id', 'workflow', 'channel_id', 'requested_by', 'inputs', 'lease_owner', 'lease_until']),
         status: 'running',
         created_at: p('now'),
         updated_at: p('now'),
         next_check_at: p('now'),
-        lease_owner: p('owner'),
-        lease_until: p('until'),
       })
       .onConflict((oc) => oc.column('execution_id').doNothing())
       .returningAll(),
   );
   const byId = sql.prepare((k, p) => k.selectFrom('steps').selectAll().where('execution_id', '=', p('id')));
-  const claim = sql.prepare((k, p) =>
-    k
-      .updateTable('steps')
-      .set({ lease_owner: f.typed<string>(p('owner'), 'text'), lease_until: f.typed<number>(p('until'), 'bigint') })
-      .where('execution_id', 'in', (sub) =>
-        sub
-          .selectFrom('steps')
-          .select('execution_id')
-          .where('status', 'in', ['running', 'completing'])
-          .where('next_check_at', '<=', f.typed<number>(p('now'), 'bigint'))
-          .where(raw<boolean>`(lease_owner IS NULL OR lease_until <= ${f.typed(p('now'), 'bigint')} OR lease_owner = ${f.typed(p('owner'), 'text')})`)
-          .orderBy('next_check_at')
-          .orderBy('created_at')
-          .limit(f.typed<number>(p('limit'), 'int'))
-          .modifyEnd(f.skipLocked),
-      )
-      .where(raw<boolean>`(lease_owner IS NULL OR lease_until <= ${f.typed(p('now'), 'bigint')} OR lease_owner = ${f.typed(p('owner'), 'text')})`)
-      .returningAll(),
-  );
+  const claim = prepareClaimDue(sql, { table: 'steps', key: 'execution_id', statuses: ['running', 'completing'], due: 'next_check_at', order: ['next_check_at', 'created_at'] });
   // Every move names its holder: a replica whose lease was taken over writes nothing.
-  const setOp = sql.prepare((k, p) =>
-    k
-      .updateTable('steps')
-      .set({ operation_id: p('op'), updated_at: p('now') })
-      .where('execution_id', '=', p('id'))
-      .where('status', '=', 'running')
-      .where('lease_owner', '=', p('owner'))
-      .returningAll(),
-  );
-  const later = sql.prepare((k, p) =>
-    k
-      .updateTable('steps')
-      .set({ next_check_at: p('next'), updated_at: p('now'), lease_owner: null, lease_until: null })
-      .where('execution_id', '=', p('id'))
-      .where('status', '=', 'running')
-      .where('lease_owner', '=', p('owner'))
-      .returningAll(),
-  );
-  const settle = sql.prepare((k, p) =>
-    k
-      .updateTable('steps')
-      .set({
-        status: 'completing',
-        outcome: p('outcome'),
-        outputs: p('outputs'),
-        error: p('error'),
-        updated_at: p('now'),
-        next_check_at: p('now'),
-        lease_until: p('until'),
-      })
-      .where('execution_id', '=', p('id'))
-      .where('status', '=', 'running')
-      .where('lease_owner', '=', p('owner'))
-      .returningAll(),
-  );
-  const finish = sql.prepare((k, p) =>
-    k
-      .updateTable('steps')
-      .set({ status: 'done', updated_at: p('now'), lease_owner: null, lease_until: null })
-      .where('execution_id', '=', p('id'))
-      .where('status', '=', 'completing')
-      .where('lease_owner', '=', p('owner'))
-      .returningAll(),
-  );
+  const move = (from: StepStatus, set: (p: P) => Updateable<Tables['steps']>) =>
+    sql.prepare((k, p) =>
+      k
+        .updateTable('steps')
+        .set({ ...set(p), updated_at: p('now') })
+        .where('execution_id', '=', p('id'))
+        .where('status', '=', from)
+        .where('lease_owner', '=', p('owner'))
+        .returningAll(),
+    );
+  const setOp = move('running', (p) => ({ operation_id: p('op') }));
+  const later = move('running', (p) => ({ next_check_at: p('next'), lease_owner: null, lease_until: null }));
+  const settle = move('running', (p) => ({
+    status: 'completing',
+    outcome: p('outcome'),
+    outputs: p('outputs'),
+    error: p('error'),
+    next_check_at: p('now'),
+    lease_until: p('until'),
+  }));
+  const finish = move('completing', () => ({ status: 'done', lease_owner: null, lease_until: null }));
   const check = (id: string, now: number) => {
     assertText(id, 'executionId');
     if (id.length > ID_MAX) throw new TypeError(`executionId must be at most ${ID_MAX} characters`);
@@ -191,15 +144,15 @@ export function createStepStore(sql: Sql): StepStore {
     async begin(input, owner, now, leaseMs) {
       check(input.executionId, now);
       const row = await sql.one<StepRow>(insert, {
-        id: input.executionId,
-        callback: input.callbackId,
+        execution_id: input.executionId,
+        callback_id: input.callbackId,
         workflow: input.workflow ?? null,
-        channel: input.channelId ?? null,
-        user: input.requestedBy ?? null,
+        channel_id: input.channelId ?? null,
+        requested_by: input.requestedBy ?? null,
         inputs: JSON.stringify(input.inputs),
         now,
-        owner,
-        until: now + leaseMs,
+        lease_owner: owner,
+        lease_until: now + leaseMs,
       });
       if (row) return { created: true, record: toRecord(row) };
       const existing = await one(byId, { id: input.executionId });

@@ -5,6 +5,8 @@
  */
 import { sql as raw, type RawBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
+import { snake } from './camel-row.js';
+import { prepareClaimDue } from './claim-row.js';
 import { bound, type PgType, type Sql } from './dialect.js';
 import { newWatchId } from './ids.js';
 import { accountParam } from './operation-rows.js';
@@ -148,21 +150,22 @@ export function toRecord(r: WatchRow): WatchRecord {
   };
 }
 
-/** Patchable columns and PostgreSQL's type for each (a CASE needs it). */
+/** Patchable fields (their columns are the snake_case names) and PostgreSQL's type for each (a CASE needs it). */
 const PATCHABLE = {
-  state: ['state', 'jsonb'],
-  outcome: ['outcome', 'text'],
-  intervalMs: ['interval_ms', 'bigint'],
-  nextPollAt: ['next_poll_at', 'bigint'],
-  deadlineAt: ['deadline_at', 'bigint'],
-  threadTs: ['thread_ts', 'text'],
-  finalTs: ['final_ts', 'text'],
-  leaseUntil: ['lease_until', 'bigint'],
-} as const satisfies Record<string, readonly [string, PgType]>;
+  state: 'jsonb',
+  outcome: 'text',
+  intervalMs: 'bigint',
+  nextPollAt: 'bigint',
+  deadlineAt: 'bigint',
+  threadTs: 'text',
+  finalTs: 'text',
+  leaseUntil: 'bigint',
+} as const satisfies Record<string, PgType>;
+const PATCHED = (Object.entries(PATCHABLE) as [keyof typeof PATCHABLE, PgType][]).map(([key, type]) => ({ key, column: snake(key), type }));
 
 function patchParams(patch: WatchPatch): Record<string, unknown> {
   const out: Record<string, unknown> = { polled: patch.polled ? 1 : 0 };
-  for (const [key, [column]] of Object.entries(PATCHABLE) as [keyof typeof PATCHABLE, readonly [string, PgType]][]) {
+  for (const { key, column } of PATCHED) {
     const present = Object.hasOwn(patch, key) && patch[key] !== undefined;
     const value = present ? patch[key] : null;
     out[`set_${column}`] = present ? 1 : 0;
@@ -192,7 +195,7 @@ export function createWatchStore(sql: Sql, clock: Pick<Clock, 'now'>): WatchStor
   // With `to` null the status stays (update); otherwise it moves (move). Either way only from `from`.
   const cas = sql.prepare((k, p, f) => {
     const set: Record<string, RawBuilder<unknown>> = {};
-    for (const [c, type] of Object.values(PATCHABLE)) {
+    for (const { column: c, type } of PATCHED) {
       set[c] = raw`CASE WHEN ${f.typed(p(`set_${c}`), 'int')} = 1 THEN ${f.typed(p(c), type)} ELSE ${raw.ref(c)} END`;
     }
     return k
@@ -210,27 +213,7 @@ export function createWatchStore(sql: Sql, clock: Pick<Clock, 'now'>): WatchStor
   });
   // One statement: SQLite's write lock makes it atomic across connections and processes.
   const releaseAll = sql.prepare((k, p) => k.updateTable('watches').set({ lease_owner: null, lease_until: null }).where('lease_owner', '=', p('owner')));
-  // PostgreSQL: replicas claiming together skip the rows another is locking rather than wait;
-  // the outer WHERE re-checks the lease, so a row claimed meanwhile is not taken twice.
-  const claim = sql.prepare((k, p, f) =>
-    k
-      .updateTable('watches')
-      .set({ lease_owner: f.typed<string>(p('owner'), 'text'), lease_until: f.typed<number>(p('until'), 'bigint') })
-      .where('id', 'in', (sub) =>
-        sub
-          .selectFrom('watches')
-          .select('id')
-          .where('status', 'in', ['active', 'finalizing'])
-          .where('next_poll_at', '<=', f.typed<number>(p('now'), 'bigint'))
-          .where(raw<boolean>`(lease_owner IS NULL OR lease_until <= ${f.typed(p('now'), 'bigint')} OR lease_owner = ${f.typed(p('owner'), 'text')})`)
-          .orderBy('next_poll_at')
-          .orderBy('started_at')
-          .orderBy(f.seq)
-          .limit(f.typed<number>(p('limit'), 'int'))
-          .modifyEnd(f.skipLocked),
-      )
-      .returningAll(),
-  );
+  const claim = prepareClaimDue(sql, { table: 'watches', key: 'id', statuses: ['active', 'finalizing'], due: 'next_poll_at', order: ['next_poll_at', 'started_at', 'seq'] });
 
   return {
     async create(input) {

@@ -7,8 +7,7 @@
 import { z } from 'zod';
 import { buildAliasCreated, buildAliasList, buildAliasRemoved } from '../../views/alias-views.js';
 import { ALIAS_NAME, normalizeCommand } from '../alias-grammar.js';
-import { positional, rest, defineBotChange, defineBotRead } from '../define.js';
-import type { RunContext } from '../types.js';
+import { botEntries, channelControl, positional, rest } from '../define.js';
 
 const nameSchema = z
   .string()
@@ -16,42 +15,32 @@ const nameSchema = z
   .toLowerCase()
   .regex(ALIAS_NAME, { error: 'must be a lower-case word of letters, digits and dashes (at most 30)' });
 
-function control(ctx: RunContext) {
-  if (!ctx.aliases || !ctx.actor?.channelId) throw new Error('aliases are not available here');
-  return { aliases: ctx.aliases, channelId: ctx.actor.channelId, userId: ctx.actor.userId };
-}
+const aliases = botEntries(channelControl('aliases'));
 
-export const aliasCreate = defineBotChange({
+export const aliasCreate = aliases.change({
   id: 'alias.create',
   summary: 'Save a command under a word for this channel; $1…$9 are its arguments, $* the rest',
   args: {
     name: positional('name', nameSchema, 'a lower-case word that is not a command word'),
     command: { ...rest('command', z.string().max(1000, { error: 'is too long (at most 1000 characters)' }).transform(normalizeCommand), 'a /cloud command, e.g. server status $1'), lead: '=' },
   },
-  async run(ctx, { name, command }) {
-    const c = control(ctx);
-    const teamId = ctx.actor?.teamId;
-    return c.aliases.create({ channelId: c.channelId, userId: c.userId, name, command, ...(teamId ? { teamId } : {}) });
-  },
+  run: (c, { name, command }) => c.aliases.create({ channelId: c.channelId, userId: c.userId, name, command, ...(c.teamId ? { teamId: c.teamId } : {}) }),
   render: (outcome) => buildAliasCreated(outcome),
 });
 
-export const aliasList = defineBotRead({
+export const aliasList = aliases.read({
   id: 'alias.list',
   summary: 'This channel’s aliases and the commands they run',
   args: {},
-  run: (ctx) => control(ctx).aliases.list(control(ctx).channelId),
+  run: (c) => c.aliases.list(c.channelId),
   render: (aliases) => buildAliasList(aliases),
 });
 
-export const aliasDelete = defineBotChange({
+export const aliasDelete = aliases.change({
   id: 'alias.delete',
   summary: 'Delete one of this channel’s aliases (its creator or an admin)',
   args: { name: positional('name', nameSchema, 'the alias, as /cloud aliases lists it') },
-  async run(ctx, { name }) {
-    const c = control(ctx);
-    return c.aliases.remove(name, c.channelId, c.userId);
-  },
+  run: (c, { name }) => c.aliases.remove(name, c.channelId, c.userId),
   render: (outcome) => buildAliasRemoved(outcome),
 });
 

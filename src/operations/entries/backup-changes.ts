@@ -22,7 +22,7 @@ import { backupName as backupNameText } from '../../views/backup-views.js';
 import { agoFromAge, bytes } from '../../views/format.js';
 import { join, md, val, type Mrkdwn } from '../../views/mrkdwn.js';
 import { serverArg } from '../args.js';
-import { defineOperation, flag, lookedUpAs, positional } from '../define.js';
+import { defineChange, defineOperation, flag, lookedUpAs, positional } from '../define.js';
 
 /** Spec "Backups": mode default `snapshot`, compression_type default `zstd`. */
 export const DEFAULT_BACKUP_MODE = 'snapshot' satisfies (typeof BACKUP_MODES)[number];
@@ -66,10 +66,9 @@ export function createBackupBody(a: CreateArgs): CreateBackupBody {
   };
 }
 
-export const backupCreate = defineOperation({
+export const backupCreate = defineChange({
   id: 'backup.create',
   summary: 'Take a backup of a server now (counts against the plan’s backup limit)',
-  tier: 'change',
   args: createArgs,
   run: ({ cloud, signal }, a) => cloud.backups.create(a.server, createBackupBody(a), { signal }),
   change: {

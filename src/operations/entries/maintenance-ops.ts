@@ -12,7 +12,8 @@ import { MAINTENANCE_ID_PATTERN } from '../../store/ids.js';
 import type { MaintenanceKind } from '../../store/maintenance-store.js';
 import { buildMaintenanceEnded, buildMaintenanceList, buildMaintenanceRefused, buildMaintenanceStarted } from '../../views/maintenance-views.js';
 import { serverArg, workerArg } from '../args.js';
-import { defineOperation, flag, positional, rest } from '../define.js';
+import { tzFlagSchema } from '../schedule-when.js';
+import { defineBotChange, defineBotRead, flag, positional, rest } from '../define.js';
 import type { RunContext } from '../types.js';
 
 /** The longest window (the monitor's own bound is the same). */
@@ -42,18 +43,6 @@ export const whenSchema = z
     return z.NEVER;
   });
 
-const timeZone = z
-  .string()
-  .trim()
-  .max(64)
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, { error: 'must be a time zone like Europe/Berlin or UTC' });
 
 class WhenRefused extends Error {}
 
@@ -86,60 +75,46 @@ async function start(ctx: RunContext, kind: MaintenanceKind, resource: string, w
 }
 
 const whenArg = rest('when', whenSchema, '2h, 90m, 1d, 1h30m, or until YYYY-MM-DD HH:MM');
-const tzArg = flag('ZONE', timeZone.optional(), 'time zone of an `until` time (default UTC)');
+const tzArg = flag('ZONE', tzFlagSchema.optional(), 'time zone of an `until` time (default UTC)');
 
 const render = (out: Awaited<ReturnType<typeof start>>, _args: unknown, view: { now: number }) =>
   out.window ? buildMaintenanceStarted(out.window, view.now) : buildMaintenanceRefused(out.refused);
 
-export const maintenanceServer = defineOperation({
+export const maintenanceServer = defineBotChange({
   id: 'maintenance.server',
   summary: 'Hold back alerts for a server until planned work ends, then summarise it in this channel',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
   args: { server: serverArg, when: whenArg, tz: tzArg },
   run: (ctx, { server, when, tz }) => start(ctx, 'server', String(server), when, tz),
   render,
 });
 
-export const maintenanceWorker = defineOperation({
+export const maintenanceWorker = defineBotChange({
   id: 'maintenance.worker',
   summary: 'Hold back alerts for a worker until planned work ends, then summarise it in this channel',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
   args: { worker: workerArg, when: whenArg, tz: tzArg },
   run: (ctx, { worker, when, tz }) => start(ctx, 'worker', worker, when, tz),
   render,
 });
 
-export const maintenanceAccount = defineOperation({
+export const maintenanceAccount = defineBotChange({
   id: 'maintenance.account',
   summary: 'Hold back every alert of the account until planned work ends, then summarise it in this channel',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
   args: { when: whenArg, tz: tzArg },
   run: (ctx, { when, tz }) => start(ctx, 'account', '', when, tz),
   render,
 });
 
-export const maintenanceList = defineOperation({
+export const maintenanceList = defineBotRead({
   id: 'maintenance.list',
   summary: 'The maintenance windows in force',
-  tier: 'read',
-  scope: 'bot',
   args: {},
   run: (ctx) => control(ctx).m.list(),
   render: (windows, _args, view) => buildMaintenanceList(windows, view.now),
 });
 
-export const maintenanceEnd = defineOperation({
+export const maintenanceEnd = defineBotChange({
   id: 'maintenance.end',
   summary: 'End one of this channel’s maintenance windows early (its summary follows)',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
   args: { id: positional('id', z.string().trim().regex(MAINTENANCE_ID_PATTERN, { error: 'is not a maintenance window id (see /cloud maintenance list)' }), 'the id from /cloud maintenance list') },
   async run(ctx, { id }) {
     const c = control(ctx);

@@ -7,7 +7,7 @@ import { buildPlans } from '../../views/plan-views.js';
 import { buildSecurityGroup } from '../../views/sg-views.js';
 import { buildSshKeys } from '../../views/ssh-key-views.js';
 import { groupArg, locationFlag, serverArg } from '../args.js';
-import { defineOperation, pageFlag, defineRead } from '../define.js';
+import { defineOperation, pageFlag, defineRead, defineListRead } from '../define.js';
 import { groupSeen, serverSeen } from '../remember.js';
 
 export const backupList = defineRead({
@@ -21,12 +21,7 @@ export const backupList = defineRead({
     buildBackupList(args.server, result, view, buildPager('backup.list', args, 'page', result.meta, 'backups', view.account)),
 });
 
-export const ipSubnets = defineRead({
-  id: 'ip.subnets',
-  summary: 'Subnets you can reserve IPs from, with free addresses and price',
-  run: ({ cloud, signal }) => cloud.reservedIps.subnets({ signal }),
-  render: (subnets) => buildSubnets(subnets),
-});
+export const ipSubnets = defineListRead('ip.subnets', 'Subnets you can reserve IPs from, with free addresses and price', (cloud, o) => cloud.reservedIps.subnets(o), buildSubnets);
 
 export const sgShow = defineRead({
   id: 'sg.show',
@@ -37,12 +32,7 @@ export const sgShow = defineRead({
   render: (group) => buildSecurityGroup(group),
 });
 
-export const sshKeyList = defineRead({
-  id: 'ssh-key.list',
-  summary: 'SSH keys saved in the account',
-  run: ({ cloud, signal }) => cloud.sshKeys.list({ signal }),
-  render: (keys, _args, view) => buildSshKeys(keys, view),
-});
+export const sshKeyList = defineListRead('ssh-key.list', 'SSH keys saved in the account', (cloud, o) => cloud.sshKeys.list(o), buildSshKeys);
 
 export const planList = defineRead({
   id: 'plan.list',
@@ -54,12 +44,7 @@ export const planList = defineRead({
   render: (result, args, view) => buildPlans(result, args.location, buildPager('plan.list', args, 'page', result.meta, 'plans', view.account)),
 });
 
-export const accountUsage = defineRead({
-  id: 'account.usage',
-  summary: 'What the account uses against its limits: servers, CPU, memory, disk, IPs',
-  run: ({ cloud, signal }) => cloud.account.usage({ signal }),
-  render: (usage) => buildUsage(usage),
-});
+export const accountUsage = defineListRead('account.usage', 'What the account uses against its limits: servers, CPU, memory, disk, IPs', (cloud, o) => cloud.account.usage(o), buildUsage);
 
 export const accountInvoices = defineOperation({
   id: 'account.invoices',

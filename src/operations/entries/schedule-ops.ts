@@ -7,10 +7,9 @@
 import { z } from 'zod';
 import { SCHEDULE_ID_PATTERN } from '../../store/schedule-types.js';
 import { buildScheduleCancelled, buildScheduleCreated, buildScheduleList } from '../../views/schedule-views.js';
-import { defineOperation, flag, positional, rest, switchFlag } from '../define.js';
+import { botEntries, channelControl, flag, positional, rest, switchFlag } from '../define.js';
 import { quote } from '../firewall-syntax.js';
 import { timeZoneSchema } from '../schedule-when.js';
-import type { RunContext } from '../types.js';
 
 /** `--keep N`: how many of the newest backups a scheduled backup create keeps. */
 export const KEEP_MAX = 100;
@@ -22,54 +21,35 @@ const scheduleId = z
   .toLowerCase()
   .regex(SCHEDULE_ID_PATTERN, { error: (i) => `${quote(String(i.input).slice(0, 40))} is not a schedule id (see /cloud schedules)` });
 
-function control(ctx: RunContext) {
-  if (!ctx.schedules || !ctx.actor?.channelId) throw new Error('schedules are not available here');
-  return { schedules: ctx.schedules, channelId: ctx.actor.channelId, userId: ctx.actor.userId, teamId: ctx.actor.teamId };
-}
+const schedules = botEntries(channelControl('schedules'));
 
-export const scheduleCreate = defineOperation({
+export const scheduleCreate = schedules.change({
   id: 'schedule.create',
   summary: 'Run a /cloud command later or repeatedly, as you, in this channel: a cron expression, daily 02:00, every sunday 03:00, in 2h or at 2026-12-01 03:00 (your Slack time zone unless --tz)',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
-  ephemeral: true,
   args: {
     command: positional('"command"', z.string().trim().min(1, { error: 'is empty' }).max(1000, { error: 'is too long (at most 1000 characters)' }), 'the /cloud command in quotes, e.g. "backup create web1"'),
     when: rest('when', z.string().trim().min(1).max(100, { error: 'is too long' }), 'a cron expression (0 2 * * *), daily HH:MM, every sunday HH:MM, in 2h, at YYYY-MM-DD HH:MM'),
     tz: flag('zone', timeZoneSchema.optional(), 'the time zone, e.g. Europe/Berlin (default: yours in Slack)'),
     keep: flag('N', keepSchema.optional(), 'with backup create: keep the newest N backups, deleting older unlocked ones'),
   },
-  async run(ctx, { command, when, tz, keep }) {
-    const c = control(ctx);
-    return c.schedules.create({ userId: c.userId, channelId: c.channelId, ...(c.teamId ? { teamId: c.teamId } : {}), command, when, ...(tz ? { tz } : {}), ...(keep ? { keep } : {}) });
-  },
+  run: (c, { command, when, tz, keep }) =>
+    c.schedules.create({ userId: c.userId, channelId: c.channelId, ...(c.teamId ? { teamId: c.teamId } : {}), command, when, ...(tz ? { tz } : {}), ...(keep ? { keep } : {}) }),
   render: (outcome) => buildScheduleCreated(outcome),
 });
 
-export const scheduleCancel = defineOperation({
+export const scheduleCancel = schedules.change({
   id: 'schedule.cancel',
   summary: 'Stop a schedule of this channel (its creator, or whoever may run its command here)',
-  tier: 'change',
-  scope: 'bot',
-  mutates: false,
-  ephemeral: true,
   args: { id: positional('schedule-id', scheduleId, 'the id from /cloud schedules') },
-  async run(ctx, { id }) {
-    const c = control(ctx);
-    return c.schedules.cancel(id, c.userId, c.channelId);
-  },
+  run: (c, { id }) => c.schedules.cancel(id, c.userId, c.channelId),
   render: (outcome) => buildScheduleCancelled(outcome),
 });
 
-export const scheduleList = defineOperation({
+export const scheduleList = schedules.read({
   id: 'schedules.list',
   summary: 'This channel’s schedules: next run and last result (`--all`: every channel)',
-  tier: 'read',
-  scope: 'bot',
   args: { all: switchFlag('the schedules of every channel, not only this one') },
-  async run(ctx, { all }) {
-    const c = control(ctx);
+  async run(c, { all }) {
     return { list: await c.schedules.list(all ? undefined : c.channelId), zoneTime: c.schedules.zoneTime, channelId: all ? undefined : c.channelId };
   },
   render: ({ list, zoneTime, channelId }) => buildScheduleList(list, zoneTime, channelId ? { channelId } : 'every channel'),

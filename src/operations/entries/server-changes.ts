@@ -6,14 +6,13 @@ import { buildRootPasswordReply } from '../../views/secret-views.js';
 import { join, md, val } from '../../views/mrkdwn.js';
 import { KNOWN_OS_TEMPLATES } from '../../views/cloud-error-text.js';
 import { addressArg, serverArg } from '../args.js';
-import { defineOperation, flag, modalOnly, rest } from '../define.js';
+import { defineChange, defineOperation, flag, modalOnly, rest } from '../define.js';
 import type { ModalOption } from '../../views/modal-spec.js';
 import { serverFromServer, serverSeen } from '../remember.js';
 
-export const serverRename = defineOperation({
+export const serverRename = defineChange({
   id: 'server.rename',
   summary: 'Give a server a new display name (at most 40 characters)',
-  tier: 'change',
   args: { server: serverArg, name: rest('name', RenameBody.shape.name, 'the new display name') },
   run: ({ cloud }, { server, name }) => cloud.servers.rename(server, name),
   remember: (s) => serverFromServer(s),

@@ -20,7 +20,7 @@ import type { AddRuleBody } from '../../cloud/requests.js';
 import { md, val } from '../../views/mrkdwn.js';
 import { ruleText, type RuleLike } from '../../views/sg-views.js';
 import { groupArg, seenHint } from '../args.js';
-import { defineOperation, flag, lookedUpAs, positional } from '../define.js';
+import { defineChange, defineOperation, flag, lookedUpAs, positional } from '../define.js';
 import { FIREWALL_LIMITS, FIREWALL_PROTOCOLS, validateFirewallRule } from '../firewall-rule.js';
 import type { FirewallRuleField } from '../firewall-rule.js';
 
@@ -77,10 +77,9 @@ export function addRuleBody(a: RuleArgs): AddRuleBody {
   return rawRule(a) as unknown as AddRuleBody;
 }
 
-export const sgAddRule = defineOperation({
+export const sgAddRule = defineChange({
   id: 'sg.add-rule',
   summary: 'Add a firewall rule to a security group and apply it to the attached servers',
-  tier: 'change',
   args: addRuleArgs,
   run: ({ cloud, signal }, a) => cloud.securityGroups.addRule(a.id, addRuleBody(a), { signal }),
   change: {
@@ -196,10 +195,9 @@ const attachServer = z.string().transform((value, ctx): string => {
   }
 });
 
-export const sgAttach = defineOperation({
+export const sgAttach = defineChange({
   id: 'sg.attach',
   summary: 'Attach a server (short uuid or uuid) to a security group; its rules are applied to it',
-  tier: 'change',
   args: { id: groupArg, server: lookedUpAs(positional('server-uuid', attachServer, '8-character short uuid or full uuid (not the numeric id)'), seenHint('server')) },
   run: ({ cloud, signal }, { id, server }) => cloud.securityGroups.attachServer(id, server, { signal }),
   change: {
@@ -218,10 +216,9 @@ export const sgAttach = defineOperation({
 
 // ── sg deploy ───────────────────────────────────────────────────────────────────────────────
 
-export const sgDeploy = defineOperation({
+export const sgDeploy = defineChange({
   id: 'sg.deploy',
   summary: 'Apply a security group’s saved rules to the nodes of its servers again',
-  tier: 'change',
   args: { id: groupArg },
   run: ({ cloud, signal }, { id }) => cloud.securityGroups.deploy(id, { signal }),
   change: {

@@ -12,7 +12,8 @@ import type { SubscriptionKind } from '../../store/monitor-types.js';
 import { buildMuted, buildSubscribed, buildSubscriptionList, buildUnsubscribed } from '../../views/subscription-views.js';
 import { buildAccessRefusal } from '../../views/access-views.js';
 import { serverArg, workerArg } from '../args.js';
-import { flag, positional, defineBotChange, defineBotRead } from '../define.js';
+import { tzFlagSchema } from '../schedule-when.js';
+import { botEntries, flag, positional, defineBotChange } from '../define.js';
 import type { RunContext, SubscribeOutcome } from '../types.js';
 import type { ViewContext } from '../../views/types.js';
 
@@ -20,18 +21,6 @@ const percent = (what: string) =>
   flag('N', z.coerce.number({ error: 'must be a percentage' }).int({ error: 'must be a whole percentage' }).min(1, { error: 'must be 1 or more' }).max(100, { error: 'must be at most 100' }).optional(), `alert when ${what} use reaches N % of the limit`);
 
 const timeOfDay = z.string().trim().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, { error: 'must be a time of day like 09:00' });
-const timeZone = z
-  .string()
-  .trim()
-  .max(64)
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, { error: 'must be a time zone like Europe/Berlin or UTC' });
 
 /** `30m`, `2h`, `1d` (at most 30 days), or `off` to unmute. */
 const DURATION = /^(\d{1,4})\s*(s|m|min|h|d)$/i;
@@ -56,8 +45,10 @@ const muteTarget = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'mu
 
 function control(ctx: RunContext) {
   if (!ctx.subscriptions || !ctx.actor?.channelId || !ctx.account) throw new Error('subscriptions are not available here');
-  return { subs: ctx.subscriptions, channelId: ctx.actor.channelId, userId: ctx.actor.userId, account: ctx.account };
+  return { subs: ctx.subscriptions, channelId: ctx.actor.channelId, userId: ctx.actor.userId, account: ctx.account, clock: ctx.clock };
 }
+
+const channelSubs = botEntries(control);
 
 /** The control checks the equivalent read's access and reads the resource through the admitted account's client. */
 async function subscribe(ctx: RunContext, kind: SubscriptionKind, resource: string, params: Record<string, unknown> = {}) {
@@ -107,41 +98,39 @@ export const subscribeInvoices = defineBotChange({
 export const subscribeDigest = defineBotChange({
   id: 'subscribe.digest',
   summary: 'A daily summary in this channel: usage, invoices, state changes, failed builds, watches',
-  args: { at: flag('HH:MM', timeOfDay.optional(), 'local time of day (default 09:00)'), tz: flag('ZONE', timeZone.optional(), 'time zone (default UTC)') },
+  args: { at: flag('HH:MM', timeOfDay.optional(), 'local time of day (default 09:00)'), tz: flag('ZONE', tzFlagSchema.optional(), 'time zone (default UTC)') },
   run: (ctx, { at, tz }) => subscribe(ctx, 'digest', '', { at: at ?? '09:00', tz: tz ?? 'UTC' }),
   render,
 });
 
-export const subscriptionList = defineBotRead({
+export const subscriptionList = channelSubs.read({
   id: 'subscriptions.list',
   summary: 'What this channel is subscribed to, firing alerts and mutes',
   args: {},
-  run: (ctx) => control(ctx).subs.list(control(ctx).channelId),
+  run: (c) => c.subs.list(c.channelId),
   render: ({ subs, firing }, _args, view) =>
     buildSubscriptionList(subs, firing, view.now, view.namedDefaultAccount ? { showAccounts: true, defaultAccount: view.namedDefaultAccount } : {}),
 });
 
-export const unsubscribe = defineBotChange({
+export const unsubscribe = channelSubs.change({
   id: 'unsubscribe.remove',
   summary: 'Stop one of this channel’s subscriptions (its open alerts are closed)',
   args: { id: positional('subscription-id', subscriptionId, 'the id from /cloud subscriptions') },
-  async run(ctx, { id }) {
-    const c = control(ctx);
+  async run(c, { id }) {
     return { id, removed: await c.subs.remove(id, c.channelId) };
   },
   render: ({ id, removed }) => buildUnsubscribed(id, removed),
 });
 
-export const mute = defineBotChange({
+export const mute = channelSubs.change({
   id: 'mute.set',
   summary: 'Post nothing for a subscription for a while (30m, 2h, 1d; off unmutes)',
   args: {
     target: positional('target', muteTarget, 'a subscription id, a server or worker id, or usage, invoices or digest'),
     duration: positional('duration', durationSchema, '30m, 2h, 1d (at most 30d), or off'),
   },
-  async run(ctx, { target, duration }) {
-    const c = control(ctx);
-    const until = duration === null ? null : ctx.clock.now() + duration;
+  async run(c, { target, duration }) {
+    const until = duration === null ? null : c.clock.now() + duration;
     return { target, until, muted: await c.subs.mute(target, c.channelId, until) };
   },
   render: ({ target, until, muted }, _args, view) => {

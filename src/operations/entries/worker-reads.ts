@@ -1,29 +1,14 @@
 /** Reads about workers: whether one can be deployed, where, from what, and how one is doing. */
 import { buildLocations, buildRequirements, buildTemplates, buildWorkerStatus } from '../../views/worker-views.js';
 import { workerArg } from '../args.js';
-import { switchFlag, defineRead } from '../define.js';
+import { switchFlag, defineRead, defineListRead } from '../define.js';
 import { workerSeen } from '../remember.js';
 
-export const workerRequirements = defineRead({
-  id: 'worker.requirements',
-  summary: 'Balance and worker slots needed to deploy a worker now',
-  run: ({ cloud, signal }) => cloud.workers.requirements({ signal }),
-  render: (r) => buildRequirements(r),
-});
+export const workerRequirements = defineListRead('worker.requirements', 'Balance and worker slots needed to deploy a worker now', (cloud, o) => cloud.workers.requirements(o), buildRequirements);
 
-export const workerLocations = defineRead({
-  id: 'worker.locations',
-  summary: 'Locations workers can be deployed to, out-of-stock ones marked',
-  run: ({ cloud, signal }) => cloud.workers.locations({ signal }),
-  render: (locations) => buildLocations(locations),
-});
+export const workerLocations = defineListRead('worker.locations', 'Locations workers can be deployed to, out-of-stock ones marked', (cloud, o) => cloud.workers.locations(o), buildLocations);
 
-export const workerTemplates = defineRead({
-  id: 'worker.templates',
-  summary: 'Templates and databases a worker can be deployed from',
-  run: ({ cloud, signal }) => cloud.workers.templates({ signal }),
-  render: (templates) => buildTemplates(templates),
-});
+export const workerTemplates = defineListRead('worker.templates', 'Templates and databases a worker can be deployed from', (cloud, o) => cloud.workers.templates(o), buildTemplates);
 
 export const workerStatus = defineRead({
   id: 'worker.status',

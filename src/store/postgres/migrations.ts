@@ -5,7 +5,8 @@
  */
 import type pg from 'pg';
 import { MigrationError } from '../migrations.js';
-import { POSTGRES_DDL, migrationsFor, type Migration } from '../schema.js';
+import { POSTGRES_DDL, type Migration } from '../ddl.js';
+import { migrationsFor } from '../schema.js';
 import { describeUrl } from './pool.js';
 
 /** The schema's migrations (schema.ts) in PostgreSQL's dialect. */
