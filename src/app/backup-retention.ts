@@ -63,8 +63,12 @@ const say = (text: Mrkdwn): Reply => ({ text, blocks: [section(text)] });
 /**
  * The plan refused the new backup (backup_limit): delete the oldest unlocked one first, but only
  * when `--keep` would have deleted it after this run anyway (so the count stays within keep).
+ * The Cloud API cannot tell the limit beforehand (a server does not name its plan; the backup
+ * list's meta is pagination only), so the refusal is how the run learns it: the refused
+ * attempt's status message (`refused`) is re-edited to say what the run does about it rather
+ * than standing as a failed change. `reply` is for the channel when nothing came of it.
  */
-export async function makeRoom(r: RetentionDeps, keep: number): Promise<{ deleted: boolean; reply: Reply; note: string }> {
+export async function makeRoom(r: RetentionDeps, keep: number, refused: string | undefined): Promise<{ deleted: boolean; reply?: Reply; note: string }> {
   const server = await serverId(r);
   if (!server) return { deleted: false, reply: say(md`The plan’s backup limit is reached and the server could not be named again; nothing was deleted.`), note: 'nothing deleted' };
   const all = await backups(r, server);
@@ -76,15 +80,17 @@ export async function makeRoom(r: RetentionDeps, keep: number): Promise<{ delete
       note: 'limit reached; nothing deleted',
     };
   }
+  if (refused) {
+    await r.flow.retell(refused, md`backup limit reached; removing the oldest unlocked backup ${val(oldest.name ?? oldest.uuid)} (${val(oldest.uuid)}) and trying again, as ${val(`--keep ${keep}`)} allows`);
+  }
   const deleted = await remove(r, server, oldest, 'room');
+  if (deleted) return { deleted, note: 'made room' };
+  // The retry will not happen: the refused attempt reads as the failure it is again.
+  if (refused) await r.flow.retell(refused, undefined);
   return {
     deleted,
-    reply: say(
-      deleted
-        ? md`The plan’s backup limit was reached: deleted the oldest unlocked backup ${val(oldest.name ?? oldest.uuid)} (${val(oldest.uuid)}) of server ${val(server)} to make room, as ${val(`--keep ${keep}`)} allows. Taking the backup again.`
-        : md`The plan’s backup limit was reached and deleting the oldest backup ${val(oldest.uuid)} did not succeed: no backup was made.`,
-    ),
-    note: deleted ? 'made room' : 'could not make room',
+    reply: say(md`The plan’s backup limit was reached and deleting the oldest backup ${val(oldest.uuid)} did not succeed: no backup was made.`),
+    note: 'could not make room',
   };
 }
 

@@ -2,13 +2,15 @@
  * The servers, groups and workers a piece of free text names (issue 23, "Act on this"): an
  * alert, a colleague's "web-1 is slow". Only resources the bot knows on the channel's account
  * are found — by full uuid, a server's short uuid, any of its names (a hostname also by its
- * first label, a worker by its fqdn once an answer showed it), or a numeric id written next
- * to what it is ("server 101", "sg 7", "#101"). Text is only matched, never sent anywhere:
+ * first label, a worker by its fqdn once an answer showed it), one of a server's IP addresses
+ * once `server ips` showed them (compared as addresses: domain/ip-address.ts), or a numeric id
+ * written next to what it is ("server 101", "sg 7", "#101"). Text is only matched, never sent anywhere:
  * what comes back are ids from the store, validated again before any request.
  */
 import { isServerId, isUuid } from '../cloud/ids.js';
 import type { KnownKind, KnownResource, KnownResourceStore } from '../store/known-types.js';
 import { KNOWN_KINDS } from '../store/known-types.js';
+import { addressesIn } from '../domain/ip-address.js';
 
 export interface FoundResource {
   kind: KnownKind;
@@ -44,6 +46,7 @@ function handles(r: KnownResource): string[] {
   }
   if (isUuid(r.id)) out.add(r.id);
   for (const n of r.names) {
+    if (n.field === 'ip') continue; // compared as addresses, never as text
     const name = n.name.trim();
     if (name.length < 2) continue;
     out.add(name);
@@ -72,6 +75,8 @@ function commandId(r: KnownResource): string | undefined {
 export async function findResources(known: Pick<KnownResourceStore, 'list'> | undefined, account: string | null, rawText: string): Promise<FoundResource[]> {
   if (!known) return [];
   const text = rawText.slice(0, TEXT_READ_MAX);
+  const addresses = addressesIn(text);
+  const named = (r: KnownResource) => r.names.some((n) => n.field === 'ip' && addresses.has(n.name));
   const found: FoundResource[] = [];
   const seen = new Set<string>();
   for (const kind of KNOWN_KINDS) {
@@ -82,9 +87,9 @@ export async function findResources(known: Pick<KnownResourceStore, 'list'> | un
       // A server seen by id and by uuid is one server (resolve-names' sameResources).
       const keys = [`${kind}:${id.toLowerCase()}`, ...(r.uuid ? [`${kind}:${r.uuid.toLowerCase()}`] : [])];
       if (keys.some((k) => seen.has(k))) continue;
-      if (!namesNumericId(text, kind, id) && !handles(r).some((h) => wordRe(h).test(text))) continue;
+      if (!namesNumericId(text, kind, id) && !named(r) && !handles(r).some((h) => wordRe(h).test(text))) continue;
       keys.forEach((k) => seen.add(k));
-      found.push({ kind, id, name: r.name ?? r.names[0]?.name ?? null });
+      found.push({ kind, id, name: r.name });
       if (found.length >= FOUND_MAX) return found;
     }
   }

@@ -48,6 +48,7 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
 
   return {
     zoneTime: formatInZone,
+    zoneOf,
     async create(input) {
       const read = readScheduled(input.command, deps.catalog);
       if (!read.ok) return { kind: 'invalid', problem: read.problem };

@@ -104,8 +104,8 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
     let result = await once('');
     let room = 1;
     if (result === 'failed: RESOURCE_LIMIT_EXCEEDED') {
-      const made = await makeRoom(retention, keep!);
-      await post(s.channelId, made.reply);
+      const made = await makeRoom(retention, keep!, started?.kind === 'posted' ? started.record.id : undefined);
+      if (made.reply) await post(s.channelId, made.reply);
       if (!made.deleted) return `${result}; ${made.note}`;
       room = 0; // the room this run makes is spent on the backup it makes
       result = await once(':after-room');

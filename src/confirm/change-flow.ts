@@ -65,7 +65,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   };
   const status = (op: AnyOperation, r: OperationRecord, now: number) => renderStatus(op, r, now, options(op, r));
   const editor = createStatusEditor(deps);
-  const editStatus = (op: AnyOperation, r: OperationRecord, now: number, extra: Pick<RenderOptions, 'underway'> = {}) =>
+  const editStatus = (op: AnyOperation, r: OperationRecord, now: number, extra: Pick<RenderOptions, 'underway' | 'handling'> = {}) =>
     editor(op, r, now, { ...options(op, r), ...extra });
   const ctx: FlowContext = { deps, opOf, authorize, audit, editStatus: (op, r, now) => editStatus(op, r, now).then(() => undefined) };
   /** The record's state as a private reply, when its status message could not be edited. */
@@ -260,6 +260,12 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     sendDue: () => sendDue(ctx, execute),
     expireDue: () => expireDue(ctx),
     recoverInterrupted: () => recoverInterrupted(ctx),
+    async retell(recordId, handling) {
+      const record = await deps.store.get(recordId);
+      const op = record && opOf(record);
+      if (!record || record.status !== 'failed' || !op?.change) return;
+      await editStatus(op, record, deps.clock.now(), handling ? { handling } : {});
+    },
   };
 }
 

@@ -123,4 +123,10 @@ export interface ChangeFlow {
   expireDue(): Promise<number>;
   /** After a crash: records left confirmed/running are marked failed (their outcome is unknown). */
   recoverInterrupted(): Promise<number>;
+  /**
+   * Re-edits a failed change's status message to say how the bot handles the refusal (a
+   * schedule's full backup_limit: "removing the oldest … and trying again"); undefined shows
+   * the failure as it is again. The record is not changed.
+   */
+  retell(recordId: string, handling: Mrkdwn | undefined): Promise<void>;
 }

@@ -2,24 +2,32 @@
  * What catalog entries remember of an answer (their `remember` hooks): ids, uuids and names of
  * servers, security groups and workers, never anything else. Which fields carry names follows
  * src/cloud-api/schemas.ts: a Server's name/hostname, a group's name and its servers, a worker's name,
- * and (the API has no "get server") the reverse DNS of a server's primary address. Each is its
- * own field (known-types.ts): an answer replaces only names of the fields it carries.
+ * and (the API has no "get server") the reverse DNS of a server's primary address and its
+ * addresses (`server ips`, the whole set). Each is its own field (known-types.ts): an answer
+ * replaces only names of the fields it carries.
  * Declarations only: the core writes them down (app/name-steps.ts).
  */
 import { isUuid } from '../cloud/ids.js';
 import type { SecurityGroup, Server, ServerIp, ServerStatus, Worker } from '../cloud-api/schemas.js';
 import type { KnownEntry } from '../store/known-types.js';
+import { normalAddress } from '../domain/ip-address.js';
 
 /** A server addressed by what was typed (numeric id, short uuid or uuid): it exists. */
 export function serverSeen(server: string): KnownEntry[] {
   return [{ kind: 'server', id: String(server), ...(isUuid(String(server)) ? { uuid: String(server).toLowerCase() } : {}) }];
 }
 
-/** The primary IPv4's reverse DNS (else any address's) is the server's hostname in practice. */
+/**
+ * The primary IPv4's reverse DNS (else any address's) is the server's hostname in practice; the
+ * addresses themselves are names too (field `ip`, the whole set: "Act on this" finds a server
+ * by an address in a message).
+ */
 export function serverFromIps(server: string, ips: readonly ServerIp[]): KnownEntry[] {
   const withName = ips.filter((ip) => ip.rdns);
   const host = (withName.find((ip) => ip.type === 'ipv4') ?? withName[0])?.rdns ?? null;
-  return [{ ...serverSeen(server)[0]!, name: host, field: 'rdns' }];
+  const [seen] = serverSeen(server);
+  const addresses = [...new Set(ips.map((ip) => normalAddress(ip.address ?? '')).filter((a) => a !== undefined))];
+  return [{ ...seen!, name: host, field: 'rdns' }, ...addresses.map((a) => ({ ...seen!, name: a, field: 'ip' }) as const)];
 }
 
 export function serverFromServer(s: Pick<Server, 'id' | 'uuid' | 'name' | 'hostname'>): KnownEntry[] {

@@ -113,6 +113,8 @@ export interface ScheduleControl {
   cancel(id: string, userId: string, channelId: string): Promise<ScheduleCancelOutcome>;
   /** `2026-12-01 03:00 Europe/Berlin`. */
   zoneTime(at: number, tz: string): string;
+  /** The person's Slack time zone; UTC when Slack gives none (maintenance windows read times in it too). */
+  zoneOf(userId: string): Promise<string>;
 }
 
 /** Maintenance windows of the bot's channels: alerts held back until they end, then one summary. */

@@ -2,6 +2,7 @@
 import {
   KNOWN_KINDS,
   KNOWN_LIST_MAX,
+  MULTI_FIELDS,
   NAME_FIELDS,
   type KnownEntry,
   type KnownKind,
@@ -72,7 +73,7 @@ export function cleanEntries(entries: readonly KnownEntry[], now: number): { res
     const uuid = text(e.uuid, 100) ?? resources.get(key)?.uuid ?? null;
     resources.set(key, { kind: e.kind, id, uuid });
     const name = text(e.name, 200);
-    if (name) names.set(`${key}|${field}`, { kind: e.kind, id, field, name, via: text(e.via, 60) });
+    if (name) names.set(MULTI_FIELDS.includes(field) ? `${key}|${field}|${name}` : `${key}|${field}`, { kind: e.kind, id, field, name, via: text(e.via, 60) });
   }
   return { resources: [...resources.values()], names: [...names.values()] };
 }
@@ -83,7 +84,7 @@ export function clampKnownLimit(limit: number): number {
 }
 
 /** The order names are shown and the first one is chosen in. */
-export const FIELD_ORDER: readonly KnownName['field'][] = ['inventory', 'name', 'hostname', 'rdns', 'seed'];
+export const FIELD_ORDER: readonly KnownName['field'][] = ['inventory', 'name', 'hostname', 'rdns', 'seed', 'ip'];
 
 export function byField(a: KnownName, b: KnownName): number {
   return FIELD_ORDER.indexOf(a.field) - FIELD_ORDER.indexOf(b.field) || b.lastSeen - a.lastSeen;
@@ -101,7 +102,8 @@ export function toKnown(row: KnownRow, nameRows: readonly KnownNameRow[]): Known
     kind: row.kind,
     id: row.id,
     uuid: row.uuid,
-    name: names[0]?.name ?? null,
+    // An address is how it is found, not what it is called.
+    name: names.find((n) => n.field !== 'ip')?.name ?? null,
     names,
     firstSeen: Number(row.first_seen),
     lastSeen: Number(row.last_seen),

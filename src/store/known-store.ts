@@ -1,8 +1,8 @@
 /**
  * Known resources (migrations 8 and 10), one implementation for both databases. `remember` is
  * one transaction of two multi-row upserts: first_seen stays, last_seen moves, a uuid not seen
- * this time keeps the one known, and a name replaces only the name of its own field
- * (known-types.ts NAME_FIELDS). Rows go in sorted, so two replicas upserting the same rows
+ * this time keeps the one known, and the names an answer carries replace only the names of
+ * their own fields (known-types.ts NAME_FIELDS; `ip` has several, the others one). Rows go in sorted, so two replicas upserting the same rows
  * lock them in one order.
  */
 import { sql as raw } from 'kysely';
@@ -54,6 +54,7 @@ export function createKnownStore(sql: Sql): KnownResourceStore {
       .select('name')
       .where('account', '=', p('a'))
       .where('kind', '=', p('k'))
+      .where('field', '<>', 'ip') // suggestions are names a command takes; an address is not one
       .orderBy('last_seen', 'desc')
       .orderBy('id')
       .orderBy('field')
@@ -72,7 +73,15 @@ export function createKnownStore(sql: Sql): KnownResourceStore {
       const a = accountKey(account);
       const order = (x: { kind: string; id: string }, y: { kind: string; id: string }) => (x.kind + x.id < y.kind + y.id ? -1 : 1);
       resources.sort(order);
-      nameList.sort((x, y) => order(x, y) || (x.field < y.field ? -1 : 1));
+      nameList.sort((x, y) => order(x, y) || (x.field < y.field ? -1 : x.field > y.field ? 1 : x.name < y.name ? -1 : 1));
+      // Each (resource, field) the answer carries: its other names go (the answer replaces them).
+      const carried = new Map<string, { kind: string; id: string; field: string; keep: string[] }>();
+      for (const n of nameList) {
+        const key = `${n.kind}|${n.id}|${n.field}`;
+        const group = carried.get(key) ?? { kind: n.kind, id: n.id, field: n.field, keep: [] };
+        group.keep.push(n.name);
+        carried.set(key, group);
+      }
       const upsertResources = sql.k
         .insertInto('known_resources')
         .values(resources.map((e) => ({ account: a, kind: e.kind, id: e.id, uuid: e.uuid, first_seen: now, last_seen: now })))
@@ -86,14 +95,23 @@ export function createKnownStore(sql: Sql): KnownResourceStore {
         .insertInto('known_names')
         .values(nameList.map((e) => ({ account: a, kind: e.kind, id: e.id, field: e.field, name: e.name, via: e.via, last_seen: now })))
         .onConflict((oc) =>
-          oc.columns(['account', 'kind', 'id', 'field']).doUpdateSet({
-            name: raw`excluded.name`,
+          oc.columns(['account', 'kind', 'id', 'field', 'name']).doUpdateSet({
             via: raw`COALESCE(excluded.via, known_names.via)`,
             last_seen: f.greatest(raw`known_names.last_seen`, raw`excluded.last_seen`),
           }),
         );
+      const replaced = [...carried.values()].map((g) =>
+        sql.k
+          .deleteFrom('known_names')
+          .where('account', '=', a)
+          .where('kind', '=', g.kind)
+          .where('id', '=', g.id)
+          .where('field', '=', g.field)
+          .where('name', 'not in', g.keep),
+      );
       await sql.tx(async (q) => {
         await q.run(upsertResources);
+        for (const d of replaced) await q.run(d);
         if (nameList.length > 0) await q.run(upsertNames);
       });
     },

@@ -11,9 +11,13 @@ export type KnownKind = (typeof KNOWN_KINDS)[number];
  * Which name of a resource a name is (issue 20): a resource keeps one name per field, so an
  * answer replaces only the name of its own field (a rename answer the display name, `server ips`
  * the reverse DNS) and never forgets a name another kind of answer taught. `seed`: the local
- * shell's sandbox seed. `inventory` is never stored: it is read from the policy file.
+ * shell's sandbox seed. `ip`: a server's addresses (migration 16), several at once — an answer
+ * that carries them carries them all (`server ips`) and replaces the set. `inventory` is never
+ * stored: it is read from the policy file.
  */
-export const NAME_FIELDS = ['name', 'hostname', 'rdns', 'seed'] as const;
+export const NAME_FIELDS = ['name', 'hostname', 'rdns', 'seed', 'ip'] as const;
+/** Fields a resource has several names of (the rest keep one). */
+export const MULTI_FIELDS: readonly NameField[] = ['ip'];
 export type NameField = (typeof NAME_FIELDS)[number];
 
 /** What an answer showed of one resource; the account is added by whoever ran it. */

@@ -7,9 +7,9 @@
 
 import type { Ddl, Migration, SchemaMigration } from './ddl.js';
 import { MIGRATIONS_V1_V11 } from './schema-v1-v11.js';
-import { MIGRATIONS_V12_V15 } from './schema-v12-v15.js';
+import { MIGRATIONS_V12_ON } from './schema-v12-on.js';
 
-export const SCHEMA: readonly SchemaMigration[] = [...MIGRATIONS_V1_V11, ...MIGRATIONS_V12_V15];
+export const SCHEMA: readonly SchemaMigration[] = [...MIGRATIONS_V1_V11, ...MIGRATIONS_V12_ON];
 
 /** The list in one dialect, as the migration runners take it. */
 export const migrationsFor = (d: Ddl): Migration[] => SCHEMA.map((m) => ({ version: m.version, name: m.name, up: m.up(d) }));

@@ -16,7 +16,7 @@ const SEEN_BY: Record<KnownKind, Mrkdwn> = {
   sg: md`\`/cloud sg show\``,
   worker: md`\`/cloud worker status\`, \`/cloud worker deploy\``,
 };
-const FIELD: Record<KnownName['field'], Mrkdwn> = { name: md``, hostname: md`hostname, `, rdns: md`reverse DNS, `, seed: md``, inventory: md`` };
+const FIELD: Record<KnownName['field'], Mrkdwn> = { name: md``, hostname: md`hostname, `, rdns: md`reverse DNS, `, ip: md`address, `, seed: md``, inventory: md`` };
 
 /** Where one name came from: `policy file inventory, home #prod-ops`, `reverse DNS, seen in an answer of /cloud server ips`. */
 export function nameOrigin(n: KnownName): Mrkdwn {
@@ -28,12 +28,16 @@ export function nameOrigin(n: KnownName): Mrkdwn {
 function line(r: KnownResource, now: number): Mrkdwn {
   const name = r.name ? md`*${val(r.name, 80)}*` : md`_(no name seen)_`;
   const uuid = r.uuid && r.uuid !== r.id ? md` · uuid ${val(r.uuid)}` : md``;
-  const names = join(r.names.map((n) => md`${val(n.name, 80)} (${nameOrigin(n)})`), '; ');
+  // Addresses find a server in a message (Act on this); they are not names a command takes.
+  const proper = r.names.filter((n) => n.field !== 'ip');
+  const addresses = r.names.filter((n) => n.field === 'ip');
+  const names = join(proper.map((n) => md`${val(n.name, 80)} (${nameOrigin(n)})`), '; ');
+  const at = addresses.length ? md`addresses: ${join(addresses.map((n) => val(n.name, 45)), ', ')} (seen in an answer of ${val('/cloud server ips')}) · ` : md``;
   const seen =
     r.firstSeen === null || r.lastSeen === null
       ? md`not seen in an answer yet`
       : md`first seen ${agoFromAge(Math.max(0, now - r.firstSeen))}, last seen ${agoFromAge(Math.max(0, now - r.lastSeen))}`;
-  return md`• ${name} — id ${val(r.id)}${uuid} · ${r.names.length ? md`names: ${names} · ` : md``}${seen}`;
+  return md`• ${name} — id ${val(r.id)}${uuid} · ${proper.length ? md`names: ${names} · ` : md``}${at}${seen}`;
 }
 
 /** `limit` is how many were asked for: a full page says there may be more. */

@@ -40,9 +40,10 @@ export function maintenanceMark(w: MaintenanceWindow, now: number): Mrkdwn {
   return md`:construction: *In maintenance* until ${moment(w.endsAt)} (${words(elapsed(now, w.endsAt))} left, ${val(w.id)} by ${mention(w.createdBy)}): alerts are held back.`;
 }
 
-export function buildMaintenanceStarted(w: MaintenanceWindow, now: number, account?: string): Reply {
+/** `ends`: the end as the person reads it, zone named (`2026-12-01 03:00 America/New_York`). */
+export function buildMaintenanceStarted(w: MaintenanceWindow, now: number, ends: string, account?: string): Reply {
   const on = account !== undefined ? md` (account ${accountValue(account)})` : md``;
-  const text = md`:construction: Maintenance ${val(w.id)} for ${maintenanceSubject(w)}${on} until ${moment(w.endsAt)} (${words(elapsed(now, w.endsAt))}).`;
+  const text = md`:construction: Maintenance ${val(w.id)} for ${maintenanceSubject(w)}${on} until ${val(ends)} (${words(elapsed(now, w.endsAt))}).`;
   return {
     text,
     blocks: [
@@ -53,15 +54,16 @@ export function buildMaintenanceStarted(w: MaintenanceWindow, now: number, accou
 }
 
 /** A `<when>` the clock refuses (in the past, too far ahead): nothing was started. */
-export function buildMaintenanceRefused(reason: string): Reply {
+export function buildMaintenanceRefused(reason: string, zone: string): Reply {
   const text = md`:grey_question: No maintenance window was started: ${val(reason)}.`;
-  return { text, blocks: [section(text)] };
+  return { text, blocks: [section(text), context(md`Times are read in ${val(zone)} (your Slack time zone unless ${val('--tz ZONE')}).`)] };
 }
 
-export function buildMaintenanceList(windows: MaintenanceWindow[], now: number): Reply {
+/** `zoneTime`: an end as the asker reads it, zone named. */
+export function buildMaintenanceList(windows: MaintenanceWindow[], now: number, zoneTime: (at: number) => string): Reply {
   if (!windows.length) return { text: md`No maintenance window is in force.`, blocks: [section(md`No maintenance window is in force.`)] };
   const lines = windows.map(
-    (w) => md`• ${val(w.id)} ${maintenanceSubject(w)} until ${moment(w.endsAt)} (${words(elapsed(now, w.endsAt))} left) — by ${mention(w.createdBy)} in ${channelRef(w.channelId)}`,
+    (w) => md`• ${val(w.id)} ${maintenanceSubject(w)} until ${val(zoneTime(w.endsAt))} (${words(elapsed(now, w.endsAt))} left) — by ${mention(w.createdBy)} in ${channelRef(w.channelId)}`,
   );
   return { text: md`${windows.length} maintenance window(s) in force.`, blocks: [section(md`*Maintenance windows in force*`), ...lineSections(lines, 40)] };
 }

@@ -21,6 +21,8 @@ export interface RenderOptions {
   underway?: Mrkdwn;
   /** What the change looked up by id (operations/looked-up.ts), so a NOT_FOUND names it. */
   lookedUp?: LookedUp[];
+  /** A failure the bot is handling (ChangeFlow.retell): its words instead of "failed". */
+  handling?: Mrkdwn;
 }
 
 /**
@@ -93,6 +95,7 @@ export function renderStatus(op: { change?: ChangeWords | undefined }, record: O
     ...(error ? { error } : {}),
     retrySync: record.errorCode === 'HYPERVISOR_SYNC_FAILED' && !!change.syncGroup,
     ...(options.underway ? { underway: options.underway } : {}),
+    ...(options.handling ? { handling: options.handling } : {}),
     now,
   });
 }

@@ -52,6 +52,8 @@ export interface StatusInput {
   retrySync?: boolean;
   /** The account it acts on, when messages name accounts (several declared). */
   account?: string;
+  /** Failed, but the bot is handling it (a full backup_limit it makes room for): said instead of "failed". */
+  handling?: Mrkdwn;
   now: number;
 }
 
@@ -70,8 +72,11 @@ export function buildStatusMessage(s: StatusInput): Reply {
   // Confirmed into an undo window: nothing is sent before sendAt, and Undo can still stop it.
   const holding = r.status === 'confirmed' && typeof r.sendAt === 'number';
   const undone = r.status === 'cancelled' && typeof r.result?.undoneBy === 'string';
-  const icon = starting || underway ? md`:hourglass_flowing_sand:` : holding ? md`:stopwatch:` : LOOK[r.status].icon;
-  const state = starting
+  const handled = r.status === 'failed' && s.handling !== undefined;
+  const icon = starting || underway ? md`:hourglass_flowing_sand:` : holding ? md`:stopwatch:` : handled ? md`:information_source:` : LOOK[r.status].icon;
+  const state = handled
+    ? s.handling!
+    : starting
     ? md`starting`
     : holding
       ? s.now < r.sendAt!
@@ -98,7 +103,8 @@ export function buildStatusMessage(s: StatusInput): Reply {
   if (r.status === 'failed') {
     const e = s.error;
     // The stored error message is the cloud's (or the bot's) raw text.
-    blocks.push(section(e ? md`${e.summary}\n_${e.nextStep}_ (code ${val(e.code)})` : val(r.errorMessage)));
+    // Handled: the cloud's reason stays, its next step is what the bot is doing.
+    blocks.push(section(e ? (handled ? md`${e.summary} (code ${val(e.code)})` : md`${e.summary}\n_${e.nextStep}_ (code ${val(e.code)})`) : val(r.errorMessage)));
     if (e?.fields) blocks.push(section(join(Object.entries(e.fields).map(([f, m]) => md`• ${val(f)}: ${join(m.map((x) => val(x)), '; ')}`), '\n')));
   }
 

@@ -82,6 +82,21 @@ describe('Act on this', () => {
     expect(labels).not.toContain('subscribe server'); // a change
   });
 
+  it('finds a server by an address `server ips` showed (an alert’s "185.10.20.11 is down"), in any written form of it', async () => {
+    for (const message of ['185.10.20.11 is down', 'PING 2A0C:08C0:0001:0000::0011: 100% packet loss', 'reserved 185.10.20.50:443 refuses connections.']) {
+      const modal = await shortcut(rig, message);
+      expect(modal.cloud).toEqual([]);
+      expect(modal.said).toContain('names one resource');
+      expect(modal.said).toMatch(/\*Server\* `web-1[^`]*` · `101`/);
+    }
+  });
+
+  it('an address the bot never saw, or text only shaped like a known one, names nothing', async () => {
+    const modal = await shortcut(rig, '10.0.0.5 is down; 185.10.20.110 and 1185.10.20.11 and 185.10.20.1 too, v185.10.20.11b, 2a0c:8c0:1::111, 185.10.20.11.5, 185.10.20.011');
+    expect(modal.said).toContain('names no server, security group or worker the bot knows');
+    expect(buttonsOf(modal.view)).toEqual([]);
+  });
+
   it('says truthfully when the message names nothing the bot knows, and never shows the message', async () => {
     const modal = await shortcut(rig, 'lunch at 12? <!channel> ask server 999');
     expect(modal.said).toContain('names no server, security group or worker the bot knows');

@@ -7,7 +7,7 @@
  * A second bot instance on the same database (a replica) does not post the summary again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALICE, BOB, OPS_CHANNEL } from '../rig/workspace.js';
+import { ALICE, BOB, OPS_CHANNEL, type FakeUser } from '../rig/workspace.js';
 import { appHomeOpenedEnvelope } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
@@ -105,5 +105,35 @@ describe('a maintenance window on a subscribed server', () => {
     expect(more).toEqual([]);
     expect(text(summary!)).toContain(`ended early by <@${BOB.id}>`);
     expect(text(summary!)).toContain('none made through the bot');
+  });
+
+  it('reads an `until` time in the person’s Slack time zone (as schedules do), UTC when Slack gives none, and names the zone', async () => {
+    const NY: FakeUser = { id: 'UNEWYORK04', name: 'nina', realName: 'Nina New York', tz: 'America/New_York' };
+    const NOZONE: FakeUser = { id: 'UNOZONE005', name: 'zed', realName: 'Zed No Zone', tz: '' };
+    rig = await startBotRig({ monitor: MONITOR, extraUsers: [NY, NOZONE], access: { operators: [BOB.id, NY.id, NOZONE.id] } });
+    // Two days ahead, as a New York calendar date (en-CA formats YYYY-MM-DD).
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(rig.clock.now() + 2 * 86_400_000);
+    const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+    const nineAmUtc = Date.UTC(y, m - 1, d, 9, 0);
+    const endOf = async (id: string) => (await rig.store.maintenance.get(id))!.endsAt;
+
+    const ny = await rig.command(`maintenance server 101 until ${day} 09:00`, { userId: NY.id });
+    const nyShown = visibleText(ny.final);
+    expect(nyShown).toContain(`until \`${day} 09:00 America/New_York\``);
+    // 09:00 in New York is 13:00 or 14:00 UTC (EDT or EST), never 09:00 UTC.
+    expect([4 * 3_600_000, 5 * 3_600_000]).toContain((await endOf(/mw_[a-z2-7]{8}/.exec(nyShown)![0])) - nineAmUtc);
+    expect(visibleText((await rig.command('maintenance list', { userId: NY.id })).final)).toContain(`${day} 09:00 America/New_York`);
+
+    const utc = await rig.command(`maintenance server 102 until ${day} 09:00`, { userId: NOZONE.id });
+    const utcShown = visibleText(utc.final);
+    expect(utcShown).toContain(`until \`${day} 09:00 UTC\``);
+    expect(await endOf(/mw_[a-z2-7]{8}/.exec(utcShown)![0])).toBe(nineAmUtc);
+
+    // `--tz` still wins; a refusal names the zone it read the time in.
+    const past = await rig.command('maintenance account until 2001-01-01 03:00', { userId: NY.id });
+    expect(visibleText(past.final)).toContain('(America/New_York) is not in the future');
+    expect(visibleText(past.final)).toContain('Times are read in `America/New_York`');
+    const tokyo = await rig.command(`maintenance server 101 until ${day} 23:00 --tz Asia/Tokyo`, { userId: NY.id });
+    expect(visibleText(tokyo.final)).toContain(`until \`${day} 23:00 Asia/Tokyo\``);
   });
 });

@@ -189,6 +189,7 @@ describe('backups with --keep (retention) against the sandbox', () => {
     const oldest = oldestFirst(102)[0]!;
     const s = await scheduleConfirmed('schedule "backup create 102 --name keep3" daily 02:00 --keep 3');
     const from = rig.sandbox.requests.length;
+    const seen = posted();
     jumpTo(s.nextAt! + 1);
     await tick();
     expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual([
@@ -198,6 +199,15 @@ describe('backups with --keep (retention) against the sandbox', () => {
     ]);
     expect(rig.sandbox.state.backups[102]!.map((b) => b.name)).toContain('keep3');
     expect(rig.sandbox.state.backups[102]).toHaveLength(3);
+    // The channel reads calmly and truly: the refused attempt's status message says what the run
+    // does about it (not "failed"), the deletion and the backup each have their own.
+    const [refused, deleted, taken, ...more] = channelSince(seen);
+    expect(more).toEqual([]);
+    expect(refused).toContain(`:information_source: *Back up server \`102\` as \`keep3\`* — backup limit reached; removing the oldest unlocked backup \`${oldest.name}\` (\`${oldest.uuid}\`) and trying again, as \`--keep 3\` allows`);
+    expect(refused).toContain('RESOURCE_LIMIT_EXCEEDED');
+    expect(refused).not.toMatch(/failed|:x:/);
+    expect(deleted).toContain(`of server \`102\`* — done`);
+    expect(taken).toContain('*Back up server `102` as `keep3`* — done');
     const deletion = (await rig.store.audit.list({ limit: 30 })).find((e) => e.opId === 'backup.delete' && e.outcome === 'succeeded');
     expect(deletion!.detail).toBe(`scheduled by ${ALICE.id} (schedule ${s.id}): DELETE /servers/102/backups/${oldest.uuid}`);
     expect((await scheduled(s.id)).lastResult).toContain('succeeded');

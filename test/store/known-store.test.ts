@@ -47,6 +47,28 @@ describeStores((t) => {
     await expect(store.known.remember(null, [{ kind: 'server', id: '1', name: 'x', field: 'inventory' as never }], T0)).rejects.toThrow(/unknown name field/);
   });
 
+  it('keeps a server’s addresses (field ip, migration 16): several at once, an answer carrying them replaces the set, other names stay', async () => {
+    const store = t.open(t.file());
+    const ips = (...a: string[]) => a.map((name) => ({ kind: 'server' as const, id: '101', name, field: 'ip' as const, via: 'server ips' }));
+    await store.known.remember(null, [{ kind: 'server', id: '101', name: 'web-1.example.net', field: 'rdns', via: 'server ips' }, ...ips('185.10.20.11', '2a0c:8c0:1::11', '185.10.20.50')], T0);
+    const [row] = await store.known.list(null, 'server', 10);
+    // An address is not what the server is called.
+    expect(row).toMatchObject({ id: '101', name: 'web-1.example.net' });
+    expect(row!.names.filter((n) => n.field === 'ip').map((n) => n.name).sort()).toEqual(['185.10.20.11', '185.10.20.50', '2a0c:8c0:1::11']);
+    expect((await store.known.find(null, 'server', '185.10.20.50')).map((r) => r.id)).toEqual(['101']);
+    // Suggestions are names a command takes: never an address.
+    expect(await store.known.names(null, 'server')).toEqual(['web-1.example.net']);
+    // The reserved address moved away: the next answer's set replaces the old one; the rdns stays.
+    await store.known.remember(null, ips('185.10.20.11', '2a0c:8c0:1::11'), T0 + 1);
+    const [after] = await store.known.list(null, 'server', 10);
+    expect(after!.names.map((n) => `${n.field} ${n.name}`).sort()).toEqual(['ip 185.10.20.11', 'ip 2a0c:8c0:1::11', 'rdns web-1.example.net']);
+    expect(await store.known.find(null, 'server', '185.10.20.50')).toEqual([]);
+    // A display name still replaces its own (one per field).
+    await store.known.remember(null, [{ kind: 'server', id: '101', name: 'web-1' }], T0 + 2);
+    await store.known.remember(null, [{ kind: 'server', id: '101', name: 'web-one' }], T0 + 3);
+    expect((await store.known.list(null, 'server', 10))[0]!.names.filter((n) => n.field === 'name').map((n) => n.name)).toEqual(['web-one']);
+  });
+
   it('finds by exact name ignoring case, only in the same account and kind', async () => {
     const store = t.open(t.file());
     await store.known.remember('acme', [

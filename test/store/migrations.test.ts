@@ -217,6 +217,34 @@ describe('migrate', () => {
     await store.close();
   });
 
+  it('migration 16 (known addresses) keeps every name, and then holds several addresses of a server', async () => {
+    expect(MIGRATIONS[15]).toMatchObject({ version: 16, name: 'known addresses' });
+    const path = t.file();
+    const db = raw(path);
+    try {
+      expect(migrate(db, MIGRATIONS.slice(0, 15))).toHaveLength(15);
+      db.exec(`
+        INSERT INTO known_resources (account, kind, id, uuid, first_seen, last_seen) VALUES ('prod', 'server', '101', NULL, 1, 5);
+        INSERT INTO known_names (account, kind, id, field, name, via, last_seen) VALUES
+          ('prod', 'server', '101', 'name', 'web-1', 'server rename', 4), ('prod', 'server', '101', 'rdns', 'web-1.example.net', 'server ips', 5);
+      `);
+      expect(() => db.exec(`INSERT INTO known_names (account, kind, id, field, name, last_seen) VALUES ('prod', 'server', '101', 'ip', '185.10.20.11', 5)`)).toThrow(/CHECK/);
+    } finally {
+      db.close();
+    }
+    const store = t.open(path); // migrates to the newest version
+    await store.known.remember('prod', [{ kind: 'server', id: '101', name: '185.10.20.11', field: 'ip' }, { kind: 'server', id: '101', name: '2a0c:8c0:1::11', field: 'ip' }], 6);
+    const [row] = await store.known.list('prod', 'server', 10);
+    expect(row!.names.map((n) => `${n.field} ${n.name} ${n.via}`)).toEqual(['name web-1 server rename', 'rdns web-1.example.net server ips', 'ip 185.10.20.11 null', 'ip 2a0c:8c0:1::11 null']);
+    await store.close();
+    const after = raw(path);
+    try {
+      expect(() => after.exec(`INSERT INTO known_names (account, kind, id, field, name, last_seen) VALUES ('prod', 'server', '101', 'mac', 'x', 5)`)).toThrow(/CHECK/);
+    } finally {
+      after.close();
+    }
+  });
+
   it('the shipped list is numbered 1..n', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
   });

@@ -113,6 +113,29 @@ describe('PostgreSQL migrations', () => {
     expect(await store.known.list(null, 'sg', 10)).toEqual([expect.objectContaining({ id: '7', name: null, names: [] })]);
   });
 
+  it('migration 16 (known addresses) keeps every name, and then holds several addresses of a server', async () => {
+    const schema = t.file();
+    const old = createPool({ url: postgresUrl(), schema, max: 1 });
+    try {
+      expect(await migratePostgres(old, PG_MIGRATIONS.slice(0, 15), { schema })).toHaveLength(15);
+      await old.query(`
+        INSERT INTO known_resources (account, kind, id, uuid, first_seen, last_seen) VALUES ('prod', 'server', '101', NULL, 1, 5);
+        INSERT INTO known_names (account, kind, id, field, name, via, last_seen) VALUES
+          ('prod', 'server', '101', 'name', 'web-1', 'server rename', 4), ('prod', 'server', '101', 'rdns', 'web-1.example.net', 'server ips', 5);
+      `);
+      await expect(old.query(`INSERT INTO known_names (account, kind, id, field, name, last_seen) VALUES ('prod', 'server', '101', 'ip', '185.10.20.11', 5)`)).rejects.toThrow(/check constraint/);
+    } finally {
+      await old.end();
+    }
+    const store = t.open(schema) as PostgresStore;
+    await store.ready();
+    expect((await ledger(schema)).map((r) => [r.version, r.name])).toContainEqual([16, 'known addresses']);
+    await store.known.remember('prod', [{ kind: 'server', id: '101', name: '185.10.20.11', field: 'ip' }, { kind: 'server', id: '101', name: '2a0c:8c0:1::11', field: 'ip' }], 6);
+    const [row] = await store.known.list('prod', 'server', 10);
+    expect(row!.names.map((n) => `${n.field} ${n.name} ${n.via}`)).toEqual(['name web-1 server rename', 'rdns web-1.example.net server ips', 'ip 185.10.20.11 null', 'ip 2a0c:8c0:1::11 null']);
+    expect((await store.known.find('prod', 'server', '2A0C:8C0:1::11')).map((r) => r.id)).toEqual(['101']);
+  });
+
   it('several replicas starting together migrate once; a restart re-applies nothing', async () => {
     const schema = t.file();
     const replicas = Array.from({ length: 5 }, () => t.open(schema) as PostgresStore);

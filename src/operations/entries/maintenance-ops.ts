@@ -4,7 +4,8 @@
  * summary; `list` shows the windows in force, `end ID` ends one early. They act on the bot's
  * state (scope `bot`), like subscriptions, on the account access control admitted.
  * `<when>` is a duration (`2h`, `90m`, `1d`, `1h30m`) or `until YYYY-MM-DD HH:MM`, read in
- * `--tz` (default UTC); a window lasts at most 7 days and must end in the future.
+ * `--tz`, else the person's Slack time zone as schedules read theirs (UTC when Slack gives
+ * none), named in every answer; a window lasts at most 7 days and must end in the future.
  */
 import { z } from 'zod';
 import { TZDate } from '@date-fns/tz';
@@ -12,9 +13,9 @@ import { MAINTENANCE_ID_PATTERN } from '../../store/ids.js';
 import type { MaintenanceKind } from '../../store/maintenance-store.js';
 import { buildMaintenanceEnded, buildMaintenanceList, buildMaintenanceRefused, buildMaintenanceStarted } from '../../views/maintenance-views.js';
 import { serverArg, workerArg } from '../args.js';
-import { tzFlagSchema } from '../schedule-when.js';
 import { defineBotChange, defineBotRead, flag, positional, rest } from '../define.js';
 import type { RunContext } from '../types.js';
+import { formatInZone, tzFlagSchema } from '../schedule-when.js';
 
 /** The longest window (the monitor's own bound is the same). */
 const MAX_MS = 7 * 86_400_000;
@@ -43,14 +44,12 @@ export const whenSchema = z
     return z.NEVER;
   });
 
-
 class WhenRefused extends Error {}
 
 /** The end of a window asked for at `now`: a duration from now, or a wall-clock time in `tz`. */
-export function windowEnd(when: When, now: number, tz: string | undefined): number {
+export function windowEnd(when: When, now: number, zone: string): number {
   if ('for' in when) return now + when.for;
   const { y, mo, d, h, mi } = when.until;
-  const zone = tz ?? 'UTC';
   const end = new TZDate(y, mo - 1, d, h, mi, 0, zone).getTime();
   if (!(end > now)) throw new WhenRefused(`until ${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')} ${String(h).padStart(2, '0')}:${String(mi).padStart(2, '0')} (${zone}) is not in the future`);
   if (end - now > MAX_MS) throw new WhenRefused('a maintenance window lasts at most 7 days');
@@ -62,23 +61,29 @@ function control(ctx: RunContext) {
   return { m: ctx.maintenance, channelId: ctx.actor.channelId, userId: ctx.actor.userId, account: ctx.account };
 }
 
+/** `--tz`, else the zone schedules use for this person (their Slack time zone; UTC when Slack gives none). */
+async function zoneFor(ctx: RunContext, userId: string, tz: string | undefined): Promise<string> {
+  return tz ?? (await ctx.schedules?.zoneOf(userId)) ?? 'UTC';
+}
+
 async function start(ctx: RunContext, kind: MaintenanceKind, resource: string, when: When, tz: string | undefined) {
   const c = control(ctx);
+  const zone = await zoneFor(ctx, c.userId, tz);
   let endsAt: number;
   try {
-    endsAt = windowEnd(when, ctx.clock.now(), tz);
+    endsAt = windowEnd(when, ctx.clock.now(), zone);
   } catch (e) {
-    if (e instanceof WhenRefused) return { refused: e.message, window: undefined };
+    if (e instanceof WhenRefused) return { refused: e.message, window: undefined, zone };
     throw e;
   }
-  return { refused: '', window: await c.m.start({ channelId: c.channelId, account: c.account, kind, resource, createdBy: c.userId, endsAt }) };
+  return { refused: '', window: await c.m.start({ channelId: c.channelId, account: c.account, kind, resource, createdBy: c.userId, endsAt }), zone };
 }
 
 const whenArg = rest('when', whenSchema, '2h, 90m, 1d, 1h30m, or until YYYY-MM-DD HH:MM');
-const tzArg = flag('ZONE', tzFlagSchema.optional(), 'time zone of an `until` time (default UTC)');
+const tzArg = flag('ZONE', tzFlagSchema.optional(), 'time zone of an `until` time (default: yours in Slack)');
 
 const render = (out: Awaited<ReturnType<typeof start>>, _args: unknown, view: { now: number }) =>
-  out.window ? buildMaintenanceStarted(out.window, view.now) : buildMaintenanceRefused(out.refused);
+  out.window ? buildMaintenanceStarted(out.window, view.now, formatInZone(out.window.endsAt, out.zone)) : buildMaintenanceRefused(out.refused, out.zone);
 
 export const maintenanceServer = defineBotChange({
   id: 'maintenance.server',
@@ -108,8 +113,12 @@ export const maintenanceList = defineBotRead({
   id: 'maintenance.list',
   summary: 'The maintenance windows in force',
   args: {},
-  run: (ctx) => control(ctx).m.list(),
-  render: (windows, _args, view) => buildMaintenanceList(windows, view.now),
+  async run(ctx) {
+    const c = control(ctx);
+    const zone = await zoneFor(ctx, c.userId, undefined);
+    return { windows: await c.m.list(), zoneTime: (at: number) => formatInZone(at, zone) };
+  },
+  render: ({ windows, zoneTime }, _args, view) => buildMaintenanceList(windows, view.now, zoneTime),
 });
 
 export const maintenanceEnd = defineBotChange({

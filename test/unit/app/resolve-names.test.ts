@@ -111,7 +111,14 @@ describe('remember hooks', () => {
     expect(serverFromIps('101', [
       { address: '2a0c::11', type: 'ipv6', rdns: 'v6.example.net' },
       { address: '185.10.20.11', type: 'ipv4', rdns: 'web-1.example.net' },
-    ])).toEqual([{ kind: 'server', id: '101', name: 'web-1.example.net', field: 'rdns' }]);
+      { address: '2A0C:0::11', type: 'ipv6', rdns: null },
+      { address: 'not an address', type: 'ipv4', rdns: null },
+    ])).toEqual([
+      { kind: 'server', id: '101', name: 'web-1.example.net', field: 'rdns' },
+      // Its addresses, once each, in one written form; what is not an address is not kept.
+      { kind: 'server', id: '101', name: '2a0c::11', field: 'ip' },
+      { kind: 'server', id: '101', name: '185.10.20.11', field: 'ip' },
+    ]);
     expect(serverFromStatus('103', { name: 'builder' })).toEqual([{ kind: 'server', id: '103', name: 'builder' }]);
     expect(serverFromStatus('103', {})).toEqual([{ kind: 'server', id: '103', name: null }]);
     expect(groupSeen({ id: 7, name: 'web-default', servers: [{ uuid: 'u-1', name: 'web-1' }] })).toEqual([

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { whenSchema, windowEnd } from '../../../src/operations/entries/maintenance-ops.js';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
-const end = (text: string, tz?: string) => windowEnd(whenSchema.parse(text), NOW, tz);
+const end = (text: string, tz?: string) => windowEnd(whenSchema.parse(text), NOW, tz ?? 'UTC');
 
 describe('maintenance <when>', () => {
   it('reads durations from now', () => {

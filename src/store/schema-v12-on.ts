@@ -1,11 +1,12 @@
 /**
- * Migrations 12–15: workflow steps (issue 23), schedules, maintenance windows and the undo
- * window (issue 25), new in this release; once it ships they too are never edited.
+ * Migrations 12 on: workflow steps (issue 23), schedules, maintenance windows and the undo
+ * window (issue 25), known addresses (issue 23), new in this release; once it ships they too
+ * are never edited.
  */
 
 import type { SchemaMigration } from './ddl.js';
 
-export const MIGRATIONS_V12_V15: readonly SchemaMigration[] = [
+export const MIGRATIONS_V12_ON: readonly SchemaMigration[] = [
   {
     version: 12,
     name: 'workflow steps',
@@ -111,6 +112,31 @@ export const MIGRATIONS_V12_V15: readonly SchemaMigration[] = [
     // until send_at; the delay survives a restart because it lives here, not in a timer.
     up: (d) => `
       ALTER TABLE operations ADD COLUMN send_at ${d.int};
+    `,
+  },
+  {
+    version: 16,
+    name: 'known addresses',
+    // A server's IP addresses as names (issue 23 "Act on this": "185.10.20.11 is down"). A server
+    // has several, so a name is now keyed by its value too; the store keeps "an answer replaces
+    // the names of its fields". A CHECK cannot be altered on SQLite: the table is rebuilt.
+    up: (d) => `
+      CREATE TABLE known_names_v15 AS SELECT account, kind, id, field, name, via, last_seen FROM known_names;
+      DROP TABLE known_names;
+      CREATE TABLE known_names (
+        account     ${d.text}    NOT NULL DEFAULT '',
+        kind        ${d.text}    NOT NULL CHECK (kind IN ('server', 'sg', 'worker')),
+        id          ${d.text}    NOT NULL,
+        field       ${d.text}    NOT NULL CHECK (field IN ('name', 'hostname', 'rdns', 'seed', 'ip')),
+        name        ${d.text}    NOT NULL,
+        via         ${d.text},
+        last_seen   ${d.int} NOT NULL,
+        ${d.named('known_names_pkey')}PRIMARY KEY (account, kind, id, field, name)
+      )${d.strict};
+      CREATE INDEX known_names_name ON known_names (account, kind, lower(name));
+      INSERT INTO known_names (account, kind, id, field, name, via, last_seen)
+        SELECT account, kind, id, field, name, via, last_seen FROM known_names_v15;
+      DROP TABLE known_names_v15;
     `,
   },
 ];
