@@ -12,7 +12,14 @@ import { consecutiveAckPasses } from './history.js';
 import { fmt } from './stats.js';
 import { notMeasured, table, type PgRun } from './store-comparison.js';
 
-export const ACK_TARGETS = { ratio: 1.5, cpuMsPerCommand: 1.5, consecutiveRuns: 3 };
+/**
+ * `cpuRatio`: the bot's CPU per command ÷ bare Bolt's in the same run (issue 22). A ratio, not
+ * milliseconds: absolute CPU varies about 2.7× between machines (0.23 ms vs 0.36 ms for bare
+ * Bolt's ack on two runs of this bench).
+ */
+export const ACK_TARGETS = { ratio: 1.5, cpuRatio: 3, consecutiveRuns: 3 };
+const cpuRatioOf = (r: AckLatencyResult) => r.bot.cpuMsPerCommand / r.bare.cpuMsPerCommand;
+const cpuText = (r: AckLatencyResult) => `${fmt(cpuRatioOf(r), 2)}× (${fmt(r.bot.cpuMsPerCommand, 2)} ms ÷ bare Bolt ${fmt(r.bare.cpuMsPerCommand, 2)} ms)`;
 
 const LAYOUT_NAME: Record<AckLayout, string> = {
   separate: 'load generator in its own process (reference)',
@@ -35,8 +42,8 @@ export function ackVerdicts(ack: AckLatencyResult, ackPg: PgRun<AckLatencyResult
   return {
     ratio: ack.p99Ratio <= ACK_TARGETS.ratio,
     ratioPg: ackPg.ok ? ackPg.result.p99Ratio <= ACK_TARGETS.ratio : undefined,
-    cpu: ack.bot.cpuMsPerCommand <= ACK_TARGETS.cpuMsPerCommand,
-    cpuPg: ackPg.ok ? ackPg.result.bot.cpuMsPerCommand <= ACK_TARGETS.cpuMsPerCommand : undefined,
+    cpu: cpuRatioOf(ack) <= ACK_TARGETS.cpuRatio,
+    cpuPg: ackPg.ok ? cpuRatioOf(ackPg.result) <= ACK_TARGETS.cpuRatio : undefined,
     consecutive: consecutiveAckPasses(history, ACK_TARGETS.ratio, ACK_TARGETS.consecutiveRuns),
   };
 }
@@ -60,12 +67,12 @@ export function ackTargetRows(ack: AckLatencyResult, ackPg: PgRun<AckLatencyResu
       pass(c.ok),
     ],
     [
-      'CPU ms per command, bot app process, reference layout (until every command was answered), SQLite',
-      `${fmt(ack.bot.cpuMsPerCommand, 2)} ms (bare Bolt ${fmt(ack.bare.cpuMsPerCommand, 2)} ms)`,
-      `≤ ${ACK_TARGETS.cpuMsPerCommand} ms`,
+      'CPU per command, bot ÷ bare Bolt (same run), app process, reference layout (until every command was answered), SQLite',
+      cpuText(ack),
+      `≤ ${ACK_TARGETS.cpuRatio}×`,
       pass(v.cpu),
     ],
-    ['… the same on PostgreSQL', pgCell((r) => `${fmt(r.bot.cpuMsPerCommand, 2)} ms (bare Bolt ${fmt(r.bare.cpuMsPerCommand, 2)} ms)`), `≤ ${ACK_TARGETS.cpuMsPerCommand} ms`, pgPass(v.cpuPg)],
+    ['… the same on PostgreSQL', pgCell(cpuText), `≤ ${ACK_TARGETS.cpuRatio}×`, pgPass(v.cpuPg)],
     [
       "Ack p99 ratio with the load generator in the apps' process, SQLite (for comparison, not the target)",
       ratioText(ackSame),
@@ -127,15 +134,15 @@ export function ackWhy(ack: AckLatencyResult, ackPg: PgRun<AckLatencyResult>, sa
   const pgRatio = ackPg.ok ? `${fmt(ackPg.result.p99Ratio, 2)}× on PostgreSQL (${word(v.ratioPg)})` : `PostgreSQL ${notMeasured(ackPg)}`;
   const why = [
     [
-      `- **Ack p99: ${fmt(ack.p99Ratio, 2)}× the bare app's in the reference layout on SQLite (${word(v.ratio)}), ${pgRatio}; ${fmt(same.p99Ratio, 2)}× with the load generator in the apps' process (for comparison).** The bot acks before doing anything (\`await ack()\` is each listener's first step) and the work after it runs detached from Bolt (src/slack/after-ack.ts) in steps released one per turn of the event loop (src/turns.ts), so an ack read while answers are being built waits for one step, not for all of them. The bot still costs ${fmt(ack.bot.cpuMsPerCommand, 2)} ms of CPU per command against ${fmt(ack.bare.cpuMsPerCommand, 2)} ms for an ack alone; with ${ack.concurrency} commands in flight, each sent as soon as the previous one is acked, the slowest acks are the ones caught behind a garbage-collection pause or a step, and a whole wave of in-flight acks shares such a pause. The all-rounds p99 rests on the slowest 1 % (per round, bot ${ack.bot.roundP99.map((x) => fmt(x, 0)).join(', ')} ms, bare ${ack.bare.roundP99.map((x) => fmt(x, 0)).join(', ')} ms; per adjacent pair ${ack.pairRatios.map((x) => `${fmt(x, 2)}×`).join(', ')}), which is why it moves between runs and why the target asks for ${ACK_TARGETS.consecutiveRuns} consecutive runs (${v.consecutive.passed} of the last ${v.consecutive.considered} passed).`,
+      `- **Ack p99: ${fmt(ack.p99Ratio, 2)}× the bare app's in the reference layout on SQLite (${word(v.ratio)}), ${pgRatio}; ${fmt(same.p99Ratio, 2)}× with the load generator in the apps' process (for comparison).** The bot acks before doing anything (\`await ack()\` is each listener's first step) and the work after it runs detached from Bolt (src/slack/after-ack.ts) in steps released a few at a time (at most STEPS_PER_TURN, 4, per turn of the event loop; src/turns.ts), so an ack read while answers are being built waits for those, not for all of them. The bot still costs ${fmt(ack.bot.cpuMsPerCommand, 2)} ms of CPU per command against ${fmt(ack.bare.cpuMsPerCommand, 2)} ms for an ack alone; with ${ack.concurrency} commands in flight, each sent as soon as the previous one is acked, the slowest acks are the ones caught behind a garbage-collection pause or a step, and a whole wave of in-flight acks shares such a pause. The all-rounds p99 rests on the slowest 1 % (per round, bot ${ack.bot.roundP99.map((x) => fmt(x, 0)).join(', ')} ms, bare ${ack.bare.roundP99.map((x) => fmt(x, 0)).join(', ')} ms; per adjacent pair ${ack.pairRatios.map((x) => `${fmt(x, 2)}×`).join(', ')}), which is why it moves between runs and why the target asks for ${ACK_TARGETS.consecutiveRuns} consecutive runs (${v.consecutive.passed} of the last ${v.consecutive.considered} passed).`,
       `  With everything in the apps' process (comparison) every ack also waits behind Slack's side's work — building, signing and sending the commands, and in bot rounds the fake Web API, the response_url endpoints and the sandbox serving the bot — so that ratio charges the harness's work to the bot: bare p99 ${fmt(same.bare.p99)} ms there against ${fmt(ack.bare.p99)} ms in the reference layout, the bot's ${fmt(same.bot.p99)} against ${fmt(ack.bot.p99)} ms.`,
       `  What moved the ratio (profiles and heap snapshots while writing issue 15): (1) Bolt keeps a listener's request, response and event context alive until its promise settles; a command waiting a second for the cloud held ~10 KB per command through every scavenge, and with 500 in flight scavenges of 5–19 ms stalled every waiting ack; detaching the work after the ack brought that to ~2 KB and the reference ratio from 2–3.5× to ~1.1–1.7×. (2) The load generator shared its loop with the fake Slack and the cloud, whose work for the bot's answers held its clock up (its loop p99 17 ms in bot rounds, 2.5 ms in bare ones): it runs alone now. (3) The fake Slack and the cloud then took the apps' core whenever the bot's answers kept them busy; pinned to one CPU they cannot. Slack calls as direct JSON posts (not Bolt's WebClient) and steps released one per turn cut CPU per command from 3.1 ms to ~0.7 ms.`,
     ].join('\n'),
   ];
   if (!v.cpu || v.cpuPg === false) {
-    const pg = ackPg.ok ? `, PostgreSQL ${fmt(ackPg.result.bot.cpuMsPerCommand, 2)} ms` : '';
+    const pg = ackPg.ok ? `, PostgreSQL ${cpuText(ackPg.result)}` : '';
     why.push(
-      `- **Bot CPU per command ${fmt(ack.bot.cpuMsPerCommand, 2)} ms on SQLite${pg} (target ≤ ${ACK_TARGETS.cpuMsPerCommand} ms).** The apps' process alone, from the first command of a round until its last answer, so it counts the whole command: ack, \`views.open\`/\`views.update\` or the response_url post, the cloud request and the audit row; the bare app's ${fmt(ack.bare.cpuMsPerCommand, 2)} ms is what Bolt's receiver costs for the ack alone. The rest is HTTP on both sides (undici, Node's parser), Bolt's middleware, zod and GC, each a small share.`,
+      `- **Bot CPU per command ${cpuText(ack)} on SQLite${pg} (target ≤ ${ACK_TARGETS.cpuRatio}×).** The apps' process alone, from the first command of a round until its last answer, so it counts the whole command: ack, \`views.open\`/\`views.update\` or the response_url post, the cloud request and the audit row; the bare app's ${fmt(ack.bare.cpuMsPerCommand, 2)} ms is what Bolt's receiver costs for the ack alone. Where the rest goes (issue 22: \`--cpu-prof\` of bot-only rounds and \`strace -c\` of the bot's process): about 30 % is outgoing HTTP — each command makes about 2.5 calls (the cloud, the response_url, views.open/update) where bare Bolt makes none; about 10 % is garbage collection; 0.2–0.5 new connections per command to the sandbox, whose idle keep-alive (5 s, less undici's 2 s margin) ends between bursts; the bot's own code is small (parsing 9 µs, the endpoint-table client 2.4 µs per call). Receiving and acking, the outgoing calls and GC alone come to about 3× before any store or core work, so this bench's mix (three reads, three form openers) cannot reach 3× by making rendering pure, which the target assumed.`,
     );
   }
   if (v.ratioPg === false && ackPg.ok) {
