@@ -3,17 +3,10 @@
  * its start until its end or an early end (once); alerts held back merge by condition; and of
  * two connections (replicas) claiming a window's summary, one wins.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BACKENDS, T0, tempStores } from './helpers.js';
+import { expect, it } from 'vitest';
+import { T0, describeStores } from './helpers.js';
 
-describe.each(BACKENDS)('%s', (backend) => {
-  let t: ReturnType<typeof tempStores>;
-  beforeEach(() => {
-    t = tempStores(backend);
-  });
-  afterEach(async () => {
-    await t.cleanup();
-  });
+describeStores((t) => {
 
   it('in force until it ends; ended early once; held-back alerts merge; the summary is claimed once', async () => {
     const path = t.file();

@@ -1,16 +1,9 @@
 /** Schedules (migration 13) on both backends: one claimer per occurrence, one advance, one taker of a stale run. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BACKENDS, T0, tempStores } from './helpers.js';
+import { expect, it } from 'vitest';
+import { T0, describeStores } from './helpers.js';
 import type { NewSchedule } from '../../src/store/schedule-types.js';
 
-describe.each(BACKENDS)('%s', (backend) => {
-  let t: ReturnType<typeof tempStores>;
-  beforeEach(() => {
-    t = tempStores(backend);
-  });
-  afterEach(async () => {
-    await t.cleanup();
-  });
+describeStores((t) => {
 
   const nightly: NewSchedule = {
     channelId: 'C1',

@@ -5,24 +5,17 @@
  * Driven by an injected clock; the runner is
  * counted, not a real command (the end-to-end runs are in test/e2e/schedules.test.ts).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createManualClock } from '../../src/clock.js';
 import { createLogger } from '../../src/log.js';
 import { createScheduler, type ScheduledRunner } from '../../src/schedule/scheduler.js';
 import type { Store } from '../../src/store/index.js';
-import { BACKENDS, T0, tempStores } from './helpers.js';
+import { T0, describeStores } from './helpers.js';
 import { nextAfter, parseWhen } from '../../src/operations/schedule-when.js';
 
 const quiet = createLogger({ level: 'error', sink: () => {} });
 
-describe.each(BACKENDS)('%s', (backend) => {
-  let t: ReturnType<typeof tempStores>;
-  beforeEach(() => {
-    t = tempStores(backend);
-  });
-  afterEach(async () => {
-    await t.cleanup();
-  });
+describeStores((t) => {
 
   const replica = (store: Store, owner: string, clock: ReturnType<typeof createManualClock>, run: ScheduledRunner, posts: string[] = []) =>
     createScheduler({

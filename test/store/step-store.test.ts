@@ -1,15 +1,8 @@
 /** Workflow steps (migration 12) on both backends: one row per execution, one completion claimed, leases as for watches. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BACKENDS, T0, tempStores } from './helpers.js';
+import { expect, it } from 'vitest';
+import { T0, describeStores } from './helpers.js';
 
-describe.each(BACKENDS)('%s', (backend) => {
-  let t: ReturnType<typeof tempStores>;
-  beforeEach(() => {
-    t = tempStores(backend);
-  });
-  afterEach(async () => {
-    await t.cleanup();
-  });
+describeStores((t) => {
   const LEASE = 60_000;
   const step = (id: string) => ({ executionId: id, callbackId: 'backup_create', workflow: 'Wx1', channelId: 'C1', requestedBy: 'U1', inputs: { server: '101', name: 'a' } });
 
