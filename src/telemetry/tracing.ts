@@ -9,26 +9,17 @@
  * passed to the tracer explicitly.
  *
  * Off (no endpoint configured) every call runs its function as it is: no context storage, no
- * span objects. On, only `root` starts a trace (a Slack request, a watch poll); `span` makes a
+ * span objects, and the SDK and exporter are not even loaded (about 10 MB of RSS that a bot
+ * without a collector would carry for nothing; bench/results.md, "Memory as `npm start` runs it"). On, only `root` starts a trace (a Slack request, a watch poll); `span` makes a
  * child of the span in force and nothing at all outside one, so background loops do not each
  * open a trace per store call.
  *
  * Attributes are low-cardinality words the caller chooses (kinds, methods, endpoint templates,
  * statuses): never ids, names, user text or secrets.
  */
+import { createRequire } from 'node:module';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-  TracerProvider,
-  type Sampler,
-} from '@opentelemetry/sdk-trace';
+import type { Sampler } from '@opentelemetry/sdk-trace';
 import type { SamplerName, TracesConfig } from '../config-telemetry.js';
 
 export { SpanKind };
@@ -93,7 +84,23 @@ export const noTracing: Tracing = {
 const EXPORT_TIMEOUT_MS = 5000;
 const SHUTDOWN_FLUSH_MS = 2000;
 
-function samplerOf(name: SamplerName, ratio: number): Sampler {
+/**
+ * The SDK, the exporter and the context manager, loaded when tracing is configured. They are
+ * CommonJS packages, so `require` loads them synchronously where the runtime is assembled.
+ */
+function loadSdk() {
+  const load = createRequire(import.meta.url);
+  return {
+    ...(load('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace')),
+    ...(load('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http')),
+    ...(load('@opentelemetry/resources') as typeof import('@opentelemetry/resources')),
+    ...(load('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks')),
+  };
+}
+type Sdk = ReturnType<typeof loadSdk>;
+
+function samplerOf(sdk: Sdk, name: SamplerName, ratio: number): Sampler {
+  const { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler } = sdk;
   const ratioed = new TraceIdRatioBasedSampler(ratio);
   switch (name) {
     case 'always_on':
@@ -129,11 +136,13 @@ export function linkFrom(traceparent: unknown): Link | undefined {
 
 export function createTracing(config: TracesConfig | undefined, version = '0.1.0'): Tracing {
   if (!config) return noTracing;
+  const sdk = loadSdk();
+  const { AsyncLocalStorageContextManager, OTLPTraceExporter, TracerProvider, BatchSpanProcessor, resourceFromAttributes } = sdk;
   const contexts = new AsyncLocalStorageContextManager().enable();
   const exporter = new OTLPTraceExporter({ url: config.url, headers: config.headers, timeoutMillis: EXPORT_TIMEOUT_MS });
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ ...config.resource, 'service.name': config.serviceName, 'service.version': version }),
-    sampler: samplerOf(config.sampler, config.ratio),
+    sampler: samplerOf(sdk, config.sampler, config.ratio),
     spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: 2000, exportTimeoutMillis: EXPORT_TIMEOUT_MS })],
   });
   const tracer = provider.getTracer('cloudbot', version);
