@@ -164,9 +164,14 @@ export const switchFlag = (description: string): ArgSpec<z.ZodType<boolean>> => 
 /** The argument names a thing the cloud may not find: what a NOT_FOUND says about it (ArgSpec `lookup`). */
 export const lookedUpAs = <S extends ArgSpec>(spec: S, lookup: NonNullable<ArgSpec['lookup']>): S => ({ ...spec, lookup });
 
+/** Specs are declared once and never change, so each one's answer is kept (a failed safeParse builds an error). */
+const optional = new WeakMap<ArgSpec, boolean>();
+
 /** Whether an argument may be left out (its schema accepts `undefined`). */
 export function isOptional(spec: ArgSpec): boolean {
-  return spec.kind === 'switch' || spec.kind === 'modal' || spec.schema.safeParse(undefined).success;
+  let known = optional.get(spec);
+  if (known === undefined) optional.set(spec, (known = spec.kind === 'switch' || spec.kind === 'modal' || spec.schema.safeParse(undefined).success));
+  return known;
 }
 
 /** `--page N` → a whole page number ≥ 1, absent means the first page. */

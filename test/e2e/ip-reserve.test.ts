@@ -126,6 +126,8 @@ describe('ip reserve through the form', () => {
     expect(shown).toContain('sub-fra-1 · ');
     expect(shown).not.toContain('sub-fra-2');
     expect(shown).toContain('AMS — Amsterdam, Netherlands (location 1)');
+    // Both fields come from one read of the subnets.
+    expect(rig.sandbox.requests.slice(from).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /reserved-ips/subnets']);
     expect(rig.mutations(from)).toEqual([]);
 
     const res = await rig.send.interaction(

@@ -70,17 +70,28 @@ function locationText(s: Subnet, id: number): string {
 /** A subnet the cloud reports full (0 free): reserving from it can only be refused, so no form offers it. */
 const usable = (s: Subnet) => s.available !== 0;
 
+/**
+ * Both fields are made from the subnet list: one `GET /reserved-ips/subnets` per form, shared by
+ * the two loaders (each form fill hands its loaders one context object).
+ */
+const listed = new WeakMap<object, Promise<Subnet[]>>();
+function usableSubnets(ctx: { cloud: CloudClient }): Promise<Subnet[]> {
+  let subnets = listed.get(ctx);
+  if (!subnets) listed.set(ctx, (subnets = ctx.cloud.reservedIps.subnets().then((all) => all.filter(usable))));
+  return subnets;
+}
+
 /** Subnets grouped under their location's option text, so the list can follow the chosen location. */
-const subnetOptions = async ({ cloud }: { cloud: CloudClient }): Promise<ModalOption[]> =>
-  (await cloud.reservedIps.subnets()).filter(usable).map((s) => {
+const subnetOptions = async (ctx: { cloud: CloudClient }): Promise<ModalOption[]> =>
+  (await usableSubnets(ctx)).map((s) => {
     const at = subnetLocation(s);
     return { value: s.id, text: subnetOptionText(s), ...(at !== undefined ? { group: locationText(s, at) } : {}) };
   });
 
 /** Locations that have a subnet with free addresses, once each. */
-const locationOptions = async ({ cloud }: { cloud: CloudClient }): Promise<ModalOption[]> => {
+const locationOptions = async (ctx: { cloud: CloudClient }): Promise<ModalOption[]> => {
   const seen = new Map<number, ModalOption>();
-  for (const s of (await cloud.reservedIps.subnets()).filter(usable)) {
+  for (const s of await usableSubnets(ctx)) {
     const id = subnetLocation(s);
     if (id === undefined || seen.has(id)) continue;
     seen.set(id, { value: String(id), text: locationText(s, id) });
