@@ -35,6 +35,7 @@ import { boltLogger } from '../src/log.js';
 import { createRuntime } from '../src/runtime.js';
 import { ALICE, BOB, BOT_TOKEN, SIGNING_SECRET } from '../test/rig/workspace.js';
 import { createAckWorld, type AckWorld, type AnswerCounts, type RoundResult } from './lib/ack-world.js';
+import { startFloorApp } from './lib/floor-app.js';
 import { runAsSection, sibling } from './lib/section.js';
 import { summarize, type Summary } from './lib/stats.js';
 
@@ -61,10 +62,15 @@ export interface AckLatencyResult {
   perRound: number;
   concurrency: number;
   rounds: number;
-  order: ('bare' | 'bot')[];
+  order: AckApp[];
   cloudLatencyMs: number;
   bare: AckAppFigures;
   bot: AckAppFigures;
+  /**
+   * The I/O floor (bench/lib/floor-app.ts): bare Bolt making the bot's requests and nothing else,
+   * measured in the reference layout on SQLite only (it has no store). Its rounds are drained as the bot's are.
+   */
+  floor?: AckAppFigures & { answers: AnswerCounts & { allDrained: boolean } };
   /** bot p99 / bare p99 over all measured requests. */
   p99Ratio: number;
   /** bot / bare of the p99 without each round's first wave. */
@@ -88,7 +94,11 @@ const PER_ROUND = 500;
 const CONCURRENCY = 50;
 const WARMUP = 500;
 // ABBA BAAB, twice: 8 measured rounds per app (4,000 acks each), so a p99 rests on 40 acks.
-const ORDER: ('bare' | 'bot')[] = ['bare', 'bot', 'bot', 'bare', 'bot', 'bare', 'bare', 'bot', 'bare', 'bot', 'bot', 'bare', 'bot', 'bare', 'bare', 'bot'];
+const ORDER: AckApp[] = ['bare', 'bot', 'bot', 'bare', 'bot', 'bare', 'bare', 'bot', 'bare', 'bot', 'bot', 'bare', 'bot', 'bare', 'bare', 'bot'];
+/** With the I/O floor: one floor round after each group of four, so drift falls on it as on the others (4 rounds, 2,000 commands: its CPU figure, not a p99 target). */
+const ORDER_WITH_FLOOR: AckApp[] = ORDER.flatMap((app, i) => (i % 4 === 3 ? [app, 'floor' as const] : [app]));
+
+export type AckApp = 'bare' | 'bot' | 'floor';
 const CLOUD_LATENCY_MS = 1000;
 /** Sending stops after this long; the wait for answers after it is bounded in ack-world.ts. */
 const ROUND_TIME_LIMIT_MS = 10_000;
@@ -194,31 +204,36 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
   const bareServer = (await bare.start({ port: 0, host: '127.0.0.1' })) as unknown as Server;
   const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/slack/events`;
 
-  const urlOf = { bare: bareUrl, bot: botUrl };
+  // The I/O floor, in the reference layout on SQLite (the floor has no store: once per bench run is enough).
+  const floor = layout === 'separate' && !postgresUrl ? await startFloorApp({ slackUrl: world.slackUrl, cloudBaseUrl: world.cloudBaseUrl, cloudToken: world.cloudToken, botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET }) : undefined;
+  const order = floor ? ORDER_WITH_FLOOR : ORDER;
+  const urlOf: Record<AckApp, string> = { bare: bareUrl, bot: botUrl, floor: floor?.url ?? '' };
   let rssPeak = process.memoryUsage().rss;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
   // Each round starts on a collected heap in both processes, so no round pays for the garbage
   // of the one before it (the bot's answers leave plenty).
   const gc = (globalThis as { gc?: () => void }).gc;
-  const run = (app: 'bare' | 'bot', total: number) => {
-    return world.round({ url: urlOf[app], total, concurrency: CONCURRENCY, drain: app === 'bot', timeLimitMs: ROUND_TIME_LIMIT_MS });
+  const run = (app: AckApp, total: number) => {
+    return world.round({ url: urlOf[app], total, concurrency: CONCURRENCY, drain: app !== 'bare', timeLimitMs: ROUND_TIME_LIMIT_MS });
   };
 
   try {
     // Warm-up: JIT, connections, the store's pages (or pool), the fake Slack's and the sandbox's own paths.
-    for (const app of ['bare', 'bot', 'bare', 'bot'] as const) await run(app, WARMUP);
+    for (const app of ['bare', 'bot', 'bare', 'bot', ...(floor ? (['floor', 'floor'] as const) : [])] as const) await run(app, WARMUP);
     gc?.();
 
-    const samples = { bare: [] as number[], bot: [] as number[] };
-    const roundP99 = { bare: [] as number[], bot: [] as number[] };
-    const afterFirstWave = { bare: [] as number[], bot: [] as number[] };
-    const loop = { bare: [] as number[], bot: [] as number[] };
-    const genLoop = { bare: [] as number[], bot: [] as number[] };
-    const cpu = { bare: 0, bot: 0 };
-    const sendMs = { bare: 0, bot: 0 };
+    const perApp = <T>(make: () => T): Record<AckApp, T> => ({ bare: make(), bot: make(), floor: make() });
+    const samples = perApp(() => [] as number[]);
+    const roundP99 = perApp(() => [] as number[]);
+    const afterFirstWave = perApp(() => [] as number[]);
+    const loop = perApp(() => [] as number[]);
+    const genLoop = perApp(() => [] as number[]);
+    const cpu = perApp(() => 0);
+    const sendMs = perApp(() => 0);
+    const floorRounds: RoundResult[] = [];
     const errors = { non200: 0, transport: 0 };
     const botRounds: RoundResult[] = [];
-    for (const app of ORDER) {
+    for (const app of order) {
       gc?.();
       const h = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
       h.enable();
@@ -237,9 +252,10 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
       errors.non200 += r.non200;
       errors.transport += r.transportErrors + (PER_ROUND - acks.length);
       if (app === 'bot') botRounds.push(r);
+      if (app === 'floor') floorRounds.push(r);
     }
 
-    const figures = (app: 'bare' | 'bot'): AckAppFigures => ({
+    const figures = (app: AckApp): AckAppFigures => ({
       ...summarize(samples[app]),
       roundP99: roundP99[app],
       p99AfterFirstWave: summarize(afterFirstWave[app]).p99,
@@ -251,26 +267,12 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
     const botFig = figures('bot');
     // Adjacent pairs in ABBA order: (bare0, bot0), (bot1, bare1), (bare2, bot2).
     const pairRatios = roundP99.bot.map((p, i) => p / roundP99.bare[i]!);
-    const sum = (f: (a: NonNullable<RoundResult['answers']>) => number) => botRounds.reduce((acc, r) => acc + (r.answers ? f(r.answers) : 0), 0);
-    const viewErrors: Record<string, number> = {};
-    for (const r of botRounds) for (const [k, v] of Object.entries(r.answers?.viewErrors ?? {})) viewErrors[k] = (viewErrors[k] ?? 0) + v;
-
-    return {
-      layout,
-      ...(layout === 'separate' && worldCpu() !== undefined ? { worldCpu: worldCpu() } : {}),
-      store: postgresUrl ? 'postgres' : 'sqlite',
-      perRound: PER_ROUND,
-      concurrency: CONCURRENCY,
-      rounds: ORDER.length / 2,
-      order: ORDER,
-      cloudLatencyMs: CLOUD_LATENCY_MS,
-      bare: bareFig,
-      bot: botFig,
-      p99Ratio: botFig.p99 / bareFig.p99,
-      p99RatioAfterFirstWave: botFig.p99AfterFirstWave / bareFig.p99AfterFirstWave,
-      pairRatios,
-      errors,
-      answers: {
+    /** What the people behind one app's rounds saw, summed. */
+    const answersOf = (rounds: RoundResult[]) => {
+      const sum = (f: (a: NonNullable<RoundResult['answers']>) => number) => rounds.reduce((acc, r) => acc + (r.answers ? f(r.answers) : 0), 0);
+      const viewErrors: Record<string, number> = {};
+      for (const r of rounds) for (const [k, v] of Object.entries(r.answers?.viewErrors ?? {})) viewErrors[k] = (viewErrors[k] ?? 0) + v;
+      return {
         reads: sum((a) => a.reads),
         readsAnswered: sum((a) => a.readsAnswered),
         readsFailed: sum((a) => a.readsFailed),
@@ -281,9 +283,28 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
         viewErrors,
         responseUrlRefusals: sum((a) => a.responseUrlRefusals),
         blockKitViolations: sum((a) => a.blockKitViolations),
-        maxDrainMs: Math.max(...botRounds.map((r) => r.answers?.drainMs ?? 0)),
-        allDrained: botRounds.every((r) => r.answers?.drained === true),
-      },
+        maxDrainMs: Math.max(...rounds.map((r) => r.answers?.drainMs ?? 0)),
+        allDrained: rounds.every((r) => r.answers?.drained === true),
+      };
+    };
+
+    return {
+      layout,
+      ...(layout === 'separate' && worldCpu() !== undefined ? { worldCpu: worldCpu() } : {}),
+      store: postgresUrl ? 'postgres' : 'sqlite',
+      perRound: PER_ROUND,
+      concurrency: CONCURRENCY,
+      rounds: ORDER.length / 2,
+      order,
+      cloudLatencyMs: CLOUD_LATENCY_MS,
+      bare: bareFig,
+      bot: botFig,
+      ...(floor ? { floor: { ...figures('floor'), answers: answersOf(floorRounds) } } : {}),
+      p99Ratio: botFig.p99 / bareFig.p99,
+      p99RatioAfterFirstWave: botFig.p99AfterFirstWave / bareFig.p99AfterFirstWave,
+      pairRatios,
+      errors,
+      answers: answersOf(botRounds),
       timeToAnswerMs: summarize(botRounds.flatMap((r) => r.answers?.answerMs ?? [])),
       generatorLoopP99Ms: { bare: Math.max(...genLoop.bare), bot: Math.max(...genLoop.bot) },
       rssPeakMb: rssPeak / (1024 * 1024),
@@ -294,6 +315,7 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
     clearInterval(sampler);
     await bot.stop(); // closes its pool and store too
     await bare.stop();
+    await floor?.stop();
     await world.close();
     rmSync(dir, { recursive: true, force: true });
   }

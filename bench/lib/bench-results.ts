@@ -11,12 +11,10 @@ import type { PgServer } from './pg-database.js';
 import type { PgRun } from './store-comparison.js';
 
 export interface BenchResults {
-  /** Ack latency, the reference layout (load generator in its own process), SQLite. */
+  /** Ack latency, the reference layout (load generator in its own process), SQLite, with the I/O floor. */
   ack: AckLatencyResult;
   /** The same on PostgreSQL. */
   ackPg: PgRun<AckLatencyResult>;
-  /** Ack latency with the load generator in the apps' process, SQLite (for comparison, not the target). */
-  ackSame: AckLatencyResult;
   watch: WatchScaleResult;
   watchPg: PgRun<WatchScaleResult>;
   /** Compilation of src and bench for the plain-node re-runs. */

@@ -36,7 +36,7 @@ export function targetsReport(r: BenchResults, history: readonly HistoryRow[]): 
   const memoryV = memoryVerdicts(r);
   const timeOk = r.totalS < TOTAL_TARGET_S;
   const rows = [
-    ...ackTargetRows(r.ack, r.ackPg, r.ackSame, ackV),
+    ...ackTargetRows(r.ack, r.ackPg, ackV),
     ...startTargetRows(r.startReady, r.startReadyPg),
     ...watchTargetRows(r, watchV),
     ...memoryTargetRows(r, memoryV),
@@ -44,7 +44,7 @@ export function targetsReport(r: BenchResults, history: readonly HistoryRow[]): 
     clientTargetRow(r.client),
     ['`npm run bench` wall time', `${fmt(r.totalS)} s`, `< ${TOTAL_TARGET_S} s`, pass(timeOk)],
   ];
-  const why = [...ackWhy(r.ack, r.ackPg, r.ackSame, ackV), ...watchWhy(r, watchV), ...memoryWhy(r, memoryV), ...alertWhy(r.alertsCompiled)];
+  const why = [...ackWhy(r.ack, r.ackPg, ackV), ...watchWhy(r, watchV), ...memoryWhy(r, memoryV), ...alertWhy(r.alertsCompiled)];
   const answersOk = r.startReady !== undefined && answerOk(r.startReady) && (!r.startReadyPg.ok || answerOk(r.startReadyPg.result));
   const unmeasured = memoryV.sqlite === undefined || r.alertsCompiled === undefined;
   if (!answersOk || unmeasured || !watchV.bound || !watchV.quiet || !watchV.cap || !watchV.loop || !clientOk(r.client) || !timeOk) {
