@@ -38,4 +38,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
 # within SHUTDOWN_TIMEOUT_MS. Node is PID 1 here (no npm in between), so the signal reaches it.
 STOPSIGNAL SIGTERM
 # The heap limit `npm start` uses (package.json), on the compiled bot directly.
-CMD ["node", "--max-old-space-size=256", "dist/main.js"]
+CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=8", "dist/main.js"]

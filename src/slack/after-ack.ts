@@ -18,10 +18,10 @@
  * burst costs a short answer each instead of memory without bound. Work without one (a click
  * on a record, Home) is never dropped: it waits its turn.
  *
- * The heap share agrees with `npm start`'s `--max-old-space-size=256` (a limit of 304 MB with
- * the young generation): shedding starts at ~182 MB, ~4x the ~45 MB the bot's heap peaks at
- * with 1,000 watches, and leaves ~74 MB of the old space for the work already admitted; at
- * 70% only ~43 MB was left. test/slack/heap-headroom.test.ts holds both sides.
+ * The heap share agrees with `npm start`'s `--max-old-space-size=256 --max-semi-space-size=8`
+ * (a limit of 280 MB with the young generation): shedding starts at ~168 MB, over 3x the
+ * 45-52 MB the bot's heap peaks at with 1,000 watches, and leaves ~88 MB of the old space for the
+ * work already admitted. test/slack/heap-headroom.test.ts holds both sides.
  *
  * The counts are sized for bursts, not to cap memory: a command waiting on the cloud holds
  * ~2 KB once detached from Bolt (bench/results.md, issue 15) and its text is capped at 4,000
