@@ -95,8 +95,12 @@ const CONCURRENCY = 50;
 const WARMUP = 500;
 // ABBA BAAB, twice: 8 measured rounds per app (4,000 acks each), so a p99 rests on 40 acks.
 const ORDER: AckApp[] = ['bare', 'bot', 'bot', 'bare', 'bot', 'bare', 'bare', 'bot', 'bare', 'bot', 'bot', 'bare', 'bot', 'bare', 'bare', 'bot'];
-/** With the I/O floor: one floor round after each group of four, so drift falls on it as on the others (4 rounds, 2,000 commands: its CPU figure, not a p99 target). */
-const ORDER_WITH_FLOOR: AckApp[] = ORDER.flatMap((app, i) => (i % 4 === 3 ? [app, 'floor' as const] : [app]));
+/**
+ * With the I/O floor: its 4 rounds (2,000 commands) after the others, so the bare and bot rounds
+ * keep the order and spacing they have without it (a floor round between them lengthened the idle
+ * gaps after which a round's first wave reconnects). The floor's figure is its CPU, not a p99.
+ */
+const ORDER_WITH_FLOOR: AckApp[] = [...ORDER, 'floor', 'floor', 'floor', 'floor'];
 
 export type AckApp = 'bare' | 'bot' | 'floor';
 const CLOUD_LATENCY_MS = 1000;
@@ -219,7 +223,7 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
 
   try {
     // Warm-up: JIT, connections, the store's pages (or pool), the fake Slack's and the sandbox's own paths.
-    for (const app of ['bare', 'bot', 'bare', 'bot', ...(floor ? (['floor', 'floor'] as const) : [])] as const) await run(app, WARMUP);
+    for (const app of ['bare', 'bot', 'bare', 'bot'] as const) await run(app, WARMUP);
     gc?.();
 
     const perApp = <T>(make: () => T): Record<AckApp, T> => ({ bare: make(), bot: make(), floor: make() });
@@ -231,9 +235,15 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
     const cpu = perApp(() => 0);
     const sendMs = perApp(() => 0);
     const floorRounds: RoundResult[] = [];
+    let floorWarm = false;
     const errors = { non200: 0, transport: 0 };
     const botRounds: RoundResult[] = [];
     for (const app of order) {
+      if (app === 'floor' && !floorWarm) {
+        // Its own warm-up, just before its rounds (JIT, connections).
+        for (let i = 0; i < 2; i++) await run('floor', WARMUP);
+        floorWarm = true;
+      }
       gc?.();
       const h = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
       h.enable();

@@ -15,6 +15,7 @@ export interface BenchResults {
   ack: AckLatencyResult;
   /** The same on PostgreSQL. */
   ackPg: PgRun<AckLatencyResult>;
+  /** The watch-scale run the watch targets are judged on: `watchCompiled`, or under tsx when compilation failed. */
   watch: WatchScaleResult;
   watchPg: PgRun<WatchScaleResult>;
   /** Compilation of src and bench for the plain-node re-runs. */

@@ -44,7 +44,7 @@ export function machineTable(m: MachineInfo): string {
       ['Memory', `${fmt(gb(os.totalmem()), 1)} GB total, ${fmt(gb(os.freemem()), 1)} GB free at the end`],
       [
         'Node',
-        `${process.version} (${os.platform()} ${os.release()}, ${os.arch()}); sections run through tsx, the \`npm start\` rows (watch scale, alert scale, start to ready) as compiled JavaScript under plain node`,
+        `${process.version} (${os.platform()} ${os.release()}, ${os.arch()}); ack latency and client overhead run through tsx, watch scale, alert scale and start to ready as compiled JavaScript under plain node (as \`npm start\` runs the bot)`,
       ],
       ['Load average (1/5/15 min)', `start ${load(m.loadStart)}, end ${load(m.loadEnd)}`],
       ['PostgreSQL', m.pgServer ? `${m.pgServer.description}, server ${m.pgServer.version} (a fresh database per section, dropped after it)` : (m.pgDown ?? 'not reached')],

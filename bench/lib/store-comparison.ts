@@ -56,7 +56,7 @@ export function storeComparison(sqlite: { ack: AckLatencyResult; watch: WatchSca
     watchRow(`Peak concurrent cloud requests (cap ${sqlite.watch.cap}): limiter / client / server`, (w) => `**${w.peak.limiter} / ${w.peak.transport} / ${w.peak.server}**`),
     watchRow('Event-loop delay p99 / max (ms late, target p99 < 50)', (w) => `**${fmt(w.eventLoop.p99Ms)}** / ${fmt(w.eventLoop.maxMs)}`),
     watchRow('watcher.tick() p50 / p99 / max (ms)', (w) => `${fmt(w.tickMs.p50)} / ${fmt(w.tickMs.p99)} / ${fmt(w.tickMs.max)}`),
-    watchRow('RSS at start → peak (MB, tsx; information, `npm start` runs compiled JS)', (w) => `${fmt(w.rss.startMb)} → **${fmt(w.rss.peakMb)}**`),
+    watchRow('RSS at start → peak (MB, compiled JS as `npm start` runs it)', (w) => `${fmt(w.rss.startMb)} → **${fmt(w.rss.peakMb)}**`),
     watchRow('Heap peak / live after a full GC (MB)', (w) => `${fmt(w.heapPeakMb)} / ${w.heapAfterGcMb === null ? 'n/a' : fmt(w.heapAfterGcMb)}`),
     watchRow('Watch section wall time (s)', (w) => fmt(w.wallMs / 1000)),
   ];
