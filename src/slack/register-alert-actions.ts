@@ -19,28 +19,28 @@ export interface AlertActionDeps extends AnswerDeps {
 
 /** Alerts are channel messages: an answer never replaces one. */
 const SHARED = { sharedOriginal: true } as const;
-const byPrefix = (id: string) => new RegExp(`^${id}(:\\d+)?$`);
+/** The alert buttons by their action id's constant (`alert_run:0`: views/alert-views.ts numbers each, as Slack wants them distinct in a block). */
+const ALERT_BUTTONS: Readonly<Record<string, AlertClick['button']>> = { [ALERT_RUN]: 'run', [ALERT_WATCH]: 'watch', [ALERT_SNOOZE]: 'snooze' };
+const ALERT_BUTTON_IDS = new RegExp(`^(${Object.keys(ALERT_BUTTONS).join('|')})(?::\\d+)?$`);
 const UNREADABLE = buildNote(md`That button could not be read; nothing was done.`);
 
 export function registerAlertActions(app: App, deps: AlertActionDeps): void {
-  const on = (actionId: string, button: AlertClick['button']) =>
-    app.action<BlockButtonAction>(byPrefix(actionId), async ({ ack, action, body, respond }) => {
-      await ack();
-      deps.afterAck.run('that alert button', async () => {
-        const answer = await deps.core.alertClick({
-          button,
-          value: action.value,
-          userId: body.user.id,
-          ...(body.team?.id ? { teamId: body.team.id } : {}),
-          // The alert is found by the message clicked, never by what the value claims.
-          channelId: body.channel?.id,
-          messageTs: (body.container as { message_ts?: string } | undefined)?.message_ts ?? body.message?.ts,
-        });
-        if (answer.kind === 'unreadable') return void (await respond({ response_type: 'ephemeral', replace_original: false, ...UNREADABLE }));
-        await answerEphemeral(deps, respond, answer.what, answer.reply, SHARED);
+  // One listener for the three buttons: Bolt runs every listener's middleware for every request.
+  app.action<BlockButtonAction>(ALERT_BUTTON_IDS, async ({ ack, action, body, respond }) => {
+    await ack();
+    const button = ALERT_BUTTONS[ALERT_BUTTON_IDS.exec(action.action_id)![1]!]!;
+    deps.afterAck.run('that alert button', async () => {
+      const answer = await deps.core.alertClick({
+        button,
+        value: action.value,
+        userId: body.user.id,
+        ...(body.team?.id ? { teamId: body.team.id } : {}),
+        // The alert is found by the message clicked, never by what the value claims.
+        channelId: body.channel?.id,
+        messageTs: (body.container as { message_ts?: string } | undefined)?.message_ts ?? body.message?.ts,
       });
+      if (answer.kind === 'unreadable') return void (await respond({ response_type: 'ephemeral', replace_original: false, ...UNREADABLE }));
+      await answerEphemeral(deps, respond, answer.what, answer.reply, SHARED);
     });
-  on(ALERT_RUN, 'run');
-  on(ALERT_WATCH, 'watch');
-  on(ALERT_SNOOZE, 'snooze');
+  });
 }
