@@ -24,6 +24,7 @@ import { resolveNames } from './resolve-names.js';
 import { rememberAnswer } from './name-steps.js';
 import { buildCloudRefusal } from '../views/click-views.js';
 import { RefusedByRecord } from './guard.js';
+import { startDeadline } from '../deadline.js';
 
 export interface RunDeps {
   /** The clients of the configured accounts: the operation runs on the one access control chose. */
@@ -87,7 +88,8 @@ export async function runOperation(
   const onCloud = op.scope === 'cloud';
   const label = onCloud ? deps.accountLabel?.(account) : undefined;
   const named = deps.accountLabel?.(account) !== undefined ? deps.defaultAccount?.() : undefined;
-  const signal = AbortSignal.timeout(deps.operationTimeoutMs ?? 25_000);
+  const deadline = startDeadline(deps.operationTimeoutMs ?? 25_000);
+  const signal = deadline.signal;
   const audit = (outcome: 'succeeded' | 'failed', errorCode: string | null) =>
     deps.auditor?.record(
       auditEntry({
@@ -162,5 +164,7 @@ export async function runOperation(
     log.error('operation failed inside the bot', { ms, ref, error: e });
     await audit('failed', 'INTERNAL');
     return { reply: buildInternalError(op.command, ref), ok: false, errorCode: 'INTERNAL' };
+  } finally {
+    deadline.clear();
   }
 }

@@ -13,6 +13,7 @@
 import { request, type Dispatcher } from 'undici';
 import { SlackApiError } from '../chat/slack-api.js';
 import { nextTurn } from '../turns.js';
+import { startDeadline, type Deadline } from '../deadline.js';
 
 export interface RetryPolicy {
   retries?: number;
@@ -53,12 +54,14 @@ export interface SlackHttp {
 export function createSlackHttp(opts: SlackHttpOptions): SlackHttp {
   const base = opts.apiUrl ?? 'https://slack.com/api/';
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const timeoutSignal = opts.timeoutSignal ?? ((ms: number) => AbortSignal.timeout(ms));
+  // A deadline per try, cleared when the try ends (deadline.ts); tests may hand in their own signal.
+  const deadline = (ms: number): Deadline => (opts.timeoutSignal ? { signal: opts.timeoutSignal(ms), clear: () => {} } : startDeadline(ms));
   const { retries = 2, factor = 2, minTimeout = 500, maxTimeout = 1000 } = opts.retry;
   const auth = `Bearer ${opts.token}`;
 
   async function once(method: string, body: string, form: boolean): Promise<Try> {
-    const signal = timeoutSignal(opts.timeoutMs);
+    const timeout = deadline(opts.timeoutMs);
+    const signal = timeout.signal;
     try {
       const res = await request(base + method, {
         dispatcher: opts.dispatcher,
@@ -82,6 +85,8 @@ export function createSlackHttp(opts: SlackHttpOptions): SlackHttp {
       return { kind: 'answer', body: parsed as Record<string, unknown> };
     } catch {
       return { kind: 'failed', code: signal.aborted ? 'timeout' : 'request_failed', retryable: true };
+    } finally {
+      timeout.clear();
     }
   }
 

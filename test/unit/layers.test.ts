@@ -64,6 +64,7 @@ const LAYER: Record<string, number> = {
   'config-fields.ts': -2,
   'clock.ts': -2,
   'turns.ts': -2,
+  'deadline.ts': -2,
   'log.ts': -2,
 };
 /** Same-layer imports that are allowed (a one-way street, so still no cycle). */
