@@ -51,6 +51,9 @@ const NEWLINES = /\r\n|[\r\n\t\u2028\u2029]/g;
 /** One line of outside text, controls visible, length capped (shared by mrkdwn and plain text). */
 export function oneLine(text: string, max = VALUE_MAX): string {
   const flat = text.replace(NEWLINES, ' ').replace(CONTROLS, '\ufffd');
+  // No more UTF-16 units than `max` means no more code points either: no array of characters
+  // for the common short value (every value rendered goes through here).
+  if (flat.length <= max) return flat;
   const chars = Array.from(flat); // never split a surrogate pair
   return chars.length <= max ? flat : chars.slice(0, max - 1).join('') + '…';
 }
