@@ -3,7 +3,7 @@
  * on and answers (app/alert-clicks.ts); the answer goes to the clicker privately.
  */
 import type { App, BlockButtonAction } from '@slack/bolt';
-import { ALERT_RUN, ALERT_SNOOZE, ALERT_WATCH } from '../views/alert-views.js';
+import { ALERT_ACTIONS, ALERT_RUN, ALERT_SNOOZE, ALERT_WATCH, alertActionOf, type AlertButtonId } from '../views/alert-views.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
 import type { AlertClick } from '../app/alert-clicks.js';
 import type { AppCore } from '../app/app-core.js';
@@ -19,16 +19,15 @@ export interface AlertActionDeps extends AnswerDeps {
 
 /** Alerts are channel messages: an answer never replaces one. */
 const SHARED = { sharedOriginal: true } as const;
-/** The alert buttons by their action id's constant (`alert_run:0`: views/alert-views.ts numbers each, as Slack wants them distinct in a block). */
-const ALERT_BUTTONS: Readonly<Record<string, AlertClick['button']>> = { [ALERT_RUN]: 'run', [ALERT_WATCH]: 'watch', [ALERT_SNOOZE]: 'snooze' };
-const ALERT_BUTTON_IDS = new RegExp(`^(${Object.keys(ALERT_BUTTONS).join('|')})(?::\\d+)?$`);
+/** What each alert button asks of the core, by the constant its action_id was made from. */
+const ALERT_BUTTONS: Readonly<Record<AlertButtonId, AlertClick['button']>> = { [ALERT_RUN]: 'run', [ALERT_WATCH]: 'watch', [ALERT_SNOOZE]: 'snooze' };
 const UNREADABLE = buildNote(md`That button could not be read; nothing was done.`);
 
 export function registerAlertActions(app: App, deps: AlertActionDeps): void {
   // One listener for the three buttons: Bolt runs every listener's middleware for every request.
-  app.action<BlockButtonAction>(ALERT_BUTTON_IDS, async ({ ack, action, body, respond }) => {
+  app.action<BlockButtonAction>(ALERT_ACTIONS, async ({ ack, action, body, respond }) => {
     await ack();
-    const button = ALERT_BUTTONS[ALERT_BUTTON_IDS.exec(action.action_id)![1]!]!;
+    const button = ALERT_BUTTONS[alertActionOf(action.action_id)!];
     deps.afterAck.run('that alert button', async () => {
       const answer = await deps.core.alertClick({
         button,

@@ -10,9 +10,9 @@
  *
  * Off (no endpoint configured) every call runs its function as it is: no context storage, no
  * span objects, and the SDK and exporter are not even loaded (about 10 MB of RSS that a bot
- * without a collector would carry for nothing; bench/results.md, "Memory as `npm start` runs it"). On, only `root` starts a trace (a Slack request, a watch poll); `span` makes a
- * child of the span in force and nothing at all outside one, so background loops do not each
- * open a trace per store call.
+ * without a collector would carry for nothing). On, only `root` starts a trace (a Slack
+ * request, a watch poll); `span` makes a child of the span in force and nothing at all outside
+ * one, so background loops do not each open a trace per store call.
  *
  * Attributes are low-cardinality words the caller chooses (kinds, methods, endpoint templates,
  * statuses): never ids, names, user text or secrets.
