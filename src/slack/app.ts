@@ -13,6 +13,7 @@ import type { AppCore } from '../app/app-core.js';
 import type { SlackConfig } from '../config.js';
 import { boltLogger, type Logger } from '../log.js';
 import { registerChanges, type ChangeHandlerDeps } from './register-changes.js';
+import { routeListeners } from './listener-routes.js';
 import { registerCommand, type CommandDeps } from './register-command.js';
 import { registerPager, type PagerDeps } from './register-pager.js';
 import { registerWatchActions, type WatchActionDeps } from './register-watch-actions.js';
@@ -192,15 +193,18 @@ export type ListenerDeps = CommandDeps & PagerDeps & ChangeHandlerDeps & WatchAc
 /** Registers every listener of the bot, and the last-resort error handler. */
 export function registerListeners(app: BoltApp, deps: ListenerDeps): void {
   app.use(skipRetriedDeliveries(deps)); // a retry of a delivery already taken goes no further
-  registerCommand(app, deps);
-  registerPager(app, deps);
-  registerChanges(app, deps);
-  registerWatchActions(app, deps);
-  registerAlertActions(app, deps);
-  registerHome(app, deps);
-  registerShortcut(app, deps);
-  registerUnfurls(app, deps);
-  registerSteps(app, deps);
+  // One Bolt listener per kind of request, routing by id (listener-routes.ts says why).
+  routeListeners(app, (routes) => {
+    registerCommand(routes, deps);
+    registerPager(routes, deps);
+    registerChanges(routes, deps);
+    registerWatchActions(routes, deps);
+    registerAlertActions(routes, deps);
+    registerHome(routes, deps);
+    registerShortcut(routes, deps);
+    registerUnfurls(routes, deps);
+    registerSteps(routes, deps);
+  });
   // Last resort: whatever a listener did not answer itself is logged with a reference and
   // told to the person through the response_url (or privately in the channel).
   app.error(async ({ error, body }: { error: Error; body?: unknown }) => {

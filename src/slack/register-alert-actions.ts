@@ -2,7 +2,7 @@
  * The buttons of an alert: ack, then the core checks the click against the alert it was drawn
  * on and answers (app/alert-clicks.ts); the answer goes to the clicker privately.
  */
-import type { App, BlockButtonAction } from '@slack/bolt';
+import type { ListenerRoutes } from './listener-routes.js';
 import { ALERT_ACTIONS, ALERT_RUN, ALERT_SNOOZE, ALERT_WATCH, alertActionOf, type AlertButtonId } from '../views/alert-views.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
 import type { AlertClick } from '../app/alert-clicks.js';
@@ -23,9 +23,8 @@ const SHARED = { sharedOriginal: true } as const;
 const ALERT_BUTTONS: Readonly<Record<AlertButtonId, AlertClick['button']>> = { [ALERT_RUN]: 'run', [ALERT_WATCH]: 'watch', [ALERT_SNOOZE]: 'snooze' };
 const UNREADABLE = buildNote(md`That button could not be read; nothing was done.`);
 
-export function registerAlertActions(app: App, deps: AlertActionDeps): void {
-  // One listener for the three buttons: Bolt runs every listener's middleware for every request.
-  app.action<BlockButtonAction>(ALERT_ACTIONS, async ({ ack, action, body, respond }) => {
+export function registerAlertActions(routes: ListenerRoutes, deps: AlertActionDeps): void {
+  routes.action(ALERT_ACTIONS, async ({ ack, action, body, respond }) => {
     await ack();
     const button = ALERT_BUTTONS[alertActionOf(action.action_id)!];
     deps.afterAck.run('that alert button', async () => {

@@ -4,7 +4,8 @@
  * hostname" form (app/confirm-typed.ts). Each click is acked first; the core decides, and this
  * delivers its answer: privately, on the form, or as the type-to-confirm form opened.
  */
-import type { App, BlockButtonAction, RespondFn } from '@slack/bolt';
+import type { ListenerRoutes } from './listener-routes.js';
+import type { RespondFn } from '@slack/bolt';
 import type { Logger } from '../log.js';
 import type { AppCore } from '../app/app-core.js';
 import type { ChangeButton } from '../app/change-clicks.js';
@@ -39,7 +40,7 @@ export interface ChangeHandlerDeps {
 const CHANGE_BUTTONS: Readonly<Record<string, ChangeButton>> = { [ACTION_CONFIRM]: 'confirm', [ACTION_CANCEL]: 'cancel', [ACTION_RETRY_SYNC]: 'retry-sync', [ACTION_UNDO]: 'undo' };
 const CHANGE_BUTTON_IDS = new RegExp(`^(?:${Object.keys(CHANGE_BUTTONS).join('|')})$`);
 
-export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
+export function registerChanges(routes: ListenerRoutes, deps: ChangeHandlerDeps): void {
   /** A private answer: an ephemeral message, else (Slack failing that) the response_url when there is one. */
   const tell = async (channel: string | undefined, user: string, reply: Reply, respond?: RespondFn) => {
     if (channel) {
@@ -53,8 +54,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
     await respondPrivately(deps.logger, respond, reply);
   };
 
-  // One listener for the four buttons: Bolt runs every listener's middleware for every request.
-  app.action<BlockButtonAction>(CHANGE_BUTTON_IDS, async ({ ack, action, body, respond }) => {
+  routes.action(CHANGE_BUTTON_IDS, async ({ ack, action, body, respond }) => {
     await ack();
     const button = CHANGE_BUTTONS[action.action_id]!;
     deps.afterAck.run('that click', async () => {
@@ -76,7 +76,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
     });
   });
 
-  app.view(TYPE_TO_CONFIRM_CALLBACK, async ({ ack, body, view }) => {
+  routes.view(TYPE_TO_CONFIRM_CALLBACK, async ({ ack, body, view }) => {
     const typed = view.state.values.typed?.typed?.value ?? '';
     const answer = await deps.core.confirmTyped({ recordId: view.private_metadata, typed, userId: body.user.id });
     if (answer.kind === 'errors') {
@@ -90,7 +90,7 @@ export function registerChanges(app: App, deps: ChangeHandlerDeps): void {
     });
   });
 
-  app.view(CHANGE_MODAL_CALLBACK, async ({ ack, body, view }) => {
+  routes.view(CHANGE_MODAL_CALLBACK, async ({ ack, body, view }) => {
     const meta = JSON.parse(view.private_metadata || '{}') as ModalMetadata;
     const answer = await deps.core.submitForm({
       userId: body.user.id,

@@ -1,5 +1,6 @@
 /** `/cloud …`: ack at once, then the core runs it (app/run-command.ts) and the answer goes back through the response_url. */
-import type { App, RespondFn } from '@slack/bolt';
+import type { ListenerRoutes } from './listener-routes.js';
+import type { RespondFn } from '@slack/bolt';
 import { answerEphemeral, notingAlias, type AnswerDeps } from './answer.js';
 import type { CommandAnswer } from '../app/run-command.js';
 import type { AppCore } from '../app/app-core.js';
@@ -15,8 +16,8 @@ export interface CommandDeps extends AnswerDeps {
 
 export const SLASH_COMMAND = '/cloud';
 
-export function registerCommand(app: App, deps: CommandDeps): void {
-  app.command(SLASH_COMMAND, async ({ ack, command, respond }) => {
+export function registerCommand(routes: ListenerRoutes, deps: CommandDeps): void {
+  routes.command(SLASH_COMMAND, async ({ ack, command, respond }) => {
     await ack();
     // The answer runs detached, on a later turn: acks of commands already read go out first
     // (Slack gives each 3 s; this answer has minutes), and Bolt lets go of the request now.

@@ -9,7 +9,7 @@
  * `chat:write` allows and which lands in the app's Messages tab): it stays readable, unlike a
  * Home view that the next publish replaces.
  */
-import type { App, BlockButtonAction } from '@slack/bolt';
+import type { ListenerRoutes } from './listener-routes.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import type { Logger } from '../log.js';
 import type { AppCore } from '../app/app-core.js';
@@ -27,8 +27,8 @@ export interface HomeDeps {
   logger: Logger;
 }
 
-export function registerHome(app: App, deps: HomeDeps): void {
-  app.event('app_home_opened', async ({ event }) => {
+export function registerHome(routes: ListenerRoutes, deps: HomeDeps): void {
+  routes.event('app_home_opened', async ({ event }) => {
     // The same event comes for the Messages tab; only the Home tab gets a view.
     if (event.tab !== 'home') return;
     const user = event.user;
@@ -41,7 +41,7 @@ export function registerHome(app: App, deps: HomeDeps): void {
     });
   });
 
-  app.action<BlockButtonAction>(HOME_RUN_PATTERN, async ({ ack, action, body }) => {
+  routes.action(HOME_RUN_PATTERN, async ({ ack, action, body }) => {
     await ack();
     deps.afterAck.run('that Home tab button', async () => {
       const userId = body.user.id;

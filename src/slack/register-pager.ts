@@ -3,7 +3,7 @@
  * (app/run-button.ts) and the answer replaces the message in place. The button's value is
  * re-validated like typed input; it only names an operation and arguments, never a URL.
  */
-import type { App, BlockButtonAction } from '@slack/bolt';
+import type { ListenerRoutes } from './listener-routes.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
 import type { AppCore } from '../app/app-core.js';
 import { PAGE_ACTION_NEXT, PAGE_ACTION_PREV } from '../views/pager.js';
@@ -15,9 +15,9 @@ export interface PagerDeps extends AnswerDeps {
   afterAck: AfterAck;
 }
 
-export function registerPager(app: App, deps: PagerDeps): void {
+export function registerPager(routes: ListenerRoutes, deps: PagerDeps): void {
   const pattern = new RegExp(`^(${PAGE_ACTION_PREV}|${PAGE_ACTION_NEXT})$`);
-  app.action<BlockButtonAction>(pattern, async ({ ack, action, body, respond }) => {
+  routes.action(pattern, async ({ ack, action, body, respond }) => {
     await ack();
     deps.afterAck.run('that page button', async () => {
       const actor = { userId: body.user.id, channelId: body.channel?.id, teamId: body.team?.id };

@@ -5,7 +5,7 @@
  * the modal's content (a read), or the change's card is in the channel. The message text is
  * only matched against what the bot knows; none of it is shown or sent.
  */
-import type { App, BlockButtonAction, MessageShortcut } from '@slack/bolt';
+import type { ListenerRoutes } from './listener-routes.js';
 import { z } from 'zod';
 import { SlackApiError } from '../chat/slack-api.js';
 import { choiceValue, readChoice } from '../app/act-on-this.js';
@@ -42,8 +42,8 @@ export function messageText(message: unknown, out: string[] = [], depth = 0): st
   return out.join('\n');
 }
 
-export function registerShortcut(app: App, deps: ShortcutDeps): void {
-  app.shortcut<MessageShortcut>({ type: 'message_action', callback_id: ACT_CALLBACK }, async ({ ack, shortcut, respond }) => {
+export function registerShortcut(routes: ListenerRoutes, deps: ShortcutDeps): void {
+  routes.messageShortcut(ACT_CALLBACK, async ({ ack, shortcut, respond }) => {
     await ack();
     deps.afterAck.run('Act on this', async () => {
       const channelId = shortcut.channel.id;
@@ -67,7 +67,7 @@ export function registerShortcut(app: App, deps: ShortcutDeps): void {
     });
   });
 
-  app.action<BlockButtonAction>(new RegExp(`^${ACT_RUN}:`), async ({ ack, action, body }) => {
+  routes.action(new RegExp(`^${ACT_RUN}:`), async ({ ack, action, body }) => {
     await ack();
     deps.afterAck.run('Act on this', async () => {
       const view = body.view;

@@ -8,7 +8,7 @@
  * `complete`/`fail`, since a step that waits for a person may be completed by another replica
  * or after a restart.
  */
-import type { App } from '@slack/bolt';
+import type { ListenerRoutes } from './listener-routes.js';
 import { stepById } from '../operations/steps.js';
 import type { AppCore } from '../app/app-core.js';
 import type { AfterAck } from './after-ack.js';
@@ -19,10 +19,10 @@ export interface StepListenerDeps {
   core: Pick<AppCore, 'step'>;
 }
 
-export function registerSteps(app: App, deps: StepListenerDeps): void {
+export function registerSteps(routes: ListenerRoutes, deps: StepListenerDeps): void {
   const step = deps.core.step;
   if (!step) return;
-  app.event('function_executed', async ({ ack, event, body }) => {
+  routes.event('function_executed', async ({ ack, event, body }) => {
     // As app.function's autoAcknowledge does: before anything else (Slack waits 3 s).
     await ack();
     const s = stepById(event.function.callback_id);

@@ -5,7 +5,7 @@
  * so its policy cannot be checked. A card's read buttons run through the button path
  * (the core's `button`: checked, run and audited for whoever presses), answered privately.
  */
-import type { App, BlockButtonAction } from '@slack/bolt';
+import type { ListenerRoutes } from './listener-routes.js';
 import { isRead } from '../access/record-access.js';
 import type { AppCore } from '../app/app-core.js';
 import { buildUnfurlCard, UNFURL_READ } from '../views/unfurl-views.js';
@@ -24,8 +24,8 @@ export interface UnfurlListenerDeps extends AnswerDeps {
 
 const CHANNEL = /^[CG][A-Z0-9]{2,20}$/;
 
-export function registerUnfurls(app: App, deps: UnfurlListenerDeps): void {
-  app.event('link_shared', async ({ event }) => {
+export function registerUnfurls(routes: ListenerRoutes, deps: UnfurlListenerDeps): void {
+  routes.event('link_shared', async ({ event }) => {
     if (event.source === 'composer' || !CHANNEL.test(event.channel) || !deps.slack.unfurl) return;
     const unfurl = deps.slack.unfurl.bind(deps.slack);
     deps.afterAck.run('a link unfurl', async () => {
@@ -42,7 +42,7 @@ export function registerUnfurls(app: App, deps: UnfurlListenerDeps): void {
     });
   });
 
-  app.action<BlockButtonAction>(new RegExp(`^${UNFURL_READ}:\\d+$`), async ({ ack, action, body, respond }) => {
+  routes.action(new RegExp(`^${UNFURL_READ}:\\d+$`), async ({ ack, action, body, respond }) => {
     await ack();
     deps.afterAck.run('that unfurl button', async () => {
       const actor = { userId: body.user.id, channelId: body.channel?.id, ...(body.team?.id ? { teamId: body.team.id } : {}) };

@@ -1,5 +1,5 @@
 /** The "Keep watching" button: ack, then the core resumes the watch (app/watch-commands.ts) and this delivers its answer. */
-import type { App, BlockButtonAction } from '@slack/bolt';
+import type { ListenerRoutes } from './listener-routes.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import type { Logger } from '../log.js';
 import type { AppCore } from '../app/app-core.js';
@@ -14,8 +14,8 @@ export interface WatchActionDeps {
   afterAck: AfterAck;
 }
 
-export function registerWatchActions(app: App, deps: WatchActionDeps): void {
-  app.action<BlockButtonAction>(ACTION_KEEP_WATCHING, async ({ ack, action, body }) => {
+export function registerWatchActions(routes: ListenerRoutes, deps: WatchActionDeps): void {
+  routes.action(ACTION_KEEP_WATCHING, async ({ ack, action, body }) => {
     await ack();
     deps.afterAck.run('Keep watching', async () => {
       const channel = body.channel?.id;
