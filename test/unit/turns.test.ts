@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { setImmediate as immediate } from 'node:timers';
 import { describe, expect, it } from 'vitest';
 import { nextTurn, STEPS_PER_TURN, waitingTurns } from '../../src/turns.js';
@@ -40,5 +41,32 @@ describe('nextTurn', () => {
     await outer;
     await inner;
     expect(order).toEqual(['outer', 'other', 'inner']);
+  });
+
+  it('takes one immediate per turn, not one per waiting step', async () => {
+    let immediates = 0;
+    const hook = createHook({ init: (_id, type) => void (type === 'Immediate' && immediates++) }).enable();
+    const steps = 50;
+    await Promise.all(Array.from({ length: steps }, () => nextTurn()));
+    hook.disable();
+    // An immediate per step that re-queued itself while its turn was full took 50 + 46 + 42 + … here.
+    expect(immediates).toBe(Math.ceil(steps / STEPS_PER_TURN));
+    expect(waitingTurns()).toBe(0);
+  });
+
+  it('keeps releasing in order while steps keep coming, past the point where it drops released slots', async () => {
+    const order: number[] = [];
+    let n = 0;
+    // Each released step queues two more until 3,000 have been asked for: the queue never empties for long.
+    const step = (i: number): Promise<void> =>
+      nextTurn().then(async () => {
+        order.push(i);
+        const more: Promise<void>[] = [];
+        for (let k = 0; k < 2 && n < 3000; k++) more.push(step(n++));
+        await Promise.all(more);
+      });
+    await step(n++);
+    expect(order).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+    expect(waitingTurns()).toBe(0);
   });
 });
