@@ -7,6 +7,7 @@
  * written next to what it is ("server 101", "sg 7", "#101"). Text is only matched, never sent anywhere:
  * what comes back are ids from the store, validated again before any request.
  */
+import { escapeRegExp } from '../regexp.js';
 import { isServerId, isUuid } from '../cloud/ids.js';
 import type { KnownKind, KnownResource, KnownResourceStore } from '../store/known-types.js';
 import { KNOWN_KINDS } from '../store/known-types.js';
@@ -30,11 +31,9 @@ const LIST_LIMIT = 500;
 /** Words that say a number is an id of that kind. */
 const ID_WORDS: Record<KnownKind, string> = { server: 'server|srv|vm|host', sg: 'sg|security[ -]group|firewall|group', worker: 'worker' };
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** A handle as a whole word: not part of a longer name, host or id. */
 function wordRe(handle: string): RegExp {
-  return new RegExp(`(?<![A-Za-z0-9_.-])${escapeRe(handle)}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])`, 'i');
+  return new RegExp(`(?<![A-Za-z0-9_.-])${escapeRegExp(handle)}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])`, 'i');
 }
 
 /** The strings the text may name a resource by. */

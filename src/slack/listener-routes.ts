@@ -21,6 +21,7 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
+import { escapeRegExp } from '../regexp.js';
 
 type Args<T> = T & AllMiddlewareArgs;
 export type CommandListener = (args: Args<SlackCommandMiddlewareArgs>) => Promise<void>;
@@ -47,9 +48,8 @@ interface Route<L> {
   listener: L;
 }
 
-const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function routeOf<L>(id: string | RegExp, listener: L): Route<L> {
-  if (typeof id === 'string') return { id, source: `^${escaped(id)}$`, matches: (x) => x === id, listener };
+  if (typeof id === 'string') return { id, source: `^${escapeRegExp(id)}$`, matches: (x) => x === id, listener };
   if (id.flags !== '') throw new Error(`a routed pattern takes no flags: /${id.source}/${id.flags}`);
   return { id, source: id.source, matches: (x) => id.test(x), listener };
 }

@@ -31,7 +31,7 @@ describe('listener routes: one Bolt listener per kind, routed by id', () => {
       routes.command('/cloud', async ({ ack, command }) => void (ran.push(`command ${command.text}`), await ack()));
       routes.action('watch_keep', async ({ ack, action }) => void (ran.push(`keep ${action.action_id}`), await ack()));
       routes.action(/^home_run(?::\d+)?$/, async ({ ack, action }) => void (ran.push(`home ${action.action_id}`), await ack()));
-      routes.action('a.b', async ({ ack }) => void (ran.push('dotted'), await ack()));
+      routes.action('a.b+', async ({ ack }) => void (ran.push('dotted'), await ack()));
       routes.view('form_one', async ({ ack, view }) => void (ran.push(`view ${view.callback_id}`), await ack()));
       routes.view('form_two', async ({ ack }) => void (ran.push('view two'), await ack({ response_action: 'errors', errors: { x: 'no' } })));
       routes.event('app_home_opened', async ({ event }) => void ran.push(`home opened ${event.tab}`));
@@ -59,10 +59,10 @@ describe('listener routes: one Bolt listener per kind, routed by id', () => {
     expect(ran).toEqual(['home home_run:3', 'keep watch_keep', 'command plan list']);
   });
 
-  it('matches an exact id literally: a dot is not a wildcard, a prefix is not the id', async () => {
-    const unrouted = ['aXb', 'watch_keep_more', 'xhome_run', 'home_run:x'];
+  it('matches an exact id literally: a dot or a plus is no pattern, a prefix is not the id', async () => {
+    const unrouted = ['aXb+', 'a.bb', 'watch_keep_more', 'xhome_run', 'home_run:x'];
     for (const id of unrouted) expect((await send.interaction(blockActionsPayload({ actionId: id, message: message(id) }))).status).toBe(404);
-    expect((await send.interaction(blockActionsPayload({ actionId: 'a.b', message: message('a.b') }))).status).toBe(200);
+    expect((await send.interaction(blockActionsPayload({ actionId: 'a.b+', message: message('a.b+') }))).status).toBe(200);
     expect(ran).toEqual(['dotted']);
   });
 

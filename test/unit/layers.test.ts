@@ -65,6 +65,7 @@ const LAYER: Record<string, number> = {
   'clock.ts': -2,
   'turns.ts': -2,
   'deadline.ts': -2,
+  'regexp.ts': -2,
   'log.ts': -2,
 };
 /** Same-layer imports that are allowed (a one-way street, so still no cycle). */
