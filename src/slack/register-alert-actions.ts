@@ -3,7 +3,7 @@
  * on and answers (app/alert-clicks.ts); the answer goes to the clicker privately.
  */
 import type { ListenerRoutes } from './listener-routes.js';
-import { ALERT_ACTIONS, ALERT_RUN, ALERT_SNOOZE, ALERT_WATCH, alertActionOf, type AlertButtonId } from '../views/alert-views.js';
+import { ALERT_RUN, ALERT_SNOOZE, ALERT_WATCH, alertActionPattern } from '../views/alert-views.js';
 import { answerEphemeral, type AnswerDeps } from './answer.js';
 import type { AlertClick } from '../app/alert-clicks.js';
 import type { AppCore } from '../app/app-core.js';
@@ -19,26 +19,27 @@ export interface AlertActionDeps extends AnswerDeps {
 
 /** Alerts are channel messages: an answer never replaces one. */
 const SHARED = { sharedOriginal: true } as const;
-/** What each alert button asks of the core, by the constant its action_id was made from. */
-const ALERT_BUTTONS: Readonly<Record<AlertButtonId, AlertClick['button']>> = { [ALERT_RUN]: 'run', [ALERT_WATCH]: 'watch', [ALERT_SNOOZE]: 'snooze' };
 const UNREADABLE = buildNote(md`That button could not be read; nothing was done.`);
 
 export function registerAlertActions(routes: ListenerRoutes, deps: AlertActionDeps): void {
-  routes.action(ALERT_ACTIONS, async ({ ack, action, body, respond }) => {
-    await ack();
-    const button = ALERT_BUTTONS[alertActionOf(action.action_id)!];
-    deps.afterAck.run('that alert button', async () => {
-      const answer = await deps.core.alertClick({
-        button,
-        value: action.value,
-        userId: body.user.id,
-        ...(body.team?.id ? { teamId: body.team.id } : {}),
-        // The alert is found by the message clicked, never by what the value claims.
-        channelId: body.channel?.id,
-        messageTs: (body.container as { message_ts?: string } | undefined)?.message_ts ?? body.message?.ts,
+  const on = (id: Parameters<typeof alertActionPattern>[0], button: AlertClick['button']) =>
+    routes.action(alertActionPattern(id), async ({ ack, action, body, respond }) => {
+      await ack();
+      deps.afterAck.run('that alert button', async () => {
+        const answer = await deps.core.alertClick({
+          button,
+          value: action.value,
+          userId: body.user.id,
+          ...(body.team?.id ? { teamId: body.team.id } : {}),
+          // The alert is found by the message clicked, never by what the value claims.
+          channelId: body.channel?.id,
+          messageTs: (body.container as { message_ts?: string } | undefined)?.message_ts ?? body.message?.ts,
+        });
+        if (answer.kind === 'unreadable') return void (await respond({ response_type: 'ephemeral', replace_original: false, ...UNREADABLE }));
+        await answerEphemeral(deps, respond, answer.what, answer.reply, SHARED);
       });
-      if (answer.kind === 'unreadable') return void (await respond({ response_type: 'ephemeral', replace_original: false, ...UNREADABLE }));
-      await answerEphemeral(deps, respond, answer.what, answer.reply, SHARED);
     });
-  });
+  on(ALERT_RUN, 'run');
+  on(ALERT_WATCH, 'watch');
+  on(ALERT_SNOOZE, 'snooze');
 }

@@ -36,10 +36,6 @@ export interface ChangeHandlerDeps {
   submitDeadlineMs?: number;
 }
 
-/** The buttons of a change's status message, by action id. */
-const CHANGE_BUTTONS: Readonly<Record<string, ChangeButton>> = { [ACTION_CONFIRM]: 'confirm', [ACTION_CANCEL]: 'cancel', [ACTION_RETRY_SYNC]: 'retry-sync', [ACTION_UNDO]: 'undo' };
-const CHANGE_BUTTON_IDS = new RegExp(`^(?:${Object.keys(CHANGE_BUTTONS).join('|')})$`);
-
 export function registerChanges(routes: ListenerRoutes, deps: ChangeHandlerDeps): void {
   /** A private answer: an ephemeral message, else (Slack failing that) the response_url when there is one. */
   const tell = async (channel: string | undefined, user: string, reply: Reply, respond?: RespondFn) => {
@@ -54,27 +50,32 @@ export function registerChanges(routes: ListenerRoutes, deps: ChangeHandlerDeps)
     await respondPrivately(deps.logger, respond, reply);
   };
 
-  routes.action(CHANGE_BUTTON_IDS, async ({ ack, action, body, respond }) => {
-    await ack();
-    const button = CHANGE_BUTTONS[action.action_id]!;
-    deps.afterAck.run('that click', async () => {
-      try {
-        const answer = await deps.core.changeClick({ button, recordId: action.value ?? '', userId: body.user.id });
-        if (answer.kind === 'tell') await tell(body.channel?.id, body.user.id, answer.reply, respond);
-        if (answer.kind === 'type-to-confirm') {
-          try {
-            await deps.slack.openView(body.trigger_id, buildTypeToConfirmModal(answer.what, answer.expected, answer.recordId));
-          } catch (e) {
-            if (!(e instanceof SlackApiError)) throw e;
-            deps.logger.warn('could not open the type-to-confirm form', { error: e });
-            await respondPrivately(deps.logger, respond, buildFormNotOpened(e.code, e.failure === 'unavailable'));
+  const onClick = (actionId: string, button: ChangeButton) =>
+    routes.action(actionId, async ({ ack, action, body, respond }) => {
+      await ack();
+      deps.afterAck.run('that click', async () => {
+        try {
+          const answer = await deps.core.changeClick({ button, recordId: action.value ?? '', userId: body.user.id });
+          if (answer.kind === 'tell') await tell(body.channel?.id, body.user.id, answer.reply, respond);
+          if (answer.kind === 'type-to-confirm') {
+            try {
+              await deps.slack.openView(body.trigger_id, buildTypeToConfirmModal(answer.what, answer.expected, answer.recordId));
+            } catch (e) {
+              if (!(e instanceof SlackApiError)) throw e;
+              deps.logger.warn('could not open the type-to-confirm form', { error: e });
+              await respondPrivately(deps.logger, respond, buildFormNotOpened(e.code, e.failure === 'unavailable'));
+            }
           }
+        } catch (e) {
+          await tell(body.channel?.id, body.user.id, handlerFailureReply(deps.logger, 'that click', e), respond);
         }
-      } catch (e) {
-        await tell(body.channel?.id, body.user.id, handlerFailureReply(deps.logger, 'that click', e), respond);
-      }
+      });
     });
-  });
+
+  onClick(ACTION_CONFIRM, 'confirm');
+  onClick(ACTION_CANCEL, 'cancel');
+  onClick(ACTION_RETRY_SYNC, 'retry-sync');
+  onClick(ACTION_UNDO, 'undo');
 
   routes.view(TYPE_TO_CONFIRM_CALLBACK, async ({ ack, body, view }) => {
     const typed = view.state.values.typed?.typed?.value ?? '';

@@ -5,7 +5,7 @@
  *
  * Slack requires distinct action_ids within one actions block, so each button's action_id is
  * its constant plus `:` and a number (`alert_run:0`, `alert_snooze:1`): listeners match with
- * `ALERT_ACTIONS` and read the constant back with `alertActionOf`, never with the bare constant.
+ * `alertActionPattern(ALERT_RUN)` (`^alert_run(:\d+)?$`), never with the bare constant.
  */
 import type { SubscriptionKind } from '../store/monitor-types.js';
 import type { Block, Reply } from './types.js';
@@ -21,14 +21,9 @@ export const ALERT_RUN = 'alert_run';
 export const ALERT_WATCH = 'alert_watch';
 export const ALERT_SNOOZE = 'alert_snooze';
 
-export type AlertButtonId = typeof ALERT_RUN | typeof ALERT_WATCH | typeof ALERT_SNOOZE;
-
-/** Every alert button's action_id (`alert_run`, `alert_run:0`, `alert_snooze:1`, …): one pattern, for one `app.action`. */
-export const ALERT_ACTIONS = new RegExp(`^(${[ALERT_RUN, ALERT_WATCH, ALERT_SNOOZE].join('|')})(?::\\d+)?$`);
-
-/** The constant an alert button's action_id was made from; undefined for any other id. */
-export function alertActionOf(actionId: string): AlertButtonId | undefined {
-  return ALERT_ACTIONS.exec(actionId)?.[1] as AlertButtonId | undefined;
+/** Matches the action_ids made from `id` (`alert_run`, `alert_run:0`, …), for the listener's route. */
+export function alertActionPattern(id: typeof ALERT_RUN | typeof ALERT_WATCH | typeof ALERT_SNOOZE): RegExp {
+  return new RegExp(`^${id}(?::\\d+)?$`);
 }
 
 /** A button of the catalog: the click runs `op` with `args` through access check, confirmation and audit. */
