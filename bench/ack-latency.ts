@@ -71,6 +71,12 @@ export interface AckLatencyResult {
    * measured in the reference layout on SQLite only (it has no store). Its rounds are drained as the bot's are.
    */
   floor?: AckAppFigures & { answers: AnswerCounts & { allDrained: boolean } };
+  /**
+   * The same floor written the way Bolt's documentation writes it (`client.views.*`, `respond()`;
+   * floor-app.ts `via: 'bolt-client'`): what a Bolt app making these calls the usual way pays
+   * before doing anything of its own. Measured with the floor, after it.
+   */
+  boltFloor?: AckAppFigures & { answers: AnswerCounts & { allDrained: boolean } };
   /** bot p99 / bare p99 over all measured requests. */
   p99Ratio: number;
   /** bot / bare of the p99 without each round's first wave. */
@@ -98,11 +104,14 @@ const ORDER: AckApp[] = ['bare', 'bot', 'bot', 'bare', 'bot', 'bare', 'bare', 'b
 /**
  * With the I/O floor: its 4 rounds (2,000 commands) after the others, so the bare and bot rounds
  * keep the order and spacing they have without it (a floor round between them lengthened the idle
- * gaps after which a round's first wave reconnects). The floor's figure is its CPU, not a p99.
+ * gaps after which a round's first wave reconnects), then the Bolt-client floor's 3. A floor's
+ * figure is its CPU, not a p99.
  */
-const ORDER_WITH_FLOOR: AckApp[] = [...ORDER, 'floor', 'floor', 'floor', 'floor'];
+const ORDER_WITH_FLOOR: AckApp[] = [...ORDER, 'floor', 'floor', 'floor', 'floor', 'boltFloor', 'boltFloor', 'boltFloor'];
+/** Warm-up rounds of each floor, just before its own rounds. */
+const FLOOR_WARMUP_ROUNDS: Partial<Record<AckApp, number>> = { floor: 2, boltFloor: 1 };
 
-export type AckApp = 'bare' | 'bot' | 'floor';
+export type AckApp = 'bare' | 'bot' | 'floor' | 'boltFloor';
 const CLOUD_LATENCY_MS = 1000;
 /** Sending stops after this long; the wait for answers after it is bounded in ack-world.ts. */
 const ROUND_TIME_LIMIT_MS = 10_000;
@@ -209,9 +218,12 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
   const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/slack/events`;
 
   // The I/O floor, in the reference layout on SQLite (the floor has no store: once per bench run is enough).
-  const floor = layout === 'separate' && !postgresUrl ? await startFloorApp({ slackUrl: world.slackUrl, cloudBaseUrl: world.cloudBaseUrl, cloudToken: world.cloudToken, botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET }) : undefined;
+  const withFloor = layout === 'separate' && !postgresUrl;
+  const floorWorld = { slackUrl: world.slackUrl, cloudBaseUrl: world.cloudBaseUrl, cloudToken: world.cloudToken, botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET };
+  const floor = withFloor ? await startFloorApp(floorWorld) : undefined;
+  const boltFloor = withFloor ? await startFloorApp(floorWorld, 'bolt-client') : undefined;
   const order = floor ? ORDER_WITH_FLOOR : ORDER;
-  const urlOf: Record<AckApp, string> = { bare: bareUrl, bot: botUrl, floor: floor?.url ?? '' };
+  const urlOf: Record<AckApp, string> = { bare: bareUrl, bot: botUrl, floor: floor?.url ?? '', boltFloor: boltFloor?.url ?? '' };
   let rssPeak = process.memoryUsage().rss;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
   // Each round starts on a collected heap in both processes, so no round pays for the garbage
@@ -226,7 +238,7 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
     for (const app of ['bare', 'bot', 'bare', 'bot'] as const) await run(app, WARMUP);
     gc?.();
 
-    const perApp = <T>(make: () => T): Record<AckApp, T> => ({ bare: make(), bot: make(), floor: make() });
+    const perApp = <T>(make: () => T): Record<AckApp, T> => ({ bare: make(), bot: make(), floor: make(), boltFloor: make() });
     const samples = perApp(() => [] as number[]);
     const roundP99 = perApp(() => [] as number[]);
     const afterFirstWave = perApp(() => [] as number[]);
@@ -234,15 +246,16 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
     const genLoop = perApp(() => [] as number[]);
     const cpu = perApp(() => 0);
     const sendMs = perApp(() => 0);
-    const floorRounds: RoundResult[] = [];
-    let floorWarm = false;
+    const floorRounds = perApp(() => [] as RoundResult[]);
+    const warm = new Set<AckApp>();
     const errors = { non200: 0, transport: 0 };
     const botRounds: RoundResult[] = [];
     for (const app of order) {
-      if (app === 'floor' && !floorWarm) {
+      const warmups = FLOOR_WARMUP_ROUNDS[app] ?? 0;
+      if (warmups > 0 && !warm.has(app)) {
         // Its own warm-up, just before its rounds (JIT, connections).
-        for (let i = 0; i < 2; i++) await run('floor', WARMUP);
-        floorWarm = true;
+        for (let i = 0; i < warmups; i++) await run(app, WARMUP);
+        warm.add(app);
       }
       gc?.();
       const h = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
@@ -262,7 +275,7 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
       errors.non200 += r.non200;
       errors.transport += r.transportErrors + (PER_ROUND - acks.length);
       if (app === 'bot') botRounds.push(r);
-      if (app === 'floor') floorRounds.push(r);
+      if (app === 'floor' || app === 'boltFloor') floorRounds[app].push(r);
     }
 
     const figures = (app: AckApp): AckAppFigures => ({
@@ -309,7 +322,8 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
       cloudLatencyMs: CLOUD_LATENCY_MS,
       bare: bareFig,
       bot: botFig,
-      ...(floor ? { floor: { ...figures('floor'), answers: answersOf(floorRounds) } } : {}),
+      ...(floor ? { floor: { ...figures('floor'), answers: answersOf(floorRounds.floor) } } : {}),
+      ...(boltFloor ? { boltFloor: { ...figures('boltFloor'), answers: answersOf(floorRounds.boltFloor) } } : {}),
       p99Ratio: botFig.p99 / bareFig.p99,
       p99RatioAfterFirstWave: botFig.p99AfterFirstWave / bareFig.p99AfterFirstWave,
       pairRatios,
@@ -326,6 +340,7 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
     await bot.stop(); // closes its pool and store too
     await bare.stop();
     await floor?.stop();
+    await boltFloor?.stop();
     await world.close();
     rmSync(dir, { recursive: true, force: true });
   }

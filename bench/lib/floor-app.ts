@@ -7,8 +7,13 @@
  * over the floor's is the part its own code adds.
  *
  * The endpoints per command are the bot's as the sandbox recorded them (bench/lib/ack-generator.ts
- * COMMANDS); test/unit/bench-floor.test.ts holds the two together, so the floor cannot drift
+ * COMMANDS); test/e2e/bench-floor.test.ts holds the two together, so the floor cannot drift
  * from what the bot asks.
+ *
+ * `via: 'bolt-client'` makes the same requests the way Bolt's documentation writes them:
+ * `client.views.open` / `client.views.update` (Bolt's WebClient) and `respond()` for the
+ * response_url. It answers what a Bolt app written the usual way pays for this mix before it
+ * does anything of its own; the bot posts its Slack calls directly (src/slack/slack-http.ts).
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +41,9 @@ export interface FloorWorld {
   signingSecret: string;
 }
 
+/** How the floor talks to Slack: undici posts as the bot does (the default), or Bolt's own client and `respond()`. */
+export type FloorVia = 'undici' | 'bolt-client';
+
 export interface FloorApp {
   url: string;
   stop(): Promise<void>;
@@ -52,7 +60,7 @@ const modal = (text: string) => ({
   blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
 });
 
-export async function startFloorApp(world: FloorWorld): Promise<FloorApp> {
+export async function startFloorApp(world: FloorWorld, via: FloorVia = 'undici'): Promise<FloorApp> {
   // The bot's own settings: one Agent for Slack (src/slack/light-fetch.ts), one for the cloud.
   const slackAgent = new Agent({ keepAliveTimeout: 30_000, connections: 64 });
   const cloudAgent = new Agent({ keepAliveTimeout: 30_000 });
@@ -74,23 +82,41 @@ export async function startFloorApp(world: FloorWorld): Promise<FloorApp> {
     deferInitialization: true,
     convoStore: false,
   });
-  const answer = async (text: string, responseUrl: string, triggerId: string): Promise<void> => {
+  /** The two ways of reaching Slack: a Web API call and a response_url post. */
+  interface SlackWay {
+    call(method: 'views.open' | 'views.update', params: Record<string, unknown>): Promise<{ view?: { id?: string } }>;
+    respond(text: string): Promise<void>;
+  }
+  const answer = async (text: string, triggerId: string, way: SlackWay): Promise<void> => {
     const paths = FLOOR_CLOUD_PATHS[text as CommandText] ?? [];
     const kind = COMMANDS.find((c) => c.text === text)?.kind;
     if (kind === 'read') {
       const data = await Promise.all(paths.map(cloud));
-      const res = await request(responseUrl, { dispatcher: slackAgent, method: 'POST', headers: json, body: JSON.stringify({ response_type: 'ephemeral', text: JSON.stringify(data).slice(0, 300) }) });
-      await res.body.dump();
+      await way.respond(JSON.stringify(data).slice(0, 300));
       return;
     }
-    const opened = await slack('views.open', { trigger_id: triggerId, view: modal('Reading the choices…') });
+    const opened = await way.call('views.open', { trigger_id: triggerId, view: modal('Reading the choices…') });
     const data = await Promise.all(paths.map(cloud));
-    await slack('views.update', { view_id: opened.view?.id, view: modal(JSON.stringify(data).slice(0, 300)) });
+    await way.call('views.update', { view_id: opened.view?.id, view: modal(JSON.stringify(data).slice(0, 300)) });
   };
-  app.command('/cloud', async ({ ack, command }) => {
+  app.command('/cloud', async ({ ack, command, client, respond }) => {
     await ack();
+    const way: SlackWay =
+      via === 'undici'
+        ? {
+            call: slack,
+            respond: async (text) => {
+              const res = await request(command.response_url, { dispatcher: slackAgent, method: 'POST', headers: json, body: JSON.stringify({ response_type: 'ephemeral', text }) });
+              await res.body.dump();
+            },
+          }
+        : {
+            // Bolt's own client (WebClient: its queue, retries and form encoding) and respond().
+            call: (method, params) => (method === 'views.open' ? client.views.open(params as never) : client.views.update(params as never)),
+            respond: async (text) => void (await respond({ response_type: 'ephemeral', text })),
+          };
     // After the ack, detached, as the bot's work is (src/slack/after-ack.ts).
-    setImmediate(() => void answer(command.text, command.response_url, command.trigger_id).catch(() => {}));
+    setImmediate(() => void answer(command.text, command.trigger_id, way).catch(() => {}));
   });
   await app.init();
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as unknown as Server;

@@ -3,7 +3,8 @@
  * the explanation of what decides the ratio. The layout is the issue's reference: the load
  * generator (with the fake Slack and the sandbox) in a process of its own, the apps alone on their
  * event loop, measured on SQLite and on PostgreSQL. The SQLite run also measures the I/O floor
- * (bench/lib/floor-app.ts): bare Bolt making the bot's requests and nothing else. The `same`
+ * (bench/lib/floor-app.ts): bare Bolt making the bot's requests and nothing else, once as the bot
+ * makes them (direct posts) and once through Bolt's own client and `respond()`. The `same`
  * layout (everything in one process) is no longer part of `npm run bench`; `tsx
  * bench/ack-latency.ts same` still runs it by hand.
  */
@@ -29,6 +30,7 @@ const cpuRatioOf = (r: AckLatencyResult) => r.bot.cpuMsPerCommand / r.bare.cpuMs
 const cpuText = (r: AckLatencyResult) => `${fmt(cpuRatioOf(r), 2)}× (${fmt(r.bot.cpuMsPerCommand, 2)} ms ÷ bare Bolt ${fmt(r.bare.cpuMsPerCommand, 2)} ms)`;
 /** The I/O floor's CPU per command ÷ bare Bolt's, and the bot's ÷ the floor's (same run). */
 const floorText = (r: AckLatencyResult) => (r.floor ? `${fmt(r.floor.cpuMsPerCommand / r.bare.cpuMsPerCommand, 2)}× (${fmt(r.floor.cpuMsPerCommand, 2)} ms ÷ bare Bolt ${fmt(r.bare.cpuMsPerCommand, 2)} ms)` : 'not measured');
+const boltFloorText = (r: AckLatencyResult) => (r.boltFloor ? `${fmt(r.boltFloor.cpuMsPerCommand / r.bare.cpuMsPerCommand, 2)}× (${fmt(r.boltFloor.cpuMsPerCommand, 2)} ms ÷ bare Bolt ${fmt(r.bare.cpuMsPerCommand, 2)} ms)` : 'not measured');
 const overFloorText = (r: AckLatencyResult) => (r.floor ? `${fmt(r.bot.cpuMsPerCommand / r.floor.cpuMsPerCommand, 2)}× (${fmt(r.bot.cpuMsPerCommand, 2)} ms ÷ floor ${fmt(r.floor.cpuMsPerCommand, 2)} ms)` : 'not measured');
 
 const LAYOUT_NAME: Record<AckLayout, string> = {
@@ -89,14 +91,25 @@ export function ackTargetRows(ack: AckLatencyResult, ackPg: PgRun<AckLatencyResu
       '(the least any bot answering this mix pays)',
       '(information)',
     ],
+    [
+      "(Information, not a target) The same floor through Bolt's own client (`client.views.*`, `respond()`) ÷ bare Bolt (same run, SQLite): the same requests made the way Bolt's documentation makes them",
+      boltFloorText(ack),
+      '(what a Bolt app written the usual way pays before any work of its own)',
+      '(information)',
+    ],
     ['(Information, not a target) The bot\'s CPU per command ÷ the I/O floor\'s (same run, SQLite): what its own code adds', overFloorText(ack), '', '(information)'],
   ];
 }
 
 export function ackSection(ack: AckLatencyResult, ackPg: PgRun<AckLatencyResult>): string {
-  const APP_NAME = { bare: 'bare Bolt app (ack only)', floor: "I/O floor (bare Bolt making the bot's requests)", bot: 'cloudbot (createRuntime)' } as const;
+  const APP_NAME = {
+    bare: 'bare Bolt app (ack only)',
+    floor: "I/O floor (bare Bolt making the bot's requests)",
+    boltFloor: "I/O floor through Bolt's client (`client.views.*`, `respond()`)",
+    bot: 'cloudbot (createRuntime)',
+  } as const;
   const rows = (r: AckLatencyResult) =>
-    (['bare', 'floor', 'bot'] as const).flatMap((app) => {
+    (['bare', 'floor', 'boltFloor', 'bot'] as const).flatMap((app) => {
       const f = r[app];
       if (!f) return [];
       return [[
@@ -129,13 +142,14 @@ export function ackSection(ack: AckLatencyResult, ackPg: PgRun<AckLatencyResult>
   return [
     '## Ack latency under load',
     '',
-    `${ack.rounds} measured rounds per app of ${ack.perRound} signed \`/cloud\` commands (reads and form openers), ${ack.concurrency} in flight, order ${ack.order.join(' → ')} (after a warm-up of 4 × 500; the floor's 4 rounds come last, after 2 × 500 of its own warm-up, so the bare and bot rounds keep their order and spacing); the cloud answers every request after ${ack.cloudLatencyMs} ms. Ack time = request sent → response status received, over ${ack.bot.n} requests per app and run (${ack.floor ? ack.floor.n : 0} for the I/O floor, whose figure is its CPU, not a p99). The layout is the issue's reference: the load generator in its own process, the apps alone on their event loop; the fake Slack Web API, the response_url endpoints and the sandbox cloud run in a third process${ack.worldCpu !== undefined ? `, pinned to CPU ${ack.worldCpu} (taskset) while the apps and the generator may use every CPU: in production Slack and the cloud are other machines, and here the bot's answers keep them busy (about as much CPU per command as the bot's own) where the bare app's never do` : ''}. It runs twice, the bot's store a SQLite file, then PostgreSQL (the bare app has no store; it is measured again beside each); the I/O floor has no store either and runs in the SQLite run only. "CPU per command" is the apps' process alone, from a round's first command until its last answer. (The comparison layout with everything in the apps' process, \`tsx bench/ack-latency.ts same\`, is no longer part of \`npm run bench\`: it was for comparison only, and its 30 s are better spent on the floor.)`,
+    `${ack.rounds} measured rounds per app of ${ack.perRound} signed \`/cloud\` commands (reads and form openers), ${ack.concurrency} in flight, order ${ack.order.join(' → ')} (after a warm-up of 4 × 500; the floor's 4 rounds come last, after 2 × 500 of its own warm-up, so the bare and bot rounds keep their order and spacing, then the Bolt-client floor's 3 after 1 × 500 of its own); the cloud answers every request after ${ack.cloudLatencyMs} ms. Ack time = request sent → response status received, over ${ack.bot.n} requests per app and run (${ack.floor ? ack.floor.n : 0} for the I/O floor and ${ack.boltFloor ? ack.boltFloor.n : 0} for its Bolt-client form, whose figures are their CPU, not a p99). The layout is the issue's reference: the load generator in its own process, the apps alone on their event loop; the fake Slack Web API, the response_url endpoints and the sandbox cloud run in a third process${ack.worldCpu !== undefined ? `, pinned to CPU ${ack.worldCpu} (taskset) while the apps and the generator may use every CPU: in production Slack and the cloud are other machines, and here the bot's answers keep them busy (about as much CPU per command as the bot's own) where the bare app's never do` : ''}. It runs twice, the bot's store a SQLite file, then PostgreSQL (the bare app has no store; it is measured again beside each); the I/O floors have no store either and run in the SQLite run only. "CPU per command" is the apps' process alone, from a round's first command until its last answer. (The comparison layout with everything in the apps' process, \`tsx bench/ack-latency.ts same\`, is no longer part of \`npm run bench\`: it was for comparison only, and its 30 s are better spent on the floor.)`,
     '',
     ackTable,
     '',
     bullets(ack),
     ackPg.ok ? bullets(ackPg.result) : `- **${LAYOUT_NAME.separate}, store on PostgreSQL**: ${notMeasured(ackPg)} (${ackPg.why}).`,
     floorBullet(ack),
+    boltFloorBullet(ack),
   ].join('\n');
 }
 
@@ -145,6 +159,14 @@ function floorBullet(r: AckLatencyResult): string {
   if (!f) return '- **I/O floor**: not measured in this run.';
   const a = f.answers;
   return `- **I/O floor** (bench/lib/floor-app.ts; test/e2e/bench-floor.test.ts checks it makes the bot's cloud requests and Slack calls for each command): CPU ${fmt(f.cpuMsPerCommand, 2)} ms per command, ${fmt(f.cpuMsPerCommand / r.bare.cpuMsPerCommand, 2)}× bare Bolt's; the bot's is ${fmt(r.bot.cpuMsPerCommand / f.cpuMsPerCommand, 2)}× the floor's. Reads ${a.readsAnswered}/${a.reads} answered through their response_url, forms ${a.viewsOpened}/${a.modals} opened and ${a.viewsFilled}/${a.modals} filled; every round drained: ${a.allDrained ? 'yes' : 'NO'}.`;
+}
+
+/** What the Bolt-client floor's rounds showed. */
+function boltFloorBullet(r: AckLatencyResult): string {
+  const f = r.boltFloor;
+  if (!f) return "- **I/O floor through Bolt's client**: not measured in this run.";
+  const a = f.answers;
+  return `- **I/O floor through Bolt's client** (bench/lib/floor-app.ts, \`via: 'bolt-client'\`; the same test checks its requests): the same requests as the I/O floor, made with \`client.views.open\` / \`client.views.update\` (Bolt's WebClient) and \`respond()\`. CPU ${fmt(f.cpuMsPerCommand, 2)} ms per command, ${fmt(f.cpuMsPerCommand / r.bare.cpuMsPerCommand, 2)}× bare Bolt's; the bot, which posts its Slack calls directly (src/slack/slack-http.ts) and then parses, checks, stores, audits and renders, costs ${fmt(r.bot.cpuMsPerCommand / f.cpuMsPerCommand, 2)}× this. Reads ${a.readsAnswered}/${a.reads} answered, forms ${a.viewsOpened}/${a.modals} opened and ${a.viewsFilled}/${a.modals} filled; every round drained: ${a.allDrained ? 'yes' : 'NO'}.`;
 }
 
 /** "Why" bullets: what decides the ratio (always), and the misses of the ack targets. */
@@ -162,7 +184,7 @@ export function ackWhy(ack: AckLatencyResult, ackPg: PgRun<AckLatencyResult>, v:
   if (!v.cpu || v.cpuPg === false) {
     const pg = ackPg.ok ? `, PostgreSQL ${cpuText(ackPg.result)}` : '';
     why.push(
-      `- **Bot CPU per command ${cpuText(ack)} on SQLite${pg} (target ≤ ${ACK_TARGETS.cpuRatio}×).** The apps' process alone, from the first command of a round until its last answer, so it counts the whole command: the ack, the cloud requests (${fmt(CLOUD_REQUESTS_PER_COMMAND, 2)} per command in this mix), \`views.open\` + \`views.update\` for a form or one response_url post for a read. Bare Bolt only acks. **The I/O floor — bare Bolt making exactly those requests, with no parsing, access, store, audit or rendering (bench/lib/floor-app.ts) — costs ${floorText(ack)}** in the same run: the requests alone take ${ack.floor ? fmt(ack.floor.cpuMsPerCommand / ack.bare.cpuMsPerCommand, 1) : '?'}× of the 3× before the bot does anything of its own, which leaves ${ack.floor ? fmt(Math.max(0, ACK_TARGETS.cpuRatio * ack.bare.cpuMsPerCommand - ack.floor.cpuMsPerCommand), 2) : '?'} ms per command for everything the bot itself must do. The bot costs ${overFloorText(ack)}: ~${fmt(ack.floor ? ack.bot.cpuMsPerCommand - ack.floor.cpuMsPerCommand : 0, 2)} ms per command of its own work (parse and aliases, access, delivery claim and audit rows, names remembered, the cloud client's validation, rendering, logging, GC of all that). Profiled (the inspector's CPU profile of bot-only rounds, compiled JavaScript, beside the floor's), that work is spread thin: no function of the bot's own code takes more than ~1.5 % of its busy time by itself. Against the floor, per command (one profiled run each, 2,000 commands; the profiler inflates both alike): garbage collection 0.16 ms against 0.08, Bolt's own code 0.10 against 0.06 (Bolt runs every listener's middleware chain for every request), undici 0.21 against 0.16, and the socket writes of its larger bodies (real forms and answers) twice the floor's; the rest is the bot's own steps, each small. What issue 22 cut from it: 24 Bolt listeners became 14 (one each for the change buttons, the alert buttons and the workflow steps), operation and Slack-call deadlines are cleared timers instead of \`AbortSignal.timeout\` (~11 µs and a finalizer each), \`isOptional\` no longer runs a failing zod parse per required argument per command, rendering no longer splits every value into an array of characters, and the ip reserve form reads the subnet list once instead of twice.`,
+      `- **Bot CPU per command ${cpuText(ack)} on SQLite${pg} (target ≤ ${ACK_TARGETS.cpuRatio}×).** The apps' process alone, from the first command of a round until its last answer, so it counts the whole command: the ack, the cloud requests (${fmt(CLOUD_REQUESTS_PER_COMMAND, 2)} per command in this mix), \`views.open\` + \`views.update\` for a form or one response_url post for a read. Bare Bolt only acks. **The I/O floor — bare Bolt making exactly those requests, with no parsing, access, store, audit or rendering (bench/lib/floor-app.ts) — costs ${floorText(ack)}** in the same run: the requests alone take ${ack.floor ? fmt(ack.floor.cpuMsPerCommand / ack.bare.cpuMsPerCommand, 1) : '?'}× of the 3× before the bot does anything of its own, which leaves ${ack.floor ? fmt(Math.max(0, ACK_TARGETS.cpuRatio * ack.bare.cpuMsPerCommand - ack.floor.cpuMsPerCommand), 2) : '?'} ms per command for everything the bot itself must do. The bot costs ${overFloorText(ack)}: ~${fmt(ack.floor ? ack.bot.cpuMsPerCommand - ack.floor.cpuMsPerCommand : 0, 2)} ms per command of its own work (parse and aliases, access, delivery claim and audit rows, names remembered, the cloud client's validation, rendering, logging, GC of all that). Profiled (the inspector's CPU profile of bot-only rounds, compiled JavaScript, beside the floor's), that work is spread thin: no function of the bot's own code takes more than ~1.5 % of its busy time by itself. Against the floor, per command (one profiled run each, 2,000 commands; the profiler inflates both alike): garbage collection 0.16 ms against 0.08, Bolt's own code 0.10 against 0.06 (Bolt runs each listener's middleware chain for every request: five chains against the floor's one), undici 0.21 against 0.16, and the socket writes of its larger bodies (real forms and answers) twice the floor's; the rest is the bot's own steps, each small. For scale, **the same requests made through Bolt's own client and \`respond()\`, with nothing else, cost ${boltFloorText(ack)}**${ack.boltFloor ? ` — ${ack.boltFloor.cpuMsPerCommand >= ack.bot.cpuMsPerCommand ? 'more than' : `${fmt(ack.boltFloor.cpuMsPerCommand / ack.bot.cpuMsPerCommand, 2)}× of`} the whole bot's` : ''}: a Bolt app written the usual way misses the 3× before it parses a word. What issue 22 cut from it: 24 Bolt listeners became 5 (one per kind of request, routed by exact id: src/slack/listener-routes.ts), post-ack steps take one immediate per turn instead of one per waiting step (src/turns.ts), operation and Slack-call deadlines are cleared timers instead of \`AbortSignal.timeout\` (~11 µs and a finalizer each), \`isOptional\` no longer runs a failing zod parse per required argument per command, rendering no longer splits every value into an array of characters, and the ip reserve form reads the subnet list once instead of twice.`,
     );
   }
   if (v.ratioPg === false && ackPg.ok) {

@@ -4,23 +4,25 @@
  * response_url post for a read, views.open + views.update for a form). Both apps answer the
  * same commands against the same sandbox and fake Slack here; if the bot's requests change,
  * this fails and the floor is brought along, so "bot ÷ floor" keeps meaning the bot's own work.
+ * The floor's Bolt-client form (`via: 'bolt-client'`) is held to the same requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../bench/lib/ack-generator.js';
-import { startFloorApp, type FloorApp } from '../../bench/lib/floor-app.js';
+import { startFloorApp, type FloorApp, type FloorVia } from '../../bench/lib/floor-app.js';
 import { createSlackSender } from '../rig/slack-sender.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOT_TOKEN, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
 import { CLOUD_TOKEN, startBotRig, type BotRig } from './bot-rig.js';
 
 let rig: BotRig;
-let floor: FloorApp;
+const floors: Partial<Record<FloorVia, FloorApp>> = {};
+const VIAS: FloorVia[] = ['undici', 'bolt-client'];
 beforeAll(async () => {
   rig = await startBotRig();
-  floor = await startFloorApp({ slackUrl: rig.slack.url, cloudBaseUrl: rig.cloudUrl, cloudToken: CLOUD_TOKEN, botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET });
+  for (const via of VIAS) floors[via] = await startFloorApp({ slackUrl: rig.slack.url, cloudBaseUrl: rig.cloudUrl, cloudToken: CLOUD_TOKEN, botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET }, via);
 });
 afterAll(async () => {
-  await floor?.stop();
+  for (const via of VIAS) await floors[via]?.stop();
   await rig?.close();
 });
 
@@ -43,11 +45,10 @@ async function requestsOf(eventsUrl: string, text: string, kind: 'read' | 'modal
 
 describe('the I/O floor of the ack bench', () => {
   for (const c of COMMANDS) {
-    it(`${c.text}: the same cloud requests and Slack calls as the bot`, async () => {
+    it(`${c.text}: the same cloud requests and Slack calls as the bot, in both of the floor's forms`, async () => {
       const bot = await requestsOf(rig.eventsUrl, c.text, c.kind);
-      const bare = await requestsOf(floor.url, c.text, c.kind);
       expect(bot.cloud.length).toBeGreaterThan(0);
-      expect(bare).toEqual(bot);
+      for (const via of VIAS) expect({ via, ...(await requestsOf(floors[via]!.url, c.text, c.kind)) }).toEqual({ via, ...bot });
     });
   }
 });
