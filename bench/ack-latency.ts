@@ -246,10 +246,10 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
     const genLoop = perApp(() => [] as number[]);
     const cpu = perApp(() => 0);
     const sendMs = perApp(() => 0);
-    const floorRounds = perApp(() => [] as RoundResult[]);
+    /** Each app's round results (what its people saw is read from the drained ones). */
+    const rounds = perApp(() => [] as RoundResult[]);
     const warm = new Set<AckApp>();
     const errors = { non200: 0, transport: 0 };
-    const botRounds: RoundResult[] = [];
     for (const app of order) {
       const warmups = FLOOR_WARMUP_ROUNDS[app] ?? 0;
       if (warmups > 0 && !warm.has(app)) {
@@ -274,8 +274,7 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
       genLoop[app].push(r.generatorLoopP99Ms);
       errors.non200 += r.non200;
       errors.transport += r.transportErrors + (PER_ROUND - acks.length);
-      if (app === 'bot') botRounds.push(r);
-      if (app === 'floor' || app === 'boltFloor') floorRounds[app].push(r);
+      rounds[app].push(r);
     }
 
     const figures = (app: AckApp): AckAppFigures => ({
@@ -291,10 +290,10 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
     // Adjacent pairs in ABBA order: (bare0, bot0), (bot1, bare1), (bare2, bot2).
     const pairRatios = roundP99.bot.map((p, i) => p / roundP99.bare[i]!);
     /** What the people behind one app's rounds saw, summed. */
-    const answersOf = (rounds: RoundResult[]) => {
-      const sum = (f: (a: NonNullable<RoundResult['answers']>) => number) => rounds.reduce((acc, r) => acc + (r.answers ? f(r.answers) : 0), 0);
+    const answersOf = (appRounds: RoundResult[]) => {
+      const sum = (f: (a: NonNullable<RoundResult['answers']>) => number) => appRounds.reduce((acc, r) => acc + (r.answers ? f(r.answers) : 0), 0);
       const viewErrors: Record<string, number> = {};
-      for (const r of rounds) for (const [k, v] of Object.entries(r.answers?.viewErrors ?? {})) viewErrors[k] = (viewErrors[k] ?? 0) + v;
+      for (const r of appRounds) for (const [k, v] of Object.entries(r.answers?.viewErrors ?? {})) viewErrors[k] = (viewErrors[k] ?? 0) + v;
       return {
         reads: sum((a) => a.reads),
         readsAnswered: sum((a) => a.readsAnswered),
@@ -306,8 +305,8 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
         viewErrors,
         responseUrlRefusals: sum((a) => a.responseUrlRefusals),
         blockKitViolations: sum((a) => a.blockKitViolations),
-        maxDrainMs: Math.max(...rounds.map((r) => r.answers?.drainMs ?? 0)),
-        allDrained: rounds.every((r) => r.answers?.drained === true),
+        maxDrainMs: Math.max(...appRounds.map((r) => r.answers?.drainMs ?? 0)),
+        allDrained: appRounds.every((r) => r.answers?.drained === true),
       };
     };
 
@@ -322,14 +321,14 @@ export async function runAckLatency(layout: AckLayout, postgresUrl?: string): Pr
       cloudLatencyMs: CLOUD_LATENCY_MS,
       bare: bareFig,
       bot: botFig,
-      ...(floor ? { floor: { ...figures('floor'), answers: answersOf(floorRounds.floor) } } : {}),
-      ...(boltFloor ? { boltFloor: { ...figures('boltFloor'), answers: answersOf(floorRounds.boltFloor) } } : {}),
+      ...(floor ? { floor: { ...figures('floor'), answers: answersOf(rounds.floor) } } : {}),
+      ...(boltFloor ? { boltFloor: { ...figures('boltFloor'), answers: answersOf(rounds.boltFloor) } } : {}),
       p99Ratio: botFig.p99 / bareFig.p99,
       p99RatioAfterFirstWave: botFig.p99AfterFirstWave / bareFig.p99AfterFirstWave,
       pairRatios,
       errors,
-      answers: answersOf(botRounds),
-      timeToAnswerMs: summarize(botRounds.flatMap((r) => r.answers?.answerMs ?? [])),
+      answers: answersOf(rounds.bot),
+      timeToAnswerMs: summarize(rounds.bot.flatMap((r) => r.answers?.answerMs ?? [])),
       generatorLoopP99Ms: { bare: Math.max(...genLoop.bare), bot: Math.max(...genLoop.bot) },
       rssPeakMb: rssPeak / (1024 * 1024),
       logLines,
