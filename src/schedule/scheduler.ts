@@ -4,6 +4,8 @@
  * claimed (one claimer per schedule + occurrence, migration 13), the next run is advanced by a
  * conditional update, and only the claimer runs it. An occurrence more than the grace period
  * late (every replica was down) is claimed as skipped and the skip said in the channel instead.
+ * A replica renews the leases of the runs it is still running at every look, so a run longer
+ * than its lease is not taken over while its replica lives (nor by the replica running it).
  * A run whose replica died is taken over once its lease ends; the change flow's dedupe key
  * then keeps its change from being sent twice. Pending schedules are armed here once their
  * Confirm record succeeded (or closed when it was cancelled or expired).
@@ -50,10 +52,15 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
   const log = deps.logger;
   const inFlight = new Set<Promise<void>>();
+  /** The runs this replica is running, by `schedule occurrence`: their leases are renewed each look. */
+  const running = new Map<string, { scheduleId: string; occurrence: number }>();
+  const keyOf = (scheduleId: string, occurrence: number) => `${scheduleId} ${occurrence}`;
   const stopping = new AbortController();
   let loop: Promise<void> | undefined;
 
   function launch(s: ScheduleRecord, occurrence: number, attempt: 'first' | 'takeover'): void {
+    const key = keyOf(s.id, occurrence);
+    running.set(key, { scheduleId: s.id, occurrence });
     const p = (async () => {
       let result: string;
       try {
@@ -66,12 +73,25 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       await deps.store.finishRun(s.id, occurrence, deps.owner, result.slice(0, 300), deps.clock.now());
     })()
       .catch((error: unknown) => log.error('could not record a scheduled run', { schedule: s.id, error }))
-      .finally(() => inFlight.delete(p));
+      .finally(() => {
+        inFlight.delete(p);
+        running.delete(key);
+      });
     inFlight.add(p);
+  }
+
+  async function renewLeases(now: number): Promise<void> {
+    for (const [key, run] of running) {
+      // False also when the run ended between the two lines, so the log says both.
+      if (!(await deps.store.renew(run.scheduleId, run.occurrence, deps.owner, now, leaseMs)) && running.has(key)) {
+        log.info('a scheduled run lease was not renewed: the run has ended or another replica took it over', { schedule: run.scheduleId, occurrence: run.occurrence });
+      }
+    }
   }
 
   async function takeOver(now: number): Promise<void> {
     for (const run of await deps.store.stale(now, 20)) {
+      if (running.has(keyOf(run.scheduleId, run.occurrence))) continue; // still ours and still running
       if (!(await deps.store.takeOver(run.scheduleId, run.occurrence, deps.owner, now, leaseMs))) continue;
       const s = await deps.store.get(run.scheduleId);
       if (!s) continue;
@@ -115,6 +135,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const tick = async () => {
     const now = deps.clock.now();
     await armConfirmed(deps.store, deps.operations, now);
+    await renewLeases(now);
     await takeOver(now);
     await due(now);
   };

@@ -90,6 +90,15 @@ export function createScheduleStore(sql: Sql): ScheduleStore {
       .where('status', '=', 'running')
       .where('lease_until', '<=', f.typed<number>(p('now'), 'bigint')),
   );
+  const renew = sql.prepare((k, p, f) =>
+    k
+      .updateTable('schedule_runs')
+      .set({ lease_until: p('until') })
+      .where('schedule_id', '=', p('id'))
+      .where('occurrence', '=', f.typed<number>(p('occ'), 'bigint'))
+      .where('status', '=', 'running')
+      .where('owner', '=', p('owner')),
+  );
   const finish = sql.prepare((k, p, f) =>
     k
       .updateTable('schedule_runs')
@@ -168,6 +177,9 @@ export function createScheduleStore(sql: Sql): ScheduleStore {
     },
     async takeOver(id, occ, owner, now, leaseMs) {
       return (await sql.run(takeOver, { id, occ, owner, now, until: now + leaseMs })) === 1;
+    },
+    async renew(id, occ, owner, now, leaseMs) {
+      return (await sql.run(renew, { id, occ, owner, until: now + leaseMs })) === 1;
     },
     async finishRun(id, occ, owner, result, now) {
       const ok = (await sql.run(finish, { id, occ, owner, result, now })) === 1;

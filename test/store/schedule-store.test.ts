@@ -64,6 +64,22 @@ describeStores((t) => {
     expect(await a.schedules.stale(T0 + 10 * 60_000, 10)).toEqual([]);
   });
 
+  it('a live run keeps its lease while its holder renews it; nobody else can renew or take it', async () => {
+    const path = t.file();
+    const a = t.open(path);
+    const b = t.open(path);
+    const s = await a.schedules.add(nightly);
+    expect(await a.schedules.claimRun(s.id, 1000, 'ra', T0, 60_000)).toBe(true);
+    expect(await b.schedules.renew(s.id, 1000, 'rb', T0 + 50_000, 60_000)).toBe(false);
+    expect(await a.schedules.renew(s.id, 1000, 'ra', T0 + 50_000, 60_000)).toBe(true);
+    expect(await b.schedules.stale(T0 + 60_000, 10)).toEqual([]);
+    expect(await b.schedules.takeOver(s.id, 1000, 'rb', T0 + 60_000, 60_000)).toBe(false);
+    expect((await b.schedules.stale(T0 + 110_000, 10)).map((r) => r.owner)).toEqual(['ra']);
+    expect(await a.schedules.finishRun(s.id, 1000, 'ra', 'succeeded', T0 + 70_000)).toBe(true);
+    expect(await a.schedules.renew(s.id, 1000, 'ra', T0 + 80_000, 60_000)).toBe(false); // a finished run stays finished
+    expect(await a.schedules.runs(s.id)).toMatchObject([{ status: 'done', owner: 'ra', leaseUntil: T0 + 110_000 }]);
+  });
+
   it('a one-off advanced to nothing is done; cancel moves only an open schedule', async () => {
     const store = t.open(t.file());
     const s = await store.schedules.add({ ...nightly, when: { kind: 'once', at: 5000, tz: 'UTC', text: 'in 2h' }, nextAt: 5000 });

@@ -85,6 +85,31 @@ describeStores((t) => {
     expect((await a.schedules.runs(s.id))[0]).toMatchObject({ status: 'done', result: 'already started by a run that stopped' });
   });
 
+  it('a run longer than its lease, its replica alive and looking: nobody takes it over, itself included', async () => {
+    const path = t.file();
+    const a = t.open(path);
+    const b = t.open(path);
+    const clock = createManualClock(T0);
+    const calls: string[] = [];
+    let finish!: (r: string) => void;
+    const slow: ScheduledRunner = (_s, occ, attempt) => (calls.push(`a ${occ} ${attempt}`), new Promise<string>((r) => (finish = r)));
+    const s = await add(a, T0 + 60_000);
+    const ra = replica(a, 'replica-a', clock, slow);
+    const rb = replica(b, 'replica-b', clock, async (_s, occ, attempt) => (calls.push(`b ${occ} ${attempt}`), 'taken'));
+    await clock.advance(61_000);
+    await ra.tick();
+    // Three leases long, both replicas looking every 5 minutes.
+    for (let i = 0; i < 6; i++) {
+      await clock.advance(5 * 60_000);
+      await ra.tick();
+      await rb.tick();
+    }
+    expect(calls).toEqual([`a ${T0 + 60_000} first`]);
+    finish('succeeded');
+    await Promise.all([ra.settled(), rb.settled()]);
+    expect(await a.schedules.runs(s.id)).toMatchObject([{ occurrence: T0 + 60_000, status: 'done', owner: 'replica-a', result: 'succeeded' }]);
+  });
+
   it.each([
     ['daily 02:30', 'Europe/Berlin', '2026-03-28T12:00:00Z', ['2026-03-29T01:00:00.000Z', '2026-03-30T00:30:00.000Z']],
     ['30 1 * * *', 'America/New_York', '2026-10-31T12:00:00Z', ['2026-11-01T05:30:00.000Z', '2026-11-02T06:30:00.000Z']],
