@@ -54,12 +54,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const inFlight = new Set<Promise<void>>();
   /** The runs this replica is running, by `schedule occurrence`: their leases are renewed each look. */
   const running = new Map<string, { scheduleId: string; occurrence: number }>();
-  const keyOf = (scheduleId: string, occurrence: number) => `${scheduleId} ${occurrence}`;
   const stopping = new AbortController();
   let loop: Promise<void> | undefined;
 
   function launch(s: ScheduleRecord, occurrence: number, attempt: 'first' | 'takeover'): void {
-    const key = keyOf(s.id, occurrence);
+    const key = `${s.id} ${occurrence}`;
     running.set(key, { scheduleId: s.id, occurrence });
     const p = (async () => {
       let result: string;
@@ -91,7 +90,6 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
   async function takeOver(now: number): Promise<void> {
     for (const run of await deps.store.stale(now, 20)) {
-      if (running.has(keyOf(run.scheduleId, run.occurrence))) continue; // still ours and still running
       if (!(await deps.store.takeOver(run.scheduleId, run.occurrence, deps.owner, now, leaseMs))) continue;
       const s = await deps.store.get(run.scheduleId);
       if (!s) continue;
