@@ -119,6 +119,13 @@ describe('POST /servers/{server}/reinstall', () => {
     expect(r.status).toBe(200);
   });
 
+  it('sets no maximum on the password (the spec gives a minimum only): the bot’s form allows 255, and so does the cloud', async () => {
+    const password = 'p'.repeat(255);
+    const r = await h.call('POST', '/servers/101/reinstall', { template_slug: 'debian-12', password });
+    expect(r.status).toBe(200);
+    expect(r.json.data.password).toBe(password);
+  });
+
   it('refuses an unknown template with TEMPLATE_NOT_FOUND and a busy server with 409', async () => {
     expectError(await h.call('POST', '/servers/101/reinstall', { template_slug: 'windows-95' }), 422, 'TEMPLATE_NOT_FOUND');
     expectError(await h.call('POST', '/servers/103/reinstall', { template_slug: 'debian-12' }), 409, 'SERVER_STATUS_CONFLICT');
