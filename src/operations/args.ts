@@ -4,7 +4,8 @@ import { z } from 'zod';
  * (src/cloud/ids.ts), so what the command line accepts is exactly what may go into a URL path.
  */
 import { IpAddressSchema, PositiveIntSchema, isServerId, isUuid, positiveInt, serverId, uuid } from '../cloud/ids.js';
-import type { PositiveInt, ServerId, Uuid } from '../cloud/ids.js';
+import type { IpAddress, PositiveInt, ServerId, Uuid } from '../cloud/ids.js';
+import { normalAddress } from '../domain/ip-address.js';
 import type { KnownKind } from '../store/known-types.js';
 import { flag, lookedUpAs, positional } from './define.js';
 import type { ArgSpec } from './types.js';
@@ -56,7 +57,13 @@ export function isIdOf(kind: KnownKind, value: unknown): boolean {
 export const serverArg = named(positional('server', ServerOrNameSchema, 'numeric id, 8-character short uuid, full uuid or a name the bot has seen'), 'server');
 export const workerArg = named(positional('worker-uuid', WorkerOrNameSchema, 'the worker’s uuid or name'), 'worker');
 export const groupArg = named(positional('id', GroupOrNameSchema, 'security group id or name'), 'sg');
-export const addressArg = lookedUpAs(positional('address', IpAddressSchema, 'an IPv4 or IPv6 address of the server'), {
+/**
+ * An address in its one written form (RFC 5952 for IPv6): `2A0C:08C0:0001::0011` is the
+ * `2a0c:8c0:1::11` that `server ips` lists, so checks compare like with like and the request,
+ * the confirmation and the audit line name the address as the cloud writes it.
+ */
+const AddressSchema = IpAddressSchema.transform((a) => (normalAddress(a) ?? a) as IpAddress);
+export const addressArg = lookedUpAs(positional('address', AddressSchema, 'an IPv4 or IPv6 address of the server'), {
   what: 'address',
   listedBy: '/cloud server ips {server}',
   lists: 'lists the server’s addresses',

@@ -151,6 +151,12 @@ describe('server remove-ip', () => {
     expect(visibleText(r.final)).toContain('is not an address of server');
   });
 
+  it('an address in another spelling is the same address: the primary IPv6 typed in upper case with zeros is still refused as primary', async () => {
+    const r = await rig.command('server remove-ip 101 2A0C:08C0:0001::0011');
+    expect(visibleText(r.final)).toContain('`2a0c:8c0:1::11` is the primary address of server `101`');
+    expect(r.cloudRequests.every((q) => q.method === 'GET')).toBe(true);
+  });
+
   it('a reserved IP: the confirmation says it stays reserved; one DELETE after Confirm', async () => {
     const from = rig.sandbox.requests.length;
     const before = Date.now();

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { RenameBody } from '../../cloud/requests.js';
 import { isServerBusy } from '../../cloud/server-status.js';
+import { normalAddress } from '../../domain/ip-address.js';
 import { buildRootPasswordReply } from '../../views/secret-views.js';
 import { join, md, val } from '../../views/mrkdwn.js';
 import { KNOWN_OS_TEMPLATES } from '../../views/cloud-error-text.js';
@@ -126,12 +127,14 @@ export const serverRemoveIp = defineOperation({
   change: {
     confirm: true,
     async precheck({ cloud }, { server, address }) {
+      // The typed address is already in its one form (args.ts); the cloud's are compared in theirs.
+      const same = (listed: string | null | undefined) => typeof listed === 'string' && normalAddress(listed) === address;
       const ips = await cloud.servers.ips(server);
-      const ip = ips.find((i) => i.address === address);
+      const ip = ips.find((i) => same(i.address));
       if (!ip) return { refuse: md`${val(address)} is not an address of server ${val(server)}. ${val(`/cloud server ips ${server}`)} lists them.` };
       // Credentials name the primary IPv4 and IPv6; only those two addresses are read from it.
       const { ipv4, ipv6 } = await cloud.servers.credentials(server);
-      if (address === ipv4 || address === ipv6) {
+      if (same(ipv4) || same(ipv6)) {
         return { refuse: md`${val(address)} is the primary address of server ${val(server)} and cannot be removed.` };
       }
       return { facts: { reserved: ip.reserved === true } };
