@@ -56,7 +56,18 @@ export function formCovers(op: AnyOperation, names: string[]): boolean {
   return names.every((n) => fields.has(n));
 }
 
-export async function openChangeForm(deps: ChangeCommandDeps, op: AnyOperation, given: Record<string, unknown>, inv: Invocation, notes?: Record<string, string>): Promise<Reply | undefined> {
+/**
+ * Opens `op`'s form: `given` as typed (its initial values, kept in the form's metadata),
+ * `values` the same arguments checked by their schemas (what the form's intro describes).
+ */
+export async function openChangeForm(
+  deps: ChangeCommandDeps,
+  op: AnyOperation,
+  form: { given: Record<string, unknown>; values: Record<string, unknown> },
+  inv: Invocation,
+  notes?: Record<string, string>,
+): Promise<Reply | undefined> {
+  const { given } = form;
   const spec = op.change!.modal!;
   const metadata = JSON.stringify({ op: op.id, channel: inv.channelId, given, account: inv.account, ...(notes ? { notes } : {}) } satisfies ModalMetadata);
   if (metadata.length > 3000) return FORM_VALUES_TOO_LONG;
@@ -71,7 +82,7 @@ export async function openChangeForm(deps: ChangeCommandDeps, op: AnyOperation, 
     return buildFormNotOpened(e.code, e.failure === 'unavailable');
   }
   try {
-    await fillChangeForm(deps, op, given, opened, metadata, notes, inv.account);
+    await fillChangeForm(deps, op, form, opened, metadata, notes, inv.account);
   } catch (e) {
     if (!(e instanceof SlackApiError)) throw e;
     deps.logger.warn('could not fill in a form', { op: op.id, error: e });
@@ -83,7 +94,7 @@ export async function openChangeForm(deps: ChangeCommandDeps, op: AnyOperation, 
 async function fillChangeForm(
   deps: ChangeCommandDeps,
   op: AnyOperation,
-  given: Record<string, unknown>,
+  { given, values }: { given: Record<string, unknown>; values: Record<string, unknown> },
   opened: { id: string; hash?: string },
   metadata: string,
   notes: Record<string, string> | undefined,
@@ -103,7 +114,7 @@ async function fillChangeForm(
     return;
   }
   const initial = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : typeof v === 'boolean' ? v : String(v)]));
-  const described = op.change!.describe(given as never, {});
+  const described = op.change!.describe(values as never, {});
   const view = buildChangeModal({ spec, options, initial, intro: described.title, privateMetadata: metadata, ...(notes ? { fieldNotes: notes } : {}) });
   await deps.slack.updateView(opened.id, view, opened.hash);
 }

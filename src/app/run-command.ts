@@ -111,7 +111,7 @@ async function runTyped(deps: CommandCoreDeps, input: CommandInput, parsed: Pars
     if (missing?.op.change?.modal && formCovers(missing.op, missing.names) && !input.scheduled) {
       const admitted = await admit(deps, missing.op, actor.userId, actor.channelId, {}, missing.account);
       if (!admitted.ok) return work(COMMAND, admitted.reply);
-      return said(COMMAND, await openChangeForm(deps, missing.op, missing.given, { ...inv, account: admitted.account }));
+      return said(COMMAND, await openChangeForm(deps, missing.op, missing, { ...inv, account: admitted.account }));
     }
     return work(COMMAND, buildProblem(parsed.problem, deps.catalog.usage));
   }
@@ -121,7 +121,7 @@ async function runTyped(deps: CommandCoreDeps, input: CommandInput, parsed: Pars
   if (!admitted.ok) return work(op.command, admitted.reply);
   const { account } = admitted;
   if (op.change) {
-    if (op.change.modal?.whenBare && !parsed.flagsGiven && !parsed.dryRun && !input.scheduled) return said(op.command, await openChangeForm(deps, op, args, { ...inv, account }));
+    if (op.change.modal?.whenBare && !parsed.flagsGiven && !parsed.dryRun && !input.scheduled) return said(op.command, await openChangeForm(deps, op, { given: args, values: args }, { ...inv, account }));
     return said(op.command, await runChangeCommand(deps, op, args, { ...inv, account, dryRun: parsed.dryRun, ...(input.scheduled ? { scheduled: input.scheduled } : {}) }));
   }
   const read = runOperation(deps, op, args, input.scheduled ? { ...actor, scheduleId: input.scheduled.run.scheduleId } : actor, account).then(async (o) => {

@@ -28,7 +28,15 @@ export interface CommandProblem {
   /** A corrected command line to suggest, e.g. `/cloud server status 101`. */
   didYouMean?: string;
   /** The command was recognised but required arguments are missing (a modal may fill them). */
-  missing?: { op: AnyOperation; given: Record<string, unknown>; names: string[]; account?: string };
+  missing?: {
+    op: AnyOperation;
+    /** The arguments as typed (a form's initial values). */
+    given: Record<string, unknown>;
+    /** The same arguments checked, each by its own schema (what a form's intro may describe). */
+    values: Record<string, unknown>;
+    names: string[];
+    account?: string;
+  };
   /** The provider's API does not offer what was asked (not a mistake in the typing). */
   notOffered?: boolean;
 }
@@ -245,13 +253,21 @@ function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
 
   const missing = specs.filter(([name, spec]) => raw[name] === undefined && !isOptional(spec)).map(([n]) => n);
   if (missing.length > 0) {
+    // What was typed is checked now, not once the form comes back: a bad value is told at once,
+    // and the form's intro never describes unchecked text.
+    const values: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(raw)) {
+      const one = (op.args[name]!.schema as z.ZodType).safeParse(value, { error: plainIssue });
+      if (!one.success) return argProblem(op, name, one.error.issues[0]!.message);
+      values[name] = one.data;
+    }
     const shown = (n: string) => (op.args[n]!.kind === 'flag' ? val(`--${n}`) : words(`<${op.args[n]!.placeholder}>`));
     return {
       kind: 'problem',
       problem: {
         message: md`${val(op.command)} needs ${join(missing.map(shown), md` and `)}.`,
         usage: [op],
-        missing: { op, given: raw, names: missing },
+        missing: { op, given: raw, values, names: missing },
       },
     };
   }
@@ -259,14 +275,18 @@ function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
   const parsed = (op.schema as z.ZodType).safeParse(raw, { error: plainIssue });
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;
-    const name = String(first.path[0] ?? '');
-    const spec = op.args[name] as ArgSpec | undefined;
-    const label = !spec ? md`Input` : spec.kind === 'flag' ? val(`--${name}`) : words(`<${spec.placeholder}>`);
-    // The schemas' messages are our words; where they quote the input it becomes a value.
-    return problem(md`${label}: ${inputMessage(first.message)}`, [op]);
+    return argProblem(op, String(first.path[0] ?? ''), first.message);
   }
   const flagsGiven = Object.keys(raw).some((n) => flags.has(n));
   return { kind: 'run', op, args: parsed.data as Record<string, unknown>, flagsGiven, dryRun };
+}
+
+/** An argument its schema refused: `--flag: message` or `<placeholder>: message`. */
+function argProblem(op: AnyOperation, name: string, message: string): ParsedCommand {
+  const spec = op.args[name] as ArgSpec | undefined;
+  const label = !spec ? md`Input` : spec.kind === 'flag' ? val(`--${name}`) : words(`<${spec.placeholder}>`);
+  // The schemas' messages are our words; where they quote the input it becomes a value.
+  return problem(md`${label}: ${inputMessage(message)}`, [op]);
 }
 
 function flagList(flags: Map<string, ArgSpec>): Mrkdwn {

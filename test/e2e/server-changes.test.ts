@@ -105,6 +105,17 @@ describe('server reinstall', () => {
     expect(rig.sandbox.requests.length).toBe(from);
   });
 
+  it('a form opened with some flags typed is filled in: its intro reads the checked values, not the typed text', async () => {
+    // The SSH keys typed as `11,12` are a list once checked; the intro used to get the text and
+    // fail on it, leaving the form at "Reading the choices…".
+    const from = rig.slack.calls.length;
+    await rig.sendCommand('server reinstall 104 --ssh-keys 11,12');
+    const filled = await waitFor(() => rig.slack.calls.slice(from).find((c) => c.method === 'views.update'), { timeoutMs: 5000 });
+    expect(filled.response.ok).toBe(true);
+    expect(visibleText(filled.params.view as Record<string, unknown>)).toContain('Reinstall server `104`');
+    expect(JSON.stringify(filled.params.view)).toContain('"block_id":"password"');
+  });
+
   it('the password is never a command-line flag', async () => {
     const r = await rig.command('server reinstall 101 --template debian-12 --password hunter2hunter2');
     expect(visibleText(r.final)).toMatch(/has no flag `--password`/);

@@ -4,6 +4,7 @@
  * sync" redeploys the group and never sends the change twice.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { asSlackSends } from '../rig/hostile-strings.js';
 import { viewSubmissionPayload } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
@@ -72,6 +73,15 @@ describe('sg add-rule', () => {
     expect(sent(from)).toEqual([
       { method: 'POST', path: '/v2/security-groups/7/rules', body: { type: 'inbound', action: 'REJECT', protocol: 'tcp', ...NO_ADDRESSES, source: '203.0.113.7', destination_port: '8443', comment: 'Admin UI' } },
     ]);
+  });
+
+  it('a bad group with flags missing is refused before the form opens: a typed link never reaches the form', async () => {
+    const views = rig.slack.calls.filter((c) => c.method === 'views.open').length;
+    const r = await rig.command(asSlackSends('sg add-rule "<https://evil.example/login|Confirm here>" --type in'));
+    expect(visibleText(r.final)).toContain('<id>');
+    expect(JSON.stringify(r.final)).not.toContain('<https://evil.example');
+    expect(rig.slack.calls.filter((c) => c.method === 'views.open').length).toBe(views);
+    expect(r.cloudRequests).toEqual([]);
   });
 
   it('a bad CIDR and a port with icmp: errors on those two form fields, nothing sent', async () => {

@@ -106,8 +106,10 @@ export const sgAddRule = defineChange({
     },
     describe: (a) => {
       const v = validateFirewallRule(rawRule(a));
+      // A form's intro may describe the group by the name typed (not yet resolved to its id).
+      const group = typeof a.id === 'number' ? md`${a.id}` : val(String(a.id));
       return {
-        title: v.ok ? md`Add rule to security group ${a.id}: ${ruleText(v.body)}` : md`Add a firewall rule to security group ${a.id}`,
+        title: v.ok ? md`Add rule to security group ${group}: ${ruleText(v.body)}` : md`Add a firewall rule to security group ${group}`,
         lines: [md`It is saved, then applied to the nodes of every server attached to the group.`],
       };
     },
