@@ -64,7 +64,7 @@ function server(resource: string, condition: string, d: Record<string, unknown>)
     if (status === 'suspended') {
       return { icon: RED, firing: md`${s} is suspended`, resolved: md`${s} is no longer suspended`, short: md`${s} suspended`, lines: [] };
     }
-    const verb = status !== undefined ? BUSY_VERBS[status] : undefined;
+    const verb = status !== undefined && Object.hasOwn(BUSY_VERBS, status) ? BUSY_VERBS[status] : undefined;
     const shown = verb ?? val(status);
     return {
       icon: BUSY,

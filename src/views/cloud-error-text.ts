@@ -197,7 +197,8 @@ export const DESCRIBED_CODES = Object.keys(MESSAGES);
 
 export function describeCloudError(e: CloudApiError, ctx: ErrorContext = {}): ErrorText {
   const details = e.details ?? {};
-  const entry = MESSAGES[e.code];
+  // Own keys only: the code is the cloud's text, and `constructor` or `__proto__` must not reach Object's.
+  const entry = Object.hasOwn(MESSAGES, e.code) ? MESSAGES[e.code] : undefined;
   const [summary, nextStep] = entry ? entry(details, e, ctx) : unknownCode(e, ctx);
   const fields = e.code === 'VALIDATION_ERROR' ? e.fieldErrors() : undefined;
   return { summary, nextStep, code: e.code, ...(fields && Object.keys(fields).length ? { fields } : {}) };

@@ -27,6 +27,11 @@ describe('describeCloudError', () => {
     expect(t.summary).toBe('The cloud refused: `The moon is full` (code `SOMETHING_NEW`).');
   });
 
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('a code that names a property of every object (%s) is an unknown code, not a crash', (code) => {
+    const t = describeCloudError(err(code, { message: 'odd' }));
+    expect(t.summary).toBe(`The cloud refused: \`odd\` (code \`${code}\`).`);
+  });
+
   it('uses the numbers the API gives', () => {
     const limit = describeCloudError(err('RESERVED_IP_LIMIT_REACHED', { details: { count: 4, limit: 10, used: 9, available: 1 } }));
     expect(limit.summary).toContain('the account holds 4 reserved IPs');
