@@ -9,6 +9,7 @@
 import type { CloudClient } from '../cloud/cloud-client.js';
 import { serverId } from '../cloud/ids.js';
 import type { WatchKind } from '../store/watch-store.js';
+import { stepBackupGone } from '../views/step-views.js';
 
 export type StepInputType = 'slack#/types/user_id' | 'slack#/types/channel_id' | 'string' | 'integer';
 
@@ -100,7 +101,7 @@ const DECLARED: StepDecl[] = [
           break;
         }
       }
-      if (!found) return { kind: 'failed', error: `Backup ${uuid} is no longer listed for server ${str(outputs.server)}; it did not finish.` };
+      if (!found) return { kind: 'failed', error: stepBackupGone(uuid, str(outputs.server)) };
       return found.is_successful ? { kind: 'done', outputs: { backup_uuid: uuid } } : { kind: 'wait' };
     },
   },

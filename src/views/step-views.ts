@@ -27,6 +27,10 @@ export const stepUnknown = (callbackId: string): string => stepError(md`This bot
 export const stepCancelled = (by: string | undefined): string =>
   stepError(md`Cancelled in the channel${by ? md` by ${mention(by)}` : md``}; nothing was sent.`);
 
+/** A backup step's backup is gone from the cloud's list before it finished (the uuid is the cloud's text). */
+export const stepBackupGone = (uuid: string, server: string): string =>
+  stepError(md`Backup ${val(uuid)} is no longer listed for server ${val(server)}; it did not finish.`);
+
 export const stepExpired = (): string => stepError(md`Nobody confirmed in time, so the request expired; nothing was sent.`);
 
 export const stepNotPosted = (): string =>

@@ -1,0 +1,19 @@
+/**
+ * A step's error goes to functions.completeError and is shown by Workflow Builder: every one is
+ * built from our words with outside text as values, on one line, capped (src/views/step-views.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { stepBackupGone, stepCloudFailed } from '../../../src/views/step-views.js';
+
+describe('step errors', () => {
+  it('a backup the cloud no longer lists: its uuid from the cloud is a value, on one line', () => {
+    const e = stepBackupGone('<!channel> *x*\nsecond line', '101');
+    expect(e).toBe('Backup `&lt;!channel&gt; *x* second line` is no longer listed for server `101`; it did not finish.');
+  });
+
+  it('is capped however long the cloud’s text', () => {
+    const e = stepBackupGone('u'.repeat(5000), '101');
+    expect(e.length).toBeLessThanOrEqual(500);
+    expect(stepCloudFailed('X', 'm'.repeat(5000)).length).toBeLessThanOrEqual(500);
+  });
+});
