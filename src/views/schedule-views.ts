@@ -5,7 +5,7 @@
  */
 import type { ScheduleRecord } from '../store/schedule-types.js';
 import type { Reply } from './types.js';
-import { context, section } from './blocks.js';
+import { context, lineSections, section } from './blocks.js';
 import { channelRef, md, mention, val, type Mrkdwn } from './mrkdwn.js';
 import { plural } from './format.js';
 
@@ -54,14 +54,16 @@ export function buildScheduleList(schedules: ScheduleRecord[], zoneTime: ZoneTim
   if (schedules.length === 0) {
     return say(md`No schedules ${scope === 'every channel' ? md`anywhere` : md`in this channel`}. Add one with ${val('/cloud schedule "backup create web1 --keep 7" daily 02:00')}.`);
   }
-  const lines = schedules.slice(0, 40).map((s) => {
+  const lines = schedules.map((s) => {
     const state = s.status === 'pending' ? md`waits for its Confirm` : s.nextAt !== null ? md`next ${val(zoneTime(s.nextAt, s.when.tz))}` : md`no run left`;
     const last = s.lastAt !== null ? md`; last ${val(zoneTime(s.lastAt, s.when.tz))}: ${val(s.lastResult ?? 'unknown')}` : md``;
     const keep = s.keep ? md`, keeps ${s.keep}` : md``;
     return md`• ${val(s.id)} ${command(s)} ${whenText(s)}${keep}: ${state}${last} · by ${mention(s.createdBy)}`;
   });
-  const text = md`${plural(schedules.length, md`schedule`, md`schedules`)}:\n${lines.join('\n') as Mrkdwn}`;
-  return { text, blocks: [section(text)] };
+  // The lines go in sections within Slack's limits ("…and N more" past them); the fallback
+  // text only counts, as a list's does (views/alias-views.ts).
+  const text = md`${plural(schedules.length, md`schedule`, md`schedules`)}${scope === 'every channel' ? md`` : md` in this channel`}`;
+  return { text, blocks: [section(md`${text}:`), ...lineSections(lines, 45)] };
 }
 
 export function buildScheduleCancelled(o: ScheduleCancelOutcome): Reply {
