@@ -97,9 +97,16 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
 
     if (!retention) return once('');
     if (attempt === 'takeover') {
-      // The first attempt may have created the backup already: nothing more is sent or deleted.
+      // The first attempt's record (the same dedupe key) says how far it got; nothing is sent again.
+      // Its backup made, the retention it owed is done now: a replica stopped while waiting for
+      // the backup (a deploy) must not leave one backup too many for good. The excess is counted
+      // again from the cloud's list, so what the first attempt already deleted is not deleted twice.
       const result = await once('');
-      return `${result}; retention skipped (run taken over)`;
+      const first = (started as StartOutcome | undefined)?.kind === 'duplicate' ? (started as Extract<StartOutcome, { kind: 'duplicate' }>).record : undefined;
+      if (first?.status !== 'succeeded') return `${result}; retention skipped (run taken over)`;
+      const kept = await keepNewest(retention, keep!, 1, first);
+      if (kept.reply) await post(s.channelId, { ...kept.reply, blocks: [...kept.reply.blocks, context(md`Retention of schedule ${val(s.id)}.`)] });
+      return `succeeded (run taken over); ${kept.note}`;
     }
     let result = await once('');
     let room = 1;

@@ -234,6 +234,34 @@ describe('backups with --keep (retention) against the sandbox', () => {
     await rig.command(`schedule cancel ${s.id}`);
   });
 
+  it('a replica stopped while its run waits for the backup (a deploy): the run taken over does the retention it owed, once', async () => {
+    const keep = rig.sandbox.state.backups[101]!.length; // the new backup makes one too many
+    const victim = oldestFirst(101).find((b) => !b.isLocked)!;
+    const s = await scheduleConfirmed(`schedule "backup create 101 --name resumed" daily 05:00 --keep ${keep}`);
+    const from = rig.sandbox.requests.length;
+    jumpTo(s.nextAt! + 1);
+    await rig.bot.scheduler.tick();
+    const made = await waitFor(() => rig.sandbox.state.backups[101]!.find((b) => b.name === 'resumed'), { timeoutMs: 5000 });
+    // The deploy: the bot stops while the run waits for the backup to finish, and starts again.
+    await rig.restartBot();
+    expect(rig.mutations(from).map((q) => q.method)).toEqual(['POST']);
+    // The stopped run's lease (45 min) runs out; the backup finished long before.
+    clock.jump(46 * 60_000);
+    await tick();
+    expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['POST /v2/servers/101/backups', `DELETE /v2/servers/101/backups/${victim.uuid}`]);
+    expect(rig.sandbox.state.backups[101]).toHaveLength(keep);
+    expect(rig.sandbox.state.backups[101]!.some((b) => b.uuid === made.uuid)).toBe(true);
+    const runs = await rig.store.schedules.runs(s.id);
+    expect(runs.at(-1)).toMatchObject({ status: 'done', result: 'succeeded (run taken over); deleted 1 old backup' });
+    // Taken over again (another replica dying the same way): nothing more is sent.
+    const db = new Database(rig.databasePath);
+    db.prepare("UPDATE schedule_runs SET status = 'running', owner = 'dead-replica', lease_until = 0, finished_at = NULL WHERE schedule_id = ?").run(s.id);
+    db.close();
+    await tick();
+    expect(rig.mutations(from)).toHaveLength(2);
+    await rig.command(`schedule cancel ${s.id}`);
+  });
+
   it('a failed backup deletes nothing', async () => {
     const s = await scheduleConfirmed('schedule "backup create 101 --name failing" every monday 04:00 --keep 1');
     const count = rig.sandbox.state.backups[101]!.length;
