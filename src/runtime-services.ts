@@ -99,6 +99,7 @@ export function createServices(p: ServiceParts) {
   const flow = createChangeFlow({
     auditor: p.auditor,
     startWatch: (input) => watcher.watch(input),
+    beginWatch: (id) => watcher.begin(id),
     needsApproval: (op, where) => !!access.approvalFor(op, where.channelId, accountOf(where.account)),
     undoDelay: (op, where) => access.undoDelayFor(op, where.channelId),
     // A click is checked against the clicker's role now, in the channel and on the account of the request.

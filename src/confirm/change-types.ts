@@ -24,8 +24,12 @@ export interface ChangeFlowDeps extends AccountDeps {
   confirmTtlMs?: number;
   /** Every request, outcome, cancellation and expiry is recorded here. */
   auditor?: Auditor;
-  /** Starts a watch after a change that asks for one (a build, a reinstall). */
-  startWatch?: (input: { kind: WatchKind; resource: string; account: string | null; channelId: string; threadTs: string | null; requestedBy: string; operationId: string }) => Promise<unknown>;
+  /**
+   * Records a watch after a change that asks for one (a build, a reinstall), held (not polled)
+   * until `beginWatch` — after the change's own final edit — or until the watcher's lease passed.
+   */
+  startWatch?: (input: { kind: WatchKind; resource: string; account: string | null; channelId: string; threadTs: string | null; requestedBy: string; operationId: string; held: true }) => Promise<{ id: string }>;
+  beginWatch?: (id: string) => Promise<void>;
   /**
    * Whether this person may confirm, cancel or retry: undefined when allowed, else what to
    * tell them. Access control replaces the default (the requester only).

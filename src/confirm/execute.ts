@@ -92,21 +92,26 @@ export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteConte
     });
     const final = done.ok ? done.record : done.record?.status === 'succeeded' ? done.record : running.record;
     const target = op.change!.watch?.(result as never, args as never);
+    // The watch is stored now, right after the outcome, so a stop during the Slack calls below
+    // cannot lose it; held, it polls once the final edit is through, or one watch lease later
+    // when this process stopped before (it then edits the message itself).
+    const watch =
+      target && deps.startWatch
+        ? await deps
+            .startWatch({ ...target, account: final.account, channelId: final.channelId, threadTs: final.messageTs, requestedBy: final.requestedBy, operationId: final.id, held: true })
+            .catch((error: unknown) => void log.error('could not start a watch', { error }))
+        : undefined;
     // Followed by a watch: headed with the kind's word ("building") until the watch ends, not "done".
     const watched = target && deps.startWatch ? { underway: deps.catalog.watchKinds[target.kind].underway } : undefined;
     const edited = editStatus(op, final, deps.clock.now(), watched);
     await audit(op, final, 'succeeded');
-    // A watch edits this message too: it starts once the final edit is through (or given up).
+    // A watch edits this message too: it begins once the final edit is through (or given up).
     const failure = await edited;
     const secret = op.change!.privateReply?.(result as never, args as never);
     // A private reply Slack would not take goes back with the outcome (to the response_url),
     // but only to the requester: a second admin's approving click never sees it.
     const undelivered = secret && !(await tellPrivately(final, secret)) && answering === final.requestedBy ? secret : undefined;
-    if (target && deps.startWatch) {
-      await deps
-        .startWatch({ ...target, account: final.account, channelId: final.channelId, threadTs: final.messageTs, requestedBy: final.requestedBy, operationId: final.id })
-        .catch((error: unknown) => log.error('could not start a watch', { error }));
-    }
+    if (watch) await deps.beginWatch?.(watch.id).catch((error: unknown) => log.warn('could not begin a watch; it begins when its hold ends', { error }));
     log.info('change succeeded');
     return { record: final, unseen: both(unseen(op, final, failure), undelivered) };
   };

@@ -78,12 +78,22 @@ export interface StartWatch {
   threadTs: string | null;
   requestedBy: string;
   operationId?: string | null;
+  /**
+   * Stored at once, polled only once `begin` is called or one lease has passed: a change records
+   * its watch as soon as the cloud took it (so a stop cannot lose it) and begins it once its own
+   * final edit of the message is through (the watch edits the same message). The lease is
+   * already kept above a Slack call's time, so a held watch starts early only when the process
+   * that held it stopped.
+   */
+  held?: boolean;
 }
 
 export interface Watcher {
   /** This replica's name in the watches' leases. */
   readonly owner: string;
   watch(input: StartWatch): Promise<WatchRecord>;
+  /** A held watch (`holdMs`) is due now. */
+  begin(id: string): Promise<void>;
   /** One pass over what is due (the loop calls it; tests call it with a manual clock). */
   tick(): Promise<void>;
   start(): void;
@@ -287,10 +297,14 @@ export function createWatcher(deps: WatcherDeps): Watcher {
         intervalMs: base,
         startedAt: now,
         deadlineAt: now + deadlineOf(input.kind),
-        nextPollAt: now,
+        nextPollAt: input.held ? now + leaseMs : now,
       });
-      sleeper?.abort(); // poll it now rather than at the loop's next wake-up
+      if (!input.held) sleeper?.abort(); // poll it now rather than at the loop's next wake-up
       return w;
+    },
+    async begin(id) {
+      const now = deps.clock.now();
+      if (await deps.store.update(id, ['active'], now, { nextPollAt: now })) sleeper?.abort();
     },
     start() {
       if (!stopped) return;

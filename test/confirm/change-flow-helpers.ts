@@ -119,6 +119,7 @@ export function makeFlow(over: Partial<ChangeFlowDeps> = {}, onStore: Store = st
     auditor: createAuditor({ store: onStore.audit, logger, clock: rig.clock }),
     startWatch: async (input) => {
       watches.push(input);
+      return { id: `w${watches.length}` };
     },
     ...over,
   });

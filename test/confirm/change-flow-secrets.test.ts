@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MASK } from '../../src/access/secrets.js';
 import {
-  ALICE, OPS, TTL, PASSWORD, shown, rig, dbPath, slack, logLines, flow, watches, sealer, request, sent, posted, get, audits, lastUpdate, useChangeFlowRig,
+  ALICE, OPS, TTL, PASSWORD, shown, rig, dbPath, slack, logLines, flow, watches, sealer, request, sent, posted, get, audits, lastUpdate, useChangeFlowRig, makeFlow, setFlow,
 } from './change-flow-helpers.js';
 
 useChangeFlowRig();
@@ -75,7 +75,31 @@ describe('typed confirmation and secrets (reinstall)', () => {
     expect(logLines.join('\n')).not.toContain(PASSWORD);
     expect((await audits()).at(-1)!.args).toMatchObject({ server: '101', template: 'debian-12' });
 
-    expect(watches).toEqual([{ kind: 'server', resource: '101', account: null, channelId: OPS, threadTs: record.messageTs, requestedBy: ALICE, operationId: record.id }]);
+    expect(watches).toEqual([{ kind: 'server', resource: '101', account: null, channelId: OPS, threadTs: record.messageTs, requestedBy: ALICE, operationId: record.id, held: true }]);
+  });
+
+  it('the watch is stored before the Slack calls that follow the send, and begun only after the final edit', async () => {
+    // A stop during those calls (a deploy past its shutdown bound, a crash) must not lose it.
+    const order: string[] = [];
+    const seen = () => slack.calls.map((c) => (c.method === 'update' && shown(c.args).includes('— installing') ? 'final edit' : c.method));
+    setFlow(
+      makeFlow({
+        startWatch: async () => {
+          order.push(`watch stored after [${seen().join(', ')}]`);
+          return { id: 'w1' };
+        },
+        beginWatch: async (id) => void order.push(`${id} begun after [${seen().join(', ')}]`),
+      }),
+    );
+    const record = await posted(reinstall());
+    const before = seen().length;
+    expect(await flow.confirm(record.id, ALICE, 'web-1.example.net')).toEqual({ kind: 'done' });
+    const after = seen().slice(before);
+    expect(after).toContain('final edit');
+    expect(order).toHaveLength(2);
+    // Stored with no final edit or private reply yet; begun once both were through.
+    expect(order[0]).not.toMatch(/final edit|postEphemeral/);
+    expect(order[1]).toMatch(/^w1 begun after \[.*final edit.*postEphemeral.*\]$/);
   });
 
   it('cancel and expiry erase the sealed password too', async () => {

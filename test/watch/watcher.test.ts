@@ -137,6 +137,27 @@ describe('watch engine', () => {
     process.stderr.write(`[watch] 120 s build at a 10 s base interval: ${workerPolls(uuid)} polls, ${posts.length} posts\n`);
   });
 
+  it('a held watch is stored at once but polled only once begun, or once a lease (30 s here) passed with nobody to begin it', async () => {
+    const uuid = await deploy();
+    const w = watcher();
+    const held = await w.watch({ kind: 'worker', resource: uuid, channelId: 'COPS', threadTs: '1700000000.000001', requestedBy: 'UALICE', held: true });
+    expect((await store.watches.get(held.id))?.status).toBe('active'); // a stop from here on loses nothing
+    await w.tick();
+    expect(workerPolls(uuid)).toBe(0);
+    await w.begin(held.id);
+    await w.tick();
+    expect(workerPolls(uuid)).toBe(1);
+
+    // The process that held it stopped before beginning it: another pass polls it a lease later.
+    const other = await deploy('https://github.com/acme/web.git');
+    const orphan = await w.watch({ kind: 'worker', resource: other, channelId: 'COPS', threadTs: '1700000000.000002', requestedBy: 'UALICE', held: true });
+    await run(w, 29_000);
+    expect(workerPolls(other)).toBe(0);
+    await run(w, 2_000);
+    expect(workerPolls(other)).toBe(1);
+    expect((await store.watches.get(orphan.id))?.polls).toBe(1);
+  });
+
   it('polls every base interval while nothing changes (no backoff), so a change is seen within one', async () => {
     const uuid = await deploy();
     const w = watcher();
