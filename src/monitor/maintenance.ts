@@ -23,6 +23,11 @@ export interface MaintenanceDeps extends ChannelPosterDeps {
 
 /** The longest window: planned work, not a way to silence a resource for good (`unsubscribe` is). */
 export const MAX_MAINTENANCE_MS = 7 * 86_400_000;
+/**
+ * How long a replica's claim on posting a summary lasts: far above one post (a Slack call and
+ * its retries), so only a replica that stopped between claiming and posting lets it pass.
+ */
+export const SUMMARY_LEASE_MS = 10 * 60_000;
 
 export interface Maintenance extends MaintenanceControl {
   /** The window in force over this resource now, from the last `refresh`. */
@@ -80,7 +85,8 @@ export function createMaintenance(deps: MaintenanceDeps): Maintenance {
     async finishDue(owner) {
       let posted = 0;
       for (const w of await deps.store.listUnsummarised(deps.clock.now())) {
-        if (!(await deps.store.claimSummary(w.id, owner))) continue;
+        const now = deps.clock.now();
+        if (!(await deps.store.claimSummary(w.id, owner, now, now + SUMMARY_LEASE_MS))) continue;
         const endedAt = w.endedAt ?? w.endsAt;
         const account = deps.accountLabel?.(w.account);
         const reply = buildMaintenanceSummary(w, await changesDuring(w, endedAt), { now: deps.clock.now(), ...(account ? { account } : {}) });
@@ -89,8 +95,10 @@ export function createMaintenance(deps: MaintenanceDeps): Maintenance {
           await deps.store.setSummaryTs(w.id, ts);
           posted++;
         } catch (error) {
-          // Claimed, so no replica posts it twice; the log keeps what could not be told.
+          // Slack refused or did not answer: given up, so no replica posts it twice; the log keeps
+          // what could not be told. (A replica that stopped before this line leaves the claim to end.)
           deps.logger.warn('could not post a maintenance summary', { window: w.id, error });
+          await deps.store.giveUpSummary(w.id).catch((e: unknown) => deps.logger.warn('could not record a summary given up', { window: w.id, error: e }));
         }
       }
       return posted;

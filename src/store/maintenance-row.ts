@@ -13,5 +13,7 @@ export interface MaintenanceRow {
   ended_by: string | null;
   muted: string;
   summary_claimed_by: string | null;
+  /** Migration 17: when the claim ends, unless the summary was posted; null: it never ends. */
+  summary_claimed_until: number | null;
   summary_ts: string | null;
 }

@@ -2,7 +2,9 @@
  * Maintenance windows (migration 14, issue 25 item 3): planned work on a server, a worker or a
  * whole account, during which the monitor posts no alert for it. What the monitor held back is
  * kept with the window (`muted`), and its end is claimed by one replica (`summary_claimed_by`)
- * so the summary of what happened during it is posted once.
+ * so the summary of what happened during it is posted once. The claim is a lease (migration 17,
+ * `summary_claimed_until`): a replica that stopped before posting leaves it to another once it
+ * ends; a post Slack refused gives the claim up for good (no end), as it was before.
  */
 import { sql as raw } from 'kysely';
 import { bound, type Sql } from './dialect.js';
@@ -50,11 +52,14 @@ export interface MaintenanceStore {
   end(id: string, by: string, now: number): Promise<MaintenanceWindow | undefined>;
   /** Records an alert held back (merged by kind, resource and condition). */
   noteMuted(id: string, alert: Omit<MutedAlert, 'firstAt' | 'lastAt'>, now: number): Promise<void>;
-  /** Windows over by `now` whose summary nobody claimed yet. */
+  /** Windows over by `now` whose summary is not posted and not claimed (or its claim ended). */
   listUnsummarised(now: number): Promise<MaintenanceWindow[]>;
-  /** Claims posting a window's summary; true for exactly one caller. */
-  claimSummary(id: string, owner: string): Promise<boolean>;
+  /** Claims posting a window's summary until `until`; true for exactly one caller at a time. */
+  claimSummary(id: string, owner: string, now: number, until: number): Promise<boolean>;
+  /** The summary is posted: the claim holds for good. */
   setSummaryTs(id: string, ts: string): Promise<void>;
+  /** The summary could not be posted: the claim holds for good, nothing posts it later. */
+  giveUpSummary(id: string): Promise<void>;
 }
 
 
@@ -101,14 +106,23 @@ export function createMaintenanceStore(sql: Sql): MaintenanceStore {
     k
       .selectFrom('maintenance_windows')
       .selectAll()
-      .where('summary_claimed_by', 'is', null)
+      .where('summary_ts', 'is', null)
+      .where(raw<boolean>`(summary_claimed_by IS NULL OR summary_claimed_until <= ${f.typed(p('now'), 'bigint')})`)
       .where(raw<boolean>`(ended_at IS NOT NULL OR ends_at <= ${f.typed(p('now'), 'bigint')})`)
       .orderBy('ends_at'),
   );
+  // A null end never passes `<=`: a claim without one (given up, or from before migration 17) holds.
   const claim = sql.prepare((k, p) =>
-    k.updateTable('maintenance_windows').set({ summary_claimed_by: p('owner') }).where('id', '=', p('id')).where('summary_claimed_by', 'is', null).returning('id'),
+    k
+      .updateTable('maintenance_windows')
+      .set({ summary_claimed_by: p('owner'), summary_claimed_until: p('until') })
+      .where('id', '=', p('id'))
+      .where('summary_ts', 'is', null)
+      .where(raw<boolean>`(summary_claimed_by IS NULL OR summary_claimed_until <= ${f.typed(p('now'), 'bigint')})`)
+      .returning('id'),
   );
-  const summaryTs = sql.prepare((k, p) => k.updateTable('maintenance_windows').set({ summary_ts: p('ts') }).where('id', '=', p('id')));
+  const summaryTs = sql.prepare((k, p) => k.updateTable('maintenance_windows').set({ summary_ts: p('ts'), summary_claimed_until: null }).where('id', '=', p('id')));
+  const giveUp = sql.prepare((k, p) => k.updateTable('maintenance_windows').set({ summary_claimed_until: null }).where('id', '=', p('id')));
   const get = async (id: string) => {
     const row = await sql.one<MaintenanceRow>(byId, { id });
     return row ? toWindow(row) : undefined;
@@ -157,11 +171,16 @@ export function createMaintenanceStore(sql: Sql): MaintenanceStore {
       assertInteger(now, 'now');
       return (await sql.all<MaintenanceRow>(unsummarised, { now })).map(toWindow);
     },
-    async claimSummary(id, owner) {
-      return (await sql.one(claim, { id, owner })) !== undefined;
+    async claimSummary(id, owner, now, until) {
+      assertInteger(now, 'now');
+      assertInteger(until, 'until');
+      return (await sql.one(claim, { id, owner, now, until })) !== undefined;
     },
     async setSummaryTs(id, ts) {
       await sql.run(summaryTs, { id, ts });
+    },
+    async giveUpSummary(id) {
+      await sql.run(giveUp, { id });
     },
   };
 }

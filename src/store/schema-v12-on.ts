@@ -139,4 +139,14 @@ export const MIGRATIONS_V12_ON: readonly SchemaMigration[] = [
       DROP TABLE known_names_v15;
     `,
   },
+  {
+    version: 17,
+    name: 'maintenance summary lease',
+    // A window's summary claim ends (summary_claimed_until) unless the summary was posted: a
+    // replica stopped between claiming and posting no longer loses it. Claims made before this
+    // migration keep no end, as they were.
+    up: (d) => `
+      ALTER TABLE maintenance_windows ADD COLUMN summary_claimed_until ${d.int};
+    `,
+  },
 ];

@@ -12,6 +12,7 @@ import { appHomeOpenedEnvelope } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 import { after, postedIn, powerFromPanel } from './rig-alerts.js';
+import { SUMMARY_LEASE_MS } from '../../src/monitor/maintenance.js';
 
 const INTERVAL = 60_000;
 const RECHECK = 1000;
@@ -105,6 +106,35 @@ describe('a maintenance window on a subscribed server', () => {
     expect(more).toEqual([]);
     expect(text(summary!)).toContain(`ended early by <@${BOB.id}>`);
     expect(text(summary!)).toContain('none made through the bot');
+  });
+
+  it('a replica stopped between claiming the summary and posting it: posted by another once the claim ends; one Slack refused is not retried', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    const open = async () => {
+      const started = await rig.command('maintenance server 101 1d', { userId: BOB.id });
+      const id = /mw_[a-z2-7]{8}/.exec(visibleText(started.final))![0];
+      await rig.command(`maintenance end ${id}`, { userId: BOB.id });
+      return id;
+    };
+    const stopped = await open();
+    // The replica that claimed it died before posting (its claim holds for one lease).
+    const now = rig.clock.now();
+    expect(await rig.store.maintenance.claimSummary(stopped, 'dead-replica', now, now + SUMMARY_LEASE_MS)).toBe(true);
+    await after(rig, RECHECK);
+    expect(summaries()).toEqual([]);
+    await after(rig, SUMMARY_LEASE_MS);
+    expect(summaries()).toHaveLength(1);
+    await after(rig, SUMMARY_LEASE_MS + RECHECK);
+    expect(summaries()).toHaveLength(1);
+
+    // Slack refuses the post: given up (logged), not posted later by this or another pass.
+    rig.slack.failNext('chat.postMessage', 'channel_not_found');
+    const refused = await open();
+    await after(rig, RECHECK);
+    expect((await rig.store.maintenance.get(refused))!.summaryTs).toBeNull();
+    await after(rig, 3 * SUMMARY_LEASE_MS);
+    expect(summaries()).toHaveLength(1);
+    expect(rig.logLines.some((l) => l.includes('could not post a maintenance summary') && l.includes(refused))).toBe(true);
   });
 
   it('reads an `until` time in the person’s Slack time zone (as schedules do), UTC when Slack gives none, and names the zone', async () => {

@@ -6,6 +6,8 @@
 import { expect, it } from 'vitest';
 import { T0, describeStores } from './helpers.js';
 
+const LEASE = 600_000;
+
 describeStores((t) => {
 
   it('in force until it ends; ended early once; held-back alerts merge; the summary is claimed once', async () => {
@@ -28,8 +30,37 @@ describeStores((t) => {
     expect(await a.listOpen(T0 + 601_000)).toEqual([]);
     expect((await b.listUnsummarised(T0 + 601_000)).map((x) => x.id)).toEqual([w.id]);
 
-    const claims = await Promise.all([a.claimSummary(w.id, 'replica-a'), b.claimSummary(w.id, 'replica-b'), a.claimSummary(w.id, 'replica-a')]);
+    const at = T0 + 601_000;
+    const claims = await Promise.all([a.claimSummary(w.id, 'replica-a', at, at + LEASE), b.claimSummary(w.id, 'replica-b', at, at + LEASE), a.claimSummary(w.id, 'replica-a', at, at + LEASE)]);
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(await a.listUnsummarised(T0 + 700_000)).toEqual([]);
+  });
+
+  it('a summary claim is a lease: a replica stopped before posting leaves it to another; a posted or given-up one is never claimed again', async () => {
+    const path = t.file();
+    const a = t.open(path).maintenance;
+    const b = t.open(path).maintenance;
+    const window = async () => {
+      const w = await a.create({ channelId: 'C0OPS', account: null, kind: 'server', resource: '101', createdBy: 'U_BOB', now: T0, endsAt: T0 + 60_000 });
+      return w.id;
+    };
+    const [stopped, posted, refused] = [await window(), await window(), await window()];
+    const at = T0 + 60_000;
+    for (const id of [stopped, posted, refused]) expect(await a.claimSummary(id, 'replica-a', at, at + LEASE)).toBe(true);
+    await a.setSummaryTs(posted, '1795000000.000100');
+    await a.giveUpSummary(refused);
+
+    // While the lease lasts nobody else sees or claims any of them.
+    expect(await b.listUnsummarised(at + LEASE - 1)).toEqual([]);
+    expect(await b.claimSummary(stopped, 'replica-b', at + LEASE - 1, at + 2 * LEASE)).toBe(false);
+    // Once it ended, only the one never posted nor given up comes back, to one replica.
+    expect((await b.listUnsummarised(at + LEASE)).map((w) => w.id)).toEqual([stopped]);
+    const later = at + LEASE;
+    const again = await Promise.all([b.claimSummary(stopped, 'replica-b', later, later + LEASE), a.claimSummary(stopped, 'replica-a', later, later + LEASE)]);
+    expect(again.filter(Boolean)).toHaveLength(1);
+    for (const id of [posted, refused]) expect(await b.claimSummary(id, 'replica-b', at + 10 * LEASE, at + 11 * LEASE)).toBe(false);
+    // Only a claim that ended unposted comes back (the second holder stopped too, here).
+    expect((await b.listUnsummarised(at + 10 * LEASE)).map((w) => w.id)).toEqual([stopped]);
+    expect((await a.get(posted))!.summaryTs).toBe('1795000000.000100');
   });
 });
