@@ -26,8 +26,8 @@ import type { Clock } from '../clock.js';
 
 export interface ScheduleRunDeps extends CommandCoreDeps {
   slack: CommandCoreDeps['slack'] & Pick<SlackApi, 'postMessage'>;
-  /** The Confirm records of schedules that needed one (who approved). */
-  operations: Pick<OperationStore, 'get'>;
+  /** The Confirm records of schedules that needed one (who approved); a stopped run's record closed. */
+  operations: Pick<OperationStore, 'get' | 'transition'>;
   /** How often a `--keep` run looks for its new backup to finish (default backup-retention.ts). */
   backupPollMs?: number;
 }
@@ -95,18 +95,44 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
       return 'refused before sending';
     };
 
+    /**
+     * A run taken over finds the first attempt's record (the same dedupe key) and sends nothing
+     * again. When that attempt stopped before its change was confirmed, nothing was sent at all:
+     * its record is closed (so a click on its orphaned message finds it over; if someone did
+     * confirm it meanwhile, that send stands and nothing more is tried) and the occurrence runs
+     * afresh, once.
+     */
+    const onceTakenOver = async (suffix: string): Promise<RunResult> => {
+      const result = await once(suffix);
+      const o = started as StartOutcome | undefined;
+      const earlier = o?.kind === 'duplicate' ? o.record : undefined;
+      if (!earlier || earlier.confirmedAt !== null || (earlier.status !== 'pending' && earlier.status !== 'expired')) return result;
+      if (earlier.status === 'pending') {
+        const closed = await deps.operations.transition(earlier.id, {
+          from: ['pending'],
+          to: 'cancelled',
+          now: deps.clock.now(),
+          patch: { errorCode: 'RUN_TAKEN_OVER', errorMessage: 'the replica running this scheduled change stopped before sending it; the run started again' },
+        });
+        if (!closed.ok && closed.record?.status !== 'expired') return result;
+        await deps.flow.retell(earlier.id, undefined).catch(() => undefined);
+      }
+      return once(`${suffix}:again`);
+    };
+    if (attempt === 'takeover' && !retention) return onceTakenOver('');
     if (!retention) return once('');
     if (attempt === 'takeover') {
-      // The first attempt's record (the same dedupe key) says how far it got; nothing is sent again.
-      // Its backup made, the retention it owed is done now: a replica stopped while waiting for
-      // the backup (a deploy) must not leave one backup too many for good. The excess is counted
-      // again from the cloud's list, so what the first attempt already deleted is not deleted twice.
-      const result = await once('');
-      const first = (started as StartOutcome | undefined)?.kind === 'duplicate' ? (started as Extract<StartOutcome, { kind: 'duplicate' }>).record : undefined;
-      if (first?.status !== 'succeeded') return `${result}; retention skipped (run taken over)`;
-      const kept = await keepNewest(retention, keep!, 1, first);
+      // Its backup made, the retention the first attempt owed is done now: a replica stopped
+      // while waiting for the backup (a deploy) must not leave one backup too many for good. The
+      // excess is counted again from the cloud's list, so what the first attempt already deleted
+      // is not deleted twice.
+      const result = await onceTakenOver('');
+      const o = started as StartOutcome | undefined;
+      const made = o?.kind === 'duplicate' || o?.kind === 'posted' ? o.record : undefined;
+      if (made?.status !== 'succeeded') return `${result}; retention skipped (run taken over)`;
+      const kept = await keepNewest(retention, keep!, 1, made);
       if (kept.reply) await post(s.channelId, { ...kept.reply, blocks: [...kept.reply.blocks, context(md`Retention of schedule ${val(s.id)}.`)] });
-      return `succeeded (run taken over); ${kept.note}`;
+      return `${o?.kind === 'duplicate' ? 'succeeded (run taken over)' : result}; ${kept.note}`;
     }
     let result = await once('');
     let room = 1;

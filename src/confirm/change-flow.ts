@@ -263,7 +263,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     async retell(recordId, handling) {
       const record = await deps.store.get(recordId);
       const op = record && opOf(record);
-      if (!record || record.status !== 'failed' || !op?.change) return;
+      if (!record || (record.status !== 'failed' && record.status !== 'cancelled') || !op?.change) return;
       await editStatus(op, record, deps.clock.now(), handling ? { handling } : {});
     },
   };

@@ -130,7 +130,8 @@ export interface ChangeFlow {
   /**
    * Re-edits a failed change's status message to say how the bot handles the refusal (a
    * schedule's full backup_limit: "removing the oldest … and trying again"); undefined shows
-   * the failure as it is again. The record is not changed.
+   * the failure as it is again. A cancelled change's message is shown as it is now (a scheduled
+   * run closed when taken over). The record is not changed.
    */
   retell(recordId: string, handling: Mrkdwn | undefined): Promise<void>;
 }

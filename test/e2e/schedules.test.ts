@@ -106,6 +106,33 @@ describe('scheduling', () => {
     expect(runs).toMatchObject([{ status: 'done', result: 'already started by a run that stopped' }]);
   });
 
+  it('a replica stopped before its scheduled change was confirmed: the run taken over closes that record and sends the change once', async () => {
+    const r = await rig.command('schedule "backup create 101 --name again" in 3h');
+    const s = await scheduled(idIn(visibleText(r.final)));
+    const from = rig.sandbox.requests.length;
+    const calls = rig.slack.calls.length;
+    jumpTo(s.nextAt! + 1);
+    // The first attempt's status message never gets its answer: the run stops there, its record pending.
+    rig.slack.hangNext('chat.postMessage');
+    await rig.bot.scheduler.tick();
+    await waitFor(() => rig.slack.calls.slice(calls).find((c) => c.method === 'chat.postMessage' && c.status === 0), { timeoutMs: 5000 });
+    const stuck = (await rig.store.operations.listRecent({ limit: 5 })).find((o) => o.dedupeKey?.endsWith(`sched:${s.id}:${s.nextAt}`))!;
+    expect(stuck.status).toBe('pending');
+    // Its replica dies: another takes the run over once the lease is gone.
+    const db = new Database(rig.databasePath);
+    db.prepare("UPDATE schedule_runs SET owner = 'dead-replica', lease_until = 0 WHERE schedule_id = ?").run(s.id);
+    db.close();
+    await rig.bot.scheduler.tick();
+    await waitFor(async () => ((await rig.store.schedules.runs(s.id))[0]?.status === 'done' ? true : undefined), { timeoutMs: 5000 });
+    // The first attempt's post lands late (here only: its replica is dead in the story): its record is closed, it sends nothing.
+    rig.slack.releaseHung();
+    await rig.bot.scheduler.settled();
+    expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['POST /v2/servers/101/backups']);
+    expect(await rig.store.operations.get(stuck.id)).toMatchObject({ status: 'cancelled', errorCode: 'RUN_TAKEN_OVER', confirmedAt: null });
+    const runs = await rig.store.schedules.runs(s.id);
+    expect(runs).toMatchObject([{ status: 'done', result: 'succeeded' }]);
+  });
+
   it('refuses what it cannot run later, and says so without storing anything', async () => {
     for (const [line, words] of [
       ['schedule "server status 101" tomorrow', 'not a time'],
