@@ -19,12 +19,12 @@ import { md, val } from '../views/mrkdwn.js';
 import { admit, type GuardDeps } from './guard.js';
 import { readScheduled } from './schedule-command.js';
 import { CONFIRM_OPS } from '../operations/entries/schedule-confirm.js';
-import { armConfirmed } from '../schedule/arm.js';
+import { armConfirmed, confirmCardKey } from '../schedule/arm.js';
 import type { OperationStore } from '../store/types.js';
 
 export interface ScheduleControlDeps extends GuardDeps {
   /** Schedules, and the Confirm records of pending ones. */
-  stores: { schedules: ScheduleStore; operations: Pick<OperationStore, 'get'> };
+  stores: { schedules: ScheduleStore; operations: Pick<OperationStore, 'get' | 'byDedupeKey'> };
   catalog: Catalog;
   access: Access;
   flow: Pick<ChangeFlow, 'start'>;
@@ -94,7 +94,7 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
         channelId: input.channelId,
         account: admitted.account,
         ...(input.teamId ? { teamId: input.teamId } : {}),
-        dedupeKey: `sched-confirm:${record.id}`,
+        dedupeKey: confirmCardKey(record.id),
       });
       if (outcome.kind !== 'posted') {
         await store.move(record.id, ['pending'], 'cancelled', deps.clock.now());

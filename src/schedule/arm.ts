@@ -3,15 +3,35 @@
  * once that change-flow record succeeded, and is closed when it was cancelled, expired or
  * failed. The scheduler does it at each look; `/cloud schedules` first, so a list right after
  * the click is current.
+ *
+ * A schedule is stored before its Confirm card is posted and noted with it (app/schedule-control.ts).
+ * A process stopped in between leaves one with no record noted: its card, if it was made, is
+ * found by its dedupe key and noted now; with no card after CARD_WAIT_MS, nothing can arm it,
+ * and it is closed rather than left waiting for ever.
  */
 import { nextAfter } from '../operations/schedule-when.js';
 import type { ScheduleStore } from '../store/schedule-types.js';
 import type { OperationStore } from '../store/types.js';
 
-export async function armConfirmed(store: ScheduleStore, operations: Pick<OperationStore, 'get'>, now: number): Promise<void> {
+/** The dedupe key of a schedule's Confirm card (one card per schedule). */
+export const confirmCardKey = (scheduleId: string): string => `sched-confirm:${scheduleId}`;
+/** How long a pending schedule may go without its card before it is closed: far above posting one. */
+export const CARD_WAIT_MS = 10 * 60_000;
+
+export async function armConfirmed(store: ScheduleStore, operations: Pick<OperationStore, 'get' | 'byDedupeKey'>, now: number): Promise<void> {
   for (const s of await store.pending(50)) {
-    if (!s.confirmRecord) continue;
-    const r = await operations.get(s.confirmRecord);
+    let recordId = s.confirmRecord;
+    if (!recordId) {
+      const card = await operations.byDedupeKey(confirmCardKey(s.id));
+      if (card) {
+        await store.link(s.id, card.id, now);
+        recordId = card.id;
+      } else {
+        if (now - s.createdAt >= CARD_WAIT_MS) await store.move(s.id, ['pending'], 'cancelled', now);
+        continue;
+      }
+    }
+    const r = await operations.get(recordId);
     if (r?.status === 'succeeded') {
       // Confirmed after its first run time: the next one from now on.
       const nextAt = s.nextAt !== null && s.nextAt < now ? nextAfter(s.when, now) : s.nextAt;

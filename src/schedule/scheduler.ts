@@ -21,7 +21,7 @@ export type ScheduledRunner = (s: ScheduleRecord, occurrence: number, attempt: '
 
 export interface SchedulerDeps extends ChannelPosterDeps {
   store: ScheduleStore;
-  operations: Pick<OperationStore, 'get'>;
+  operations: Pick<OperationStore, 'get' | 'byDedupeKey'>;
   /** This replica (the watcher's owner id). */
   owner: string;
   /** How late a missed run may still run (SCHEDULE_GRACE_MS). */

@@ -104,6 +104,11 @@ export function createOperationStore(sql: Sql, clock: Pick<Clock, 'now'>): Opera
       const row = await get(id);
       return row ? rowToRecord(row) : undefined;
     },
+    async byDedupeKey(key) {
+      assertText(key, 'dedupe key');
+      const row = await sql.one<OperationRow>(byDedupeKey, { k: key });
+      return row ? rowToRecord(row) : undefined;
+    },
 
     async setMessage(id, channelId, messageTs) {
       assertText(channelId, 'channelId');

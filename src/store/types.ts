@@ -121,6 +121,8 @@ export interface OperationStore {
   /** Insert; if dedupeKey already exists, return the existing record with created=false (no second record). */
   create(input: NewOperation): Promise<{ record: OperationRecord; created: boolean }>;
   get(id: string): Promise<OperationRecord | undefined>;
+  /** The record created with this dedupe key, if any (a card a stopped process posted but never noted). */
+  byDedupeKey(key: string): Promise<OperationRecord | undefined>;
   /** Records where the status message was posted. Rejects if the record does not exist. */
   setMessage(id: string, channelId: string, messageTs: string): Promise<void>;
   /**

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appHomeOpenedEnvelope } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
+import { CARD_WAIT_MS, confirmCardKey } from '../../src/schedule/arm.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
 import { createJumpClock, rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
@@ -190,6 +191,34 @@ describe('a destroy-tier schedule', () => {
     jumpTo(s.nextAt! + 1);
     await tick();
     expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual([`DELETE /v2/servers/101/backups/${backup.uuid}`]);
+  });
+});
+
+describe('a schedule whose Confirm card was not noted (its process stopped in between)', () => {
+  it('its card is found by its key and a Confirm arms it; a schedule that never got a card is closed after CARD_WAIT_MS', async () => {
+    const seen = posted();
+    const r = await rig.command('schedule "backup create 101 --name orphan" daily 06:00 --keep 9');
+    const s = await scheduled(idIn(visibleText(r.final)));
+    const card = await waitFor(() => rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(seen).find((m) => text(m).includes(s.id)), { timeoutMs: 5000 });
+    // The process stopped after posting the card and before noting it with the schedule.
+    const db = new Database(rig.databasePath);
+    db.prepare('UPDATE schedules SET confirm_record = NULL WHERE id = ?').run(s.id);
+    db.close();
+    await rig.click(card, 'op_confirm', ALICE.id);
+    await waitFor(async () => ((await rig.store.operations.byDedupeKey(confirmCardKey(s.id)))?.status === 'succeeded' ? true : undefined), { timeoutMs: 5000 });
+    await tick();
+    expect(await scheduled(s.id)).toMatchObject({ status: 'active', confirmRecord: (await rig.store.operations.byDedupeKey(confirmCardKey(s.id)))!.id });
+    await rig.command(`schedule cancel ${s.id}`);
+
+    // Stored, then the process stopped before any card: nothing can confirm it.
+    const bare = await rig.store.schedules.add({
+      channelId: OPS_CHANNEL.id, createdBy: ALICE.id, command: 'backup create 101', opId: 'backup.create', when: s.when, keep: 3, status: 'pending', nextAt: s.nextAt, now: clock.now(),
+    });
+    await tick();
+    expect((await scheduled(bare.id)).status).toBe('pending'); // its card may still be on its way
+    clock.jump(CARD_WAIT_MS);
+    await tick();
+    expect((await scheduled(bare.id)).status).toBe('cancelled');
   });
 });
 

@@ -83,6 +83,14 @@ describeStores((t) => {
       expect(await t.count(path, 'operations')).toBe(1);
     });
 
+    it('byDedupeKey finds the record made with that key, from any connection, and nothing for another key', async () => {
+      const path = t.file();
+      const { operations } = t.open(path);
+      const made = await operations.create(newOp({ dedupeKey: 'sched-confirm:sch_0123456789' }));
+      expect(await t.open(path).operations.byDedupeKey('sched-confirm:sch_0123456789')).toEqual(made.record);
+      expect(await operations.byDedupeKey('sched-confirm:sch_9999999999')).toBeUndefined();
+    });
+
     it('records without a dedupeKey never collide', async () => {
       const path = t.file();
       const { operations } = t.open(path);
