@@ -37,6 +37,12 @@ export function readScheduled(typed: string, catalog: Catalog): ScheduledCommand
     return { ok: false, problem: md`${val(op.command)} opens a form when typed bare; give its arguments in the quotes` };
   }
   if ((Object.values(op.args) as ArgSpec[]).some((a) => a.kind === 'modal')) return { ok: false, problem: md`${val(op.command)} asks for a secret in a form, so it cannot run unattended` };
+  // A scheduled read's answer is posted in the channel, for everyone there. A credential, the
+  // audit trail, the policy and invoices are answered to the asker alone (README, "What is never
+  // shown"), so they are never scheduled; read at each run too, this stops one scheduled before.
+  if (!op.change && op.tier !== 'read') {
+    return { ok: false, problem: md`${val(op.command)} is answered only to the person who asks, and a schedule posts its answer in the channel, so it cannot be scheduled` };
+  }
   if (keep !== undefined && op.id !== 'backup.create') return { ok: false, problem: md`${val('--keep')} goes with ${val('backup create')} only` };
   return { ok: true, text, op, args, masked: maskedArgs(op, args), ...(parsed.account !== undefined ? { account: parsed.account } : {}), ...(keep !== undefined ? { keep } : {}) };
 }

@@ -141,11 +141,30 @@ describe('scheduling', () => {
       ['schedule "backup create" daily 02:00', 'backup create'],
       ['schedule "server status 101" daily 02:00 --keep 3', '--keep'],
       ['schedule "schedules" daily 02:00', 'cannot schedule schedules'],
+      // Answered to the asker alone; a schedule would post the answer in the channel.
+      ['schedule "server credentials 101" in 1h', '/cloud server credentials` is answered only to the person who asks'],
+      ['schedule "audit" daily 02:00', '/cloud audit list` is answered only to the person who asks'],
+      ['schedule "account invoices" daily 02:00', '/cloud account invoices` is answered only to the person who asks'],
+      ['schedule "policy" daily 02:00', '/cloud policy show` is answered only to the person who asks'],
     ] as const) {
       const r = await rig.command(line);
       expect(visibleText(r.final), line).toContain(words);
     }
     expect(await rig.store.schedules.list(OPS_CHANNEL.id)).toEqual([]);
+  });
+
+  it('a credentials read scheduled before this rule runs as refused: its answer never reaches the channel', async () => {
+    const s = await rig.store.schedules.add({
+      channelId: OPS_CHANNEL.id, createdBy: ALICE.id, command: 'server credentials 101', opId: 'server.credentials',
+      when: { kind: 'once', at: clock.now() + 60_000, tz: 'UTC', text: 'in 1m' }, status: 'active', nextAt: clock.now() + 60_000, now: clock.now(),
+    });
+    const seen = posted();
+    jumpTo(s.nextAt! + 1);
+    await tick();
+    const said = channelSince(seen);
+    expect(said.join('\n')).toContain('is answered only to the person who asks');
+    expect(said.join('\n')).not.toMatch(/root password|password/i);
+    expect((await scheduled(s.id)).lastResult).toBe('not run: the command no longer reads');
   });
 });
 
