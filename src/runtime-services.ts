@@ -21,6 +21,7 @@ import type { Catalog } from './operations/catalog.js';
 import type { Sealer, Store } from './store/index.js';
 import type { KnownResourceStore } from './store/known-types.js';
 import { refusalText } from './views/access-views.js';
+import { ONLY_ADMINS_APPROVE } from './views/click-views.js';
 import { createParentRefresher } from './watch/parent-message.js';
 import { createWatcher, type Watcher, type WatcherDeps } from './watch/watcher.js';
 import { nameSteps } from './app/name-steps.js';
@@ -103,9 +104,12 @@ export function createServices(p: ServiceParts) {
     needsApproval: (op, where) => !!access.approvalFor(op, where.channelId, accountOf(where.account)),
     undoDelay: (op, where) => access.undoDelayFor(op, where.channelId),
     // A click is checked against the clicker's role now, in the channel and on the account of the request.
-    authorize: async (record, op, userId) => {
+    authorize: async (record, op, userId, action) => {
       const decision = await access.check(userId, record.channelId, op, accountOf(record.account));
-      return decision.ok ? undefined : refusalText(decision, op.command, op.tier);
+      if (!decision.ok) return refusalText(decision, op.command, op.tier);
+      // The second person of a two-person approval is an admin, not any role that may run it.
+      if (action === 'approve' && (await access.roleOf(userId, record.channelId)) !== 'admin') return ONLY_ADMINS_APPROVE;
+      return undefined;
     },
     store: store.operations,
     names: nameSteps(p.known),

@@ -80,8 +80,14 @@ export async function homeData(deps: HomeDataDeps, userId: string): Promise<Home
     if (!op) continue;
     const req = request(r, op);
     if (r.requestedBy === userId) ownRequests.push(req);
-    // What the change flow allows: someone else, passing the same check in the request's channel.
-    else if (req.needsApproval && (await access.check(userId, r.channelId, op, r.account ?? policy.defaultAccount)).ok) approvals.push(req);
+    // What the change flow allows: someone else, an admin in the request's channel, passing the same check there.
+    else if (
+      req.needsApproval &&
+      (await access.roleOf(userId, r.channelId)) === 'admin' &&
+      (await access.check(userId, r.channelId, op, r.account ?? policy.defaultAccount)).ok
+    ) {
+      approvals.push(req);
+    }
   }
 
   // The trail shows who looked at what: others' entries only for those `/cloud audit` admits.
@@ -102,8 +108,8 @@ export async function homeData(deps: HomeDataDeps, userId: string): Promise<Home
     showAccounts: policy.namedAccounts,
     usage,
     ownRequests,
-    // A viewer can approve nothing: the list is left out rather than shown empty.
-    approvals: role === 'operator' || role === 'admin' || approvals.length ? approvals : undefined,
+    // Only an admin approves: the list is left out for others rather than shown empty.
+    approvals: role === 'admin' || approvals.length ? approvals : undefined,
     watches: await readable(deps, userId, watches.filter((w) => w.status === 'active' || w.status === 'finalizing'), (w) => [WATCH_READ[w.kind]]),
     subscriptions: await readable(deps, userId, subscriptions, (s) => SUBSCRIPTION_READS[s.kind] ?? []),
     ...(windows.length ? { maintenance: windows } : {}),

@@ -40,7 +40,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   const needsApproval = deps.needsApproval ?? (() => false);
   const authorize =
     deps.authorize ??
-    (async (r: OperationRecord, _op: AnyOperation, u: string, action: 'confirm' | 'cancel' | 'retry' | 'undo') =>
+    (async (r: OperationRecord, _op: AnyOperation, u: string, action: 'confirm' | 'approve' | 'cancel' | 'retry' | 'undo') =>
       r.requestedBy === u ? undefined : onlyRequesterMay(r.requestedBy, action));
   /**
    * One audit entry for a record's move; arguments are stored without secrets already. The
@@ -203,7 +203,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       if (approval && userId === record.requestedBy) {
         return { kind: 'tell', text: OWN_REQUEST_NEEDS_APPROVAL };
       }
-      const refused = await authorize(record, op, userId, 'confirm');
+      const refused = await authorize(record, op, userId, approval ? 'approve' : 'confirm');
       if (refused) return { kind: 'tell', text: refused };
       const expected = op.change.typeToConfirm?.(record.args as never, record.facts);
       if (expected && typed === undefined) {

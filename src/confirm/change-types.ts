@@ -31,10 +31,11 @@ export interface ChangeFlowDeps extends AccountDeps {
   startWatch?: (input: { kind: WatchKind; resource: string; account: string | null; channelId: string; threadTs: string | null; requestedBy: string; operationId: string; held: true }) => Promise<{ id: string }>;
   beginWatch?: (id: string) => Promise<void>;
   /**
-   * Whether this person may confirm, cancel or retry: undefined when allowed, else what to
-   * tell them. Access control replaces the default (the requester only).
+   * Whether this person may confirm, approve, cancel or retry: undefined when allowed, else what
+   * to tell them. Access control replaces the default (the requester only); an approval is an
+   * admin's.
    */
-  authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry' | 'undo') => Promise<Mrkdwn | undefined>;
+  authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'approve' | 'cancel' | 'retry' | 'undo') => Promise<Mrkdwn | undefined>;
   /** How long a change confirmed here waits for an Undo before it is sent (ms; 0: sent at once). The policy's undo_delay. */
   undoDelay?: (op: AnyOperation, where: { channelId: string; account: string | null }) => number;
   /** Whether a change needs a second admin's approval instead of the requester's Confirm, here, on its account. */

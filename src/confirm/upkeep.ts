@@ -16,7 +16,7 @@ import type { ChangeFlowDeps, ClickOutcome } from './change-types.js';
 export interface FlowContext {
   deps: ChangeFlowDeps;
   opOf(r: OperationRecord): AnyOperation | undefined;
-  authorize(r: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'cancel' | 'retry' | 'undo'): Promise<Mrkdwn | undefined>;
+  authorize(r: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'approve' | 'cancel' | 'retry' | 'undo'): Promise<Mrkdwn | undefined>;
   audit(op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string): Promise<void>;
   editStatus(op: AnyOperation, r: OperationRecord, now: number): Promise<void>;
 }

@@ -21,13 +21,15 @@ export function buildChangeResult(summary: Mrkdwn | undefined): Reply {
 
 export const UNKNOWN_REQUEST = md`This request is no longer known to the bot.`;
 export const OWN_REQUEST_NEEDS_APPROVAL = md`You asked for this, so another admin must approve it (two-person approval). Nothing was done.`;
+/** Two-person approval is a second *admin's* (README, CLOUD_APPROVAL and the policy's `approval`). */
+export const ONLY_ADMINS_APPROVE = md`Only an admin can approve this (two-person approval needs a second admin). Nothing was done; the request still waits.`;
 export const NOTHING_TO_SYNC = md`There is nothing to sync for this request.`;
 export const RETRY_RUNNING = md`A retry is already running.`;
 export const RETRY_TAKEN = md`Someone else is retrying this already.`;
 export const UNDO_TOO_LATE = md`Too late to take it back: the undo delay ended and the request was sent. The status message shows how it went.`;
 
-export function onlyRequesterMay(requestedBy: string, action: 'confirm' | 'cancel' | 'retry' | 'undo'): Mrkdwn {
-  const verb = action === 'confirm' ? md`confirm` : action === 'cancel' ? md`cancel` : action === 'undo' ? md`take back` : md`retry`;
+export function onlyRequesterMay(requestedBy: string, action: 'confirm' | 'approve' | 'cancel' | 'retry' | 'undo'): Mrkdwn {
+  const verb = action === 'confirm' ? md`confirm` : action === 'approve' ? md`approve` : action === 'cancel' ? md`cancel` : action === 'undo' ? md`take back` : md`retry`;
   return md`Only ${mention(requestedBy)} can ${verb} this request.`;
 }
 

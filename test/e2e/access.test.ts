@@ -3,7 +3,11 @@
  * form — with roles from the lists, from user groups, from the per-channel policy, and with
  * two-person approval.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readPolicyFile } from '../../src/access/policy-file.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, CAROL, OPS_CHANNEL, RANDOM_CHANNEL } from '../rig/workspace.js';
 import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
@@ -166,5 +170,48 @@ describe('who may confirm, and two-person approval', () => {
     const from = rig.sandbox.requests.length;
     await rig.sendCommand('sg deploy 7', { userId: BOB.id });
     await waitFor(() => rig.sandbox.requests.slice(from).some((q) => q.rawPath === '/v2/security-groups/7/deploy'), { timeoutMs: 5000 });
+  });
+});
+
+describe('two-person approval of a change (the policy’s `approval: [change]`)', () => {
+  let rig: BotRig;
+  let dir: string;
+  const TOKEN = 'prod-token-approval-aaaaaaaa';
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'approval-change-'));
+    const path = join(dir, 'policy.yaml');
+    const load = (urls: Record<string, string>) => {
+      writeFileSync(
+        path,
+        `version: 1\naccounts:\n  prod: { base_url: ${urls.prod}, token_env: CLOUD_PROD_TOKEN }\ndefault_channel: deny\nchannels:\n  ${OPS_CHANNEL.id}: { account: prod, ceiling: [read, change], approval: [change] }\n`,
+      );
+      return readPolicyFile(path, { hasEnv: (n) => n === 'CLOUD_PROD_TOKEN' });
+    };
+    rig = await startBotRig({ accounts: { prod: { token: TOKEN } }, policy: load, policyPath: path, access: { admins: [ALICE.id], operators: [BOB.id, CAROL.id] } });
+  });
+  afterAll(async () => {
+    await rig.close();
+    rmSync(dir, { recursive: true, force: true });
+    expect(rig.slack.violations).toEqual([]);
+  });
+  const ephemeralTo = (user: string) => rig.slack.messages.ephemeral(user).map((e) => visibleText({ text: e.text, blocks: e.blocks }));
+
+  it('a second operator cannot approve an operator’s change; an admin can, once', async () => {
+    const cloud = rig.accounts.prod!.sandbox;
+    const from = cloud.requests.length;
+    const before = Date.now();
+    await rig.sendCommand('sg deploy 7', { userId: BOB.id });
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    expect(text(msg)).toContain('awaiting approval by a second admin');
+
+    await rig.click(msg, 'op_confirm', CAROL.id);
+    await waitFor(() => ephemeralTo(CAROL.id).some((t) => t.includes('Only an admin can approve this')), { timeoutMs: 5000 });
+    expect(cloud.requests.slice(from).filter((r) => r.method !== 'GET')).toEqual([]);
+    expect((await rig.store.operations.listRecent({ limit: 1 }))[0]).toMatchObject({ status: 'pending', approvedBy: null });
+
+    await rig.click(msg, 'op_confirm', ALICE.id);
+    await waitFor(() => (text(rig.slack.messages.get(msg.channel, msg.ts)!).includes('— done') ? true : undefined), { timeoutMs: 5000 });
+    expect(cloud.requests.slice(from).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.rawPath}`)).toEqual(['POST /v2/security-groups/7/deploy']);
+    expect((await rig.store.operations.listRecent({ limit: 1 }))[0]).toMatchObject({ requestedBy: BOB.id, approvedBy: ALICE.id, status: 'succeeded' });
   });
 });
