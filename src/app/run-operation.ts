@@ -134,7 +134,7 @@ export async function runOperation(
     rememberAnswer(known, op, result, args, { account, now: deps.clock.now() }, (error) => log.warn('could not remember what the answer showed', { error }));
     if (op.secret) rememberSecretsIn(deps.logger, result);
     // A status answer says when what it shows is in a maintenance window (the windows are data for the view).
-    const windows = deps.maintenance && op.verb === 'status' ? (await deps.maintenance.list()).filter((w) => w.account === account) : undefined;
+    const windows = deps.maintenance && op.verb === 'status' ? (await deps.maintenance.list(actor.channelId)).filter((w) => w.account === account) : undefined;
     const reply = withAccount(
       op.render(result, args, { now: deps.clock.now(), account, ...(named ? { namedDefaultAccount: named } : {}), ...(windows?.length ? { maintenance: windows } : {}) }),
       label,

@@ -107,7 +107,7 @@ export function createAlerting(deps: AlertingDeps) {
    */
   async function sync(sub: SubscriptionRecord, now: Conditions): Promise<void> {
     if (deps.allowed && !deps.allowed(sub)) return unwatch(sub, 'policy');
-    const window = deps.maintenance?.covering(sub.account, sub.kind, sub.resource, deps.clock.now());
+    const window = deps.maintenance?.covering(sub.channelId, sub.account, sub.kind, sub.resource, deps.clock.now());
     const muted = (sub.mutedUntil !== null && sub.mutedUntil > deps.clock.now()) || !!window;
     const firing = await deps.alerts.listFiring(sub.id);
     // An alert posted before the window still ends truthfully (edited, quietly) when its condition goes.

@@ -31,7 +31,7 @@ export const SUMMARY_LEASE_MS = 10 * 60_000;
 
 export interface Maintenance extends MaintenanceControl {
   /** The window in force over this resource now, from the last `refresh`. */
-  covering(account: string | null, kind: string, resource: string, now: number): MaintenanceWindow | undefined;
+  covering(channelId: string, account: string | null, kind: string, resource: string, now: number): MaintenanceWindow | undefined;
   /** Reads the windows in force again (each monitor pass). */
   refresh(now: number): Promise<void>;
   /** Notes an alert held back by `window`. */
@@ -43,14 +43,19 @@ export interface Maintenance extends MaintenanceControl {
 export function createMaintenance(deps: MaintenanceDeps): Maintenance {
   let open: MaintenanceWindow[] = [];
   const same = (a: string | null, b: string | null) => deps.accountOf(a) === deps.accountOf(b);
-  const covers = (w: MaintenanceWindow, account: string | null, kind: string, resource: string) =>
-    same(w.account, account) && (w.kind === 'account' || (w.kind === kind && w.resource === resource));
+  /**
+   * A window holds back its own channel's alerts only: someone with a role in one channel must
+   * not silence another channel's monitoring of the same server or account.
+   */
+  const covers = (w: MaintenanceWindow, channelId: string, account: string | null, kind: string, resource: string) =>
+    w.channelId === channelId && same(w.account, account) && (w.kind === 'account' || (w.kind === kind && w.resource === resource));
 
   /** What the bot changed on the window's resources while it was in force (its own records). */
   async function changesDuring(w: MaintenanceWindow, until: number): Promise<MaintenanceChange[]> {
     const recent = await deps.operations.listRecent({ limit: 500 });
     return recent
-      .filter((r) => r.createdAt >= w.startsAt && r.createdAt <= until && same(r.account, w.account))
+      // The window's channel's own changes: its summary must not tell one channel what another did.
+      .filter((r) => r.createdAt >= w.startsAt && r.createdAt <= until && r.channelId === w.channelId && same(r.account, w.account))
       .filter((r) => w.kind === 'account' || String(r.args[w.kind] ?? '') === w.resource)
       .filter((r) => r.status !== 'pending' && r.status !== 'expired')
       .reverse()
@@ -67,7 +72,7 @@ export function createMaintenance(deps: MaintenanceDeps): Maintenance {
       open = [...open, window];
       return window;
     },
-    list: async () => deps.store.listOpen(deps.clock.now()),
+    list: async (channelId) => (await deps.store.listOpen(deps.clock.now())).filter((w) => channelId === undefined || w.channelId === channelId),
     async end(id, channelId, userId) {
       const current = await deps.store.get(id);
       if (!current || current.channelId !== channelId) return { kind: 'unknown' };
@@ -76,8 +81,8 @@ export function createMaintenance(deps: MaintenanceDeps): Maintenance {
       open = open.filter((w) => w.id !== id);
       return { kind: 'ended', window: ended };
     },
-    covering: (account, kind, resource, now) =>
-      open.find((w) => w.endedAt === null && w.startsAt <= now && w.endsAt > now && covers(w, account, kind, resource)),
+    covering: (channelId, account, kind, resource, now) =>
+      open.find((w) => w.endedAt === null && w.startsAt <= now && w.endsAt > now && covers(w, channelId, account, kind, resource)),
     async refresh(now) {
       open = await deps.store.listOpen(now);
     },

@@ -130,7 +130,7 @@ export function createMonitor(deps: MonitorDeps): Monitor {
   const modeOf = (sub: SubscriptionRecord, now: number): Mode =>
     !allowed(sub)
       ? 'refused'
-      : (sub.mutedUntil !== null && sub.mutedUntil > now) || deps.maintenance?.covering(sub.account, sub.kind, sub.resource, now)
+      : (sub.mutedUntil !== null && sub.mutedUntil > now) || deps.maintenance?.covering(sub.channelId, sub.account, sub.kind, sub.resource, now)
         ? 'muted'
         : 'live';
 

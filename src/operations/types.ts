@@ -120,8 +120,8 @@ export interface ScheduleControl {
 /** Maintenance windows of the bot's channels: alerts held back until they end, then one summary. */
 export interface MaintenanceControl {
   start(input: { channelId: string; account: string | null; kind: MaintenanceKind; resource: string; createdBy: string; endsAt: number }): Promise<MaintenanceWindow>;
-  /** Every window in force now, all channels' (one channel sees another's resource muted too). */
-  list(): Promise<MaintenanceWindow[]>;
+  /** A channel's windows in force now (a window holds back its own channel's alerts only); every channel's without one. */
+  list(channelId?: string): Promise<MaintenanceWindow[]>;
   /** Ends a window of this channel early; its summary follows at the monitor's next pass. */
   end(id: string, channelId: string, userId: string): Promise<{ kind: 'unknown' } | { kind: 'over' | 'ended'; window: MaintenanceWindow }>;
 }

@@ -124,7 +124,7 @@ function watchLine(w: WatchRecord, now: number, show: boolean): Mrkdwn {
 /** Subscriptions grouped by channel: one line per channel. */
 function subscriptionLines(subs: SubscriptionRecord[], now: number, show: boolean, windows: MaintenanceWindow[] = []): Mrkdwn[] {
   const inMaintenance = (s: SubscriptionRecord) =>
-    windows.some((w) => w.account === s.account && (w.kind === 'account' || (w.kind === s.kind && w.resource === s.resource)));
+    windows.some((w) => w.channelId === s.channelId && w.account === s.account && (w.kind === 'account' || (w.kind === s.kind && w.resource === s.resource)));
   const byChannel = new Map<string, SubscriptionRecord[]>();
   for (const s of subs) byChannel.set(s.channelId, [...(byChannel.get(s.channelId) ?? []), s]);
   return [...byChannel].map(([channel, list]) => {

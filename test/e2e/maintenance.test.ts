@@ -7,7 +7,7 @@
  * A second bot instance on the same database (a replica) does not post the summary again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALICE, BOB, OPS_CHANNEL, type FakeUser } from '../rig/workspace.js';
+import { ALICE, BOB, OPS_CHANNEL, type FakeChannel, type FakeUser } from '../rig/workspace.js';
 import { appHomeOpenedEnvelope } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
@@ -135,6 +135,33 @@ describe('a maintenance window on a subscribed server', () => {
     await after(rig, 3 * SUMMARY_LEASE_MS);
     expect(summaries()).toHaveLength(1);
     expect(rig.logLines.some((l) => l.includes('could not post a maintenance summary') && l.includes(refused))).toBe(true);
+  });
+
+  it('a window started in another channel holds back only that channel’s alerts, and its summary tells only that channel’s changes', async () => {
+    const DEV: FakeChannel = { id: 'CDEV000004', name: 'dev', botIsMember: true };
+    rig = await startBotRig({ monitor: MONITOR, extraChannels: [DEV] });
+    await rig.command('subscribe server 101', { userId: BOB.id });
+    await rig.bot.monitor.tick(); await rig.bot.monitor.idle(); // the baseline
+
+    const started = await rig.command('maintenance server 101 2h', { userId: BOB.id, channelId: DEV.id });
+    const id = /mw_[a-z2-7]{8}/.exec(visibleText(started.final))![0];
+    expect(visibleText((await rig.command('maintenance list')).final)).toContain('No maintenance window is in force.');
+    expect(visibleText((await rig.command('maintenance list', { channelId: DEV.id })).final)).toContain(id);
+
+    const before = Date.now();
+    await rig.sendCommand('server rename 101 renamed-in-ops', { userId: ALICE.id });
+    await until(await rig.statusMessage(OPS_CHANNEL.id, before), '— done');
+    await powerFromPanel(rig, 101, 'off');
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    expect(postedIn(rig, OPS_CHANNEL.id, OFF)).toHaveLength(1); // #cloud-ops is not muted by #dev's window
+
+    await rig.command(`maintenance end ${id}`, { userId: BOB.id, channelId: DEV.id });
+    await after(rig, RECHECK);
+    const [summary, ...more] = postedIn(rig, DEV.id, /Maintenance `mw_[a-z2-7]{8}` for server `101`/);
+    expect(more).toEqual([]);
+    expect(text(summary!)).toContain('none made through the bot');
+    expect(text(summary!)).not.toContain('server.rename');
   });
 
   it('reads an `until` time in the person’s Slack time zone (as schedules do), UTC when Slack gives none, and names the zone', async () => {

@@ -111,12 +111,12 @@ export const maintenanceAccount = defineBotChange({
 
 export const maintenanceList = defineBotRead({
   id: 'maintenance.list',
-  summary: 'The maintenance windows in force',
+  summary: 'This channel’s maintenance windows in force',
   args: {},
   async run(ctx) {
     const c = control(ctx);
     const zone = await zoneFor(ctx, c.userId, undefined);
-    return { windows: await c.m.list(), zoneTime: (at: number) => formatInZone(at, zone) };
+    return { windows: await c.m.list(c.channelId), zoneTime: (at: number) => formatInZone(at, zone) };
   },
   render: ({ windows, zoneTime }, _args, view) => buildMaintenanceList(windows, view.now, zoneTime),
 });
