@@ -113,19 +113,11 @@ export async function homeData(deps: HomeDataDeps, userId: string): Promise<Home
     watches: await readable(deps, userId, watches.filter((w) => w.status === 'active' || w.status === 'finalizing'), (w) => [WATCH_READ[w.kind]]),
     subscriptions: await readable(deps, userId, subscriptions, (s) => SUBSCRIPTION_READS[s.kind] ?? []),
     ...(windows.length ? { maintenance: windows } : {}),
-    ...(deps.schedules ? { schedules: { list: await mySchedules(deps, deps.schedules, userId), zoneTime: deps.schedules.zoneTime } } : {}),
+    ...(deps.schedules ? { schedules: { list: await deps.schedules.listVisible(userId), zoneTime: deps.schedules.zoneTime } } : {}),
     audit,
     auditOfOthers,
     buttons,
   };
-}
-
-/** Schedules this person made, or may list in their channel (`/cloud schedules` there). */
-async function mySchedules(deps: HomeDataDeps, schedules: Pick<ScheduleControl, 'list'>, userId: string) {
-  const all = await schedules.list(undefined);
-  const listOp = deps.catalog.byId('schedules.list');
-  const shown = await Promise.all(all.map(async (s) => s.createdBy === userId || (!!listOp && (await deps.access.check(userId, s.channelId, listOp)).ok)));
-  return all.filter((_, i) => shown[i]);
 }
 
 /** The records this person may read: each one's reads, in its channel, on its account. */

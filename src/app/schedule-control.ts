@@ -107,6 +107,13 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
       await armConfirmed(store, operations, deps.clock.now());
       return store.list(channelId);
     },
+    async listVisible(userId) {
+      await armConfirmed(store, operations, deps.clock.now());
+      const all = await store.list(undefined);
+      const listOp = deps.catalog.byId('schedules.list');
+      const shown = await Promise.all(all.map(async (s) => s.createdBy === userId || (!!listOp && (await deps.access.check(userId, s.channelId, listOp)).ok)));
+      return all.filter((_, i) => shown[i]);
+    },
     async cancel(id, userId, channelId) {
       const record = await store.get(id);
       if (!record || record.channelId !== channelId || (record.status !== 'active' && record.status !== 'pending')) return { kind: 'none', id };

@@ -110,6 +110,11 @@ export interface ScheduleControl {
   create(input: { userId: string; channelId: string; teamId?: string; command: string; when: string; tz?: string; keep?: number }): Promise<ScheduleCreateOutcome>;
   /** Open schedules of a channel (every channel: undefined). */
   list(channelId: string | undefined): Promise<ScheduleRecord[]>;
+  /**
+   * Every channel's open schedules this person may be shown: those they made, and those of a
+   * channel where they may list schedules (`--all`, App Home).
+   */
+  listVisible(userId: string): Promise<ScheduleRecord[]>;
   cancel(id: string, userId: string, channelId: string): Promise<ScheduleCancelOutcome>;
   /** `2026-12-01 03:00 Europe/Berlin`. */
   zoneTime(at: number, tz: string): string;

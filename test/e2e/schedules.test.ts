@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appHomeOpenedEnvelope } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { CARD_WAIT_MS, confirmCardKey } from '../../src/schedule/arm.js';
-import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
+import { ALICE, CAROL, OPS_CHANNEL } from '../rig/workspace.js';
 import { createJumpClock, rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
 let rig: BotRig;
@@ -348,5 +348,29 @@ describe('backups with --keep (retention) against the sandbox', () => {
     expect(rig.sandbox.state.backups[101]).toHaveLength(count);
     expect((await scheduled(s.id)).lastResult).toMatch(/^failed: .*; nothing deleted$/);
     await rig.command(`schedule cancel ${s.id}`);
+  });
+});
+
+describe('`/cloud schedules --all`', () => {
+  it('lists every channel’s schedules this person may see: their own, and those of channels where they may list them', async () => {
+    const other = await startBotRig({ access: { channels: [OPS_CHANNEL.id] } });
+    try {
+      const when = { kind: 'once' as const, at: other.clock.now() + 3_600_000, tz: 'UTC', text: 'in 1h' };
+      // Made in a channel the bot no longer takes commands in (before CLOUD_CHANNELS was set).
+      const elsewhere = await other.store.schedules.add({
+        channelId: 'CELSEWHERE', createdBy: ALICE.id, command: 'server status 101', opId: 'server.status', when, status: 'active', nextAt: when.at, now: other.clock.now(),
+      });
+      const here = await other.store.schedules.add({
+        channelId: OPS_CHANNEL.id, createdBy: ALICE.id, command: 'server status 102', opId: 'server.status', when, status: 'active', nextAt: when.at, now: other.clock.now(),
+      });
+      const asCarol = visibleText((await other.command('schedules --all', { userId: CAROL.id })).final);
+      expect(asCarol).toContain(here.id);
+      expect(asCarol).not.toContain(elsewhere.id);
+      const asAlice = visibleText((await other.command('schedules --all', { userId: ALICE.id })).final);
+      expect(asAlice).toContain(here.id);
+      expect(asAlice).toContain(elsewhere.id); // her own
+    } finally {
+      await other.close();
+    }
   });
 });

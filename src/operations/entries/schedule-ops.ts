@@ -48,9 +48,10 @@ export const scheduleCancel = schedules.change({
 export const scheduleList = schedules.read({
   id: 'schedules.list',
   summary: 'This channel’s schedules: next run and last result (`--all`: every channel)',
-  args: { all: switchFlag('the schedules of every channel, not only this one') },
+  args: { all: switchFlag('the schedules of every channel you may see, not only this one') },
   async run(c, { all }) {
-    return { list: await c.schedules.list(all ? undefined : c.channelId), zoneTime: c.schedules.zoneTime, channelId: all ? undefined : c.channelId };
+    // Every channel's, as far as this person may see them (theirs, and those of channels where they may list schedules).
+    return { list: all ? await c.schedules.listVisible(c.userId) : await c.schedules.list(c.channelId), zoneTime: c.schedules.zoneTime, channelId: all ? undefined : c.channelId };
   },
   render: ({ list, zoneTime, channelId }) => buildScheduleList(list, zoneTime, channelId ? { channelId } : 'every channel'),
 });
