@@ -24,10 +24,10 @@ import type { OperationStore } from '../store/types.js';
 
 export interface ScheduleControlDeps extends GuardDeps {
   /** Schedules, and the Confirm records of pending ones. */
-  stores: { schedules: ScheduleStore; operations: Pick<OperationStore, 'get' | 'byDedupeKey'> };
+  stores: { schedules: ScheduleStore; operations: Pick<OperationStore, 'get' | 'byDedupeKey' | 'transition'> };
   catalog: Catalog;
   access: Access;
-  flow: Pick<ChangeFlow, 'start'>;
+  flow: Pick<ChangeFlow, 'start' | 'retell'>;
   slack: Pick<SlackApi, 'userTimeZone'>;
   clock: Pick<Clock, 'now'>;
   logger: Logger;
@@ -126,6 +126,16 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
         }
       }
       const moved = await store.move(id, ['active', 'pending'], 'cancelled', deps.clock.now());
+      if (moved && record.status === 'pending' && moved.confirmRecord) {
+        // Its Confirm card closes with it: a click there must not say a cancelled schedule was confirmed.
+        const closed = await operations.transition(moved.confirmRecord, {
+          from: ['pending'],
+          to: 'cancelled',
+          now: deps.clock.now(),
+          patch: { errorCode: 'SCHEDULE_CANCELLED', errorMessage: 'the schedule was cancelled before it was confirmed' },
+        });
+        if (closed.ok) await deps.flow.retell(moved.confirmRecord, undefined).catch((error: unknown) => deps.logger.warn('could not edit a cancelled schedule’s card', { error }));
+      }
       return moved ? { kind: 'cancelled', record: moved } : { kind: 'none', id };
     },
   };

@@ -213,6 +213,25 @@ describe('a destroy-tier schedule', () => {
   });
 });
 
+describe('a pending schedule cancelled before its Confirm', () => {
+  it('closes its card: a later click confirms nothing and the card does not say confirmed', async () => {
+    const seen = posted();
+    const r = await rig.command('schedule "backup create 101 --name never" daily 07:00 --keep 4');
+    const s = await scheduled(idIn(visibleText(r.final)));
+    const card = await waitFor(() => rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(seen).find((m) => text(m).includes(s.id)), { timeoutMs: 5000 });
+    const stale = structuredClone(card); // a client that still shows the buttons
+    expect(visibleText((await rig.command(`schedule cancel ${s.id}`)).final)).toContain(`Cancelled schedule \`${s.id}\``);
+    const record = (await rig.store.operations.get(s.confirmRecord!))!;
+    expect(record).toMatchObject({ status: 'cancelled', errorCode: 'SCHEDULE_CANCELLED', confirmedAt: null });
+    await waitFor(() => (text(rig.slack.messages.get(card.channel, card.ts)!).includes('— cancelled') ? true : undefined), { timeoutMs: 5000 });
+    await rig.click(stale, 'op_confirm', ALICE.id);
+    await tick();
+    expect(text(rig.slack.messages.get(card.channel, card.ts)!)).not.toContain('confirmed: it runs');
+    expect((await rig.store.operations.get(record.id))!.status).toBe('cancelled');
+    expect((await scheduled(s.id)).status).toBe('cancelled');
+  });
+});
+
 describe('a schedule whose Confirm card was not noted (its process stopped in between)', () => {
   it('its card is found by its key and a Confirm arms it; a schedule that never got a card is closed after CARD_WAIT_MS', async () => {
     const seen = posted();
