@@ -64,7 +64,9 @@ export function buildActOnThisModal(items: readonly ActItemView[], channelId: st
 /** What a choice came to, shown in the modal: the read's answer, a refusal, or where the change went. */
 export function buildActResult(command: string, reply: Reply | undefined, channelId: string): ModalView {
   const ran = context(md`Ran ${val(`/cloud ${command}`)} in ${channelRef(channelId)}.`);
-  const body = reply ? reply.blocks : [section(md`Its status message is in ${channelRef(channelId)}: confirm or cancel it there.`)];
+  // No reply: the change's status message says where it stands (waiting for a Confirm, or
+  // already sent when it needs none, or started before by a first click); this must not guess.
+  const body = reply ? reply.blocks : [section(md`Its status message is in ${channelRef(channelId)}: it shows where the change stands, and its Confirm when it needs one.`)];
   // A reply made of text alone (no blocks) is still shown.
   const shown = body.length ? body : [section(reply!.text)];
   return buildModalFromReply(plain(ACT_TITLE, 24), [ran, ...shown]);

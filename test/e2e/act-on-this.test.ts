@@ -56,6 +56,7 @@ describe('Act on this', () => {
     const posted = rig.slack.messages.inChannel(OPS_CHANNEL.id).length;
     const shown = await press(rig, modal, '7', 'deploy', BOB.id);
     expect(shown).toContain('Its status message is in');
+    expect(shown).not.toMatch(/confirm or cancel it/i); // it needs no Confirm: it is being sent
     // sg deploy asks no confirmation from /cloud either: the status message says what was sent, once.
     const card = await waitFor(() => rig.slack.messages.inChannel(OPS_CHANNEL.id)[posted], { timeoutMs: 5000 });
     expect(text(card)).toContain('Requested by <@UBOB000002>');
