@@ -33,8 +33,10 @@ export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteConte
     if (!isCloudApiError(e)) log.error('change failed inside the bot', { error: e });
     else log.warn(`change ${cloudFailureLogWords(e)}`, { code, status: e.status });
     const details = isCloudApiError(e) && e.details ? { errorDetails: e.details } : {};
+    // The HTTP status too: the status message tells a 502 from a refusal (0: no answer, or the bot).
+    const status = isCloudApiError(e) ? { errorStatus: e.status } : {};
     const now = deps.clock.now();
-    const patch = { errorCode: code, errorMessage: message, result: details };
+    const patch = { errorCode: code, errorMessage: message, result: { ...details, ...status } };
     const moved = await deps.store.transition(running.id, { from: ['running'], to: 'failed', now, patch }).catch((error: unknown) => {
       log.error('the change failed and its record could not be updated', { error });
       return { ok: false as const, record: { ...running, ...patch, status: 'failed' as const, finishedAt: now, updatedAt: now } };

@@ -70,7 +70,8 @@ export function renderStatus(op: { change?: ChangeWords | undefined }, record: O
     record.status === 'failed' && record.errorCode
       ? describeCloudError(
           new CloudApiError({
-            status: 0,
+            // Stored with the outcome since it was kept (older records: 0, "no HTTP answer").
+            status: typeof record.result?.errorStatus === 'number' ? record.result.errorStatus : 0,
             code: record.errorCode,
             message: record.errorMessage ?? '',
             ...(record.result?.errorDetails ? { details: record.result.errorDetails as Record<string, unknown> } : {}),

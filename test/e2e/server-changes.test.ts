@@ -143,6 +143,17 @@ describe('server rename', () => {
     expect(text(done)).toContain('Server `101` is now called `web-1 (frontend)`.');
   });
 
+  it('a 502 with an HTML body: the status message names the 502 and says the rename may have happened', async () => {
+    rig.sandbox.addFault({ method: 'PATCH', path: '/servers/101/rename', status: 502, rawBody: '<html><body>Bad Gateway</body></html>' });
+    const before = Date.now();
+    await rig.sendCommand('server rename 101 web-x');
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const failed = await until(msg, '— failed');
+    expect(text(failed)).not.toContain('HTTP 0');
+    expect(text(failed)).toContain('HTTP 502');
+    expect(text(failed)).toContain('may or may not have reached the cloud');
+  });
+
   it('a name over 40 characters is refused before any request', async () => {
     const r = await rig.command(`server rename 101 ${'x'.repeat(41)}`);
     expect(visibleText(r.final)).toMatch(/<name>/);
