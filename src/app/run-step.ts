@@ -55,6 +55,12 @@ export interface StepExecution {
   teamId?: string;
 }
 
+/** The HTTP status a failed change's record kept (confirm/execute.ts), 0 when none. */
+const statusOf = (record: OperationRecord): number => {
+  const status = (record.result as { errorStatus?: unknown } | null)?.errorStatus;
+  return typeof status === 'number' ? status : 0;
+};
+
 export type StepStart = { kind: 'started'; record: StepRecord } | { kind: 'duplicate' };
 
 const leaseOf = (deps: StepDeps) => deps.leaseMs ?? 60_000;
@@ -163,7 +169,7 @@ async function follow(deps: StepDeps, spec: StepSpec, record: OperationRecord): 
     case 'expired':
       return error(words.stepExpired());
     case 'failed':
-      return error(record.errorCode === 'INTERRUPTED' ? words.stepOutcomeUnknown() : words.stepCloudFailed(record.errorCode, record.errorMessage));
+      return error(record.errorCode === 'INTERRUPTED' ? words.stepOutcomeUnknown() : words.stepCloudFailed(record.errorCode, record.errorMessage, statusOf(record)));
     case 'succeeded':
       break;
   }

@@ -4,6 +4,8 @@
  * text (names, the cloud's words) is an inert value whatever Slack does with it, then kept to
  * one line of bounded length.
  */
+import { CloudApiError } from '../cloud/errors.js';
+import { describeCloudError } from './cloud-error-text.js';
 import { inputMessage } from './input-message.js';
 import { cutMrkdwn, md, mention, oneLine, val, type Mrkdwn } from './mrkdwn.js';
 import type { Reply } from './types.js';
@@ -36,8 +38,16 @@ export const stepExpired = (): string => stepError(md`Nobody confirmed in time, 
 export const stepNotPosted = (): string =>
   stepError(md`The bot could not post the confirmation in the step’s channel (is it invited there?); nothing was sent.`);
 
-export const stepCloudFailed = (code: string | null, message: string | null): string =>
-  stepError(md`The cloud refused the change${code ? md` (${val(code)})` : md``}${message ? md`: ${val(message)}` : md``}.`);
+/**
+ * A change that failed, in the words its status message uses (views/cloud-error-text.ts): a
+ * refusal is a refusal, but a timeout, a lost connection or a 5xx may have reached the cloud,
+ * a sync failure saved the rule, and INTERNAL was the bot. `status` is the HTTP status kept
+ * with the outcome (0: none).
+ */
+export const stepCloudFailed = (code: string | null, message: string | null, status = 0): string => {
+  const t = describeCloudError(new CloudApiError({ status, code: code ?? 'INTERNAL', message: message ?? '' }), { mutation: true });
+  return stepError(md`${t.summary} ${t.nextStep}`);
+};
 
 export const stepOutcomeUnknown = (): string =>
   stepError(md`The bot stopped while the change was being sent, so whether it happened is unknown; check before running the step again.`);

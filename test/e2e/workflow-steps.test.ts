@@ -209,7 +209,7 @@ describe('a change step asks a person and completes once the change finished', (
     // Server 102 is at the plan's backup limit: the cloud refused, and the step says so, once.
     const calls = await completed(executionId);
     expect(calls.map((c) => c.method)).toEqual(['functions.completeError']);
-    expect(calls[0]!.params.error).toMatch(/^The cloud refused the change \(`RESOURCE_LIMIT_EXCEEDED`\): `.+`\.$/);
+    expect(calls[0]!.params.error).toMatch(/^An account limit stops this: `.+` Free something up, or raise the account level\.$/);
     expect(rig.mutations(from).map((r) => r.rawPath)).toEqual(['/v2/servers/102/backups']);
   });
 

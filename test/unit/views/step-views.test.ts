@@ -6,6 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { stepBackupGone, stepCloudFailed } from '../../../src/views/step-views.js';
 
 describe('step errors', () => {
+  it('a change that may have reached the cloud is not called refused; a refusal is', () => {
+    for (const [code, status] of [['TIMEOUT', 0], ['NETWORK_ERROR', 0], ['HTTP_ERROR', 502]] as const) {
+      const e = stepCloudFailed(code, 'x', status);
+      expect(e, code).not.toMatch(/refused/i);
+      expect(e, code).toContain('may or may not have reached the cloud');
+    }
+    expect(stepCloudFailed('SERVER_STATUS_CONFLICT', 'busy', 409)).not.toContain('may or may not');
+    expect(stepCloudFailed('INTERNAL', 'boom')).not.toMatch(/cloud refused/i);
+  });
+
   it('a backup the cloud no longer lists: its uuid from the cloud is a value, on one line', () => {
     const e = stepBackupGone('<!channel> *x*\nsecond line', '101');
     expect(e).toBe('Backup `&lt;!channel&gt; *x* second line` is no longer listed for server `101`; it did not finish.');
