@@ -13,6 +13,9 @@ import type { Catalog } from '../operations/catalog.js';
 import { WATCH_READ } from '../operations/record-reads.js';
 import { placeOf } from '../access/record-access.js';
 import { buildNote } from '../views/click-views.js';
+import { isCloudApiError } from '../cloud/errors.js';
+import { describeCloudError } from '../views/cloud-error-text.js';
+import { buildCloudError } from '../views/error-views.js';
 import { md } from '../views/mrkdwn.js';
 import type { Watcher } from '../watch/watcher.js';
 import { observeWatch } from '../watch/observe.js';
@@ -48,7 +51,14 @@ export async function startWatchByHand(
   const target = op.watchable!(args as never);
   // Nothing to follow if it is already over: say so rather than announce an instant "done".
   const kind = deps.catalog.watchKinds[target.kind];
-  const now = await observeWatch(deps.accounts.client(account), target.kind, target.resource);
+  let now: Awaited<ReturnType<typeof observeWatch>>;
+  try {
+    now = await observeWatch(deps.accounts.client(account), target.kind, target.resource);
+  } catch (e) {
+    // The read itself was answered; only the watch's first look failed: say that, in the cloud's words.
+    if (!isCloudApiError(e)) throw e;
+    return buildCloudError(`${op.command} --watch`, describeCloudError(e));
+  }
   if (now.outcome) {
     return buildNothingToWatch(kind.idle);
   }

@@ -99,6 +99,20 @@ describe('watches by hand', () => {
     expect(visibleText(bad.final)).toMatch(/is not a watch id/);
   });
 
+  it('--watch whose first look the cloud fails: the read is still shown, and the watch’s failure in the cloud’s words', async () => {
+    rig.sandbox.addFault({ method: 'GET', path: '/servers/101/credentials', status: 503, code: 'SERVICE_UNAVAILABLE', message: 'Maintenance', times: 10 });
+    try {
+      const r = await rig.command('server status 101 --watch');
+      const shown = visibleText(r.final);
+      expect(shown).toContain('Server `101`'); // the status read's answer
+      expect(shown).toContain('`/cloud server status --watch` failed');
+      expect(shown).toContain('SERVICE_UNAVAILABLE');
+      expect(shown).not.toMatch(/inside the bot/);
+    } finally {
+      rig.sandbox.clearFaults();
+    }
+  });
+
   it('--watch on something already finished starts nothing', async () => {
     const r = await rig.command('server status 101 --watch');
     expect(visibleText(r.final)).toContain('Nothing to watch');
