@@ -20,7 +20,12 @@ export interface TypedConfirmDeps {
 
 export type TypedConfirmAnswer =
   | { kind: 'errors'; errors: Record<string, string> }
-  | { kind: 'accepted'; confirm(): Promise<{ channelId: string; reply: Reply } | undefined> };
+  | {
+      kind: 'accepted';
+      /** The request's channel (where a failure inside the bot is told), when the record is known. */
+      channelId?: string;
+      confirm(): Promise<{ channelId: string; reply: Reply } | undefined>;
+    };
 
 export async function confirmTyped(deps: TypedConfirmDeps, input: { recordId: string; typed: string; userId: string }): Promise<TypedConfirmAnswer> {
   const { recordId, typed, userId } = input;
@@ -30,6 +35,7 @@ export async function confirmTyped(deps: TypedConfirmDeps, input: { recordId: st
   if (expected && !typedMatches(typed, expected)) return { kind: 'errors', errors: { typed: typedMismatchError(expected) } };
   return {
     kind: 'accepted',
+    ...(record ? { channelId: record.channelId } : {}),
     async confirm() {
       const outcome = await deps.flow.confirm(recordId, userId, typed);
       const reply = record && clickReply(outcome);

@@ -10,6 +10,7 @@ import type { AppCore } from '../app/app-core.js';
 import { buildNote } from '../views/click-views.js';
 import { md } from '../views/mrkdwn.js';
 import type { AfterAck } from './after-ack.js';
+import { handlerFailureReply, respondPrivately } from './respond-privately.js';
 
 export interface AlertActionDeps extends AnswerDeps {
   core: Pick<AppCore, 'alertClick'>;
@@ -26,15 +27,21 @@ export function registerAlertActions(routes: ListenerRoutes, deps: AlertActionDe
     routes.action(alertActionPattern(id), async ({ ack, action, body, respond }) => {
       await ack();
       deps.afterAck.run('that alert button', async () => {
-        const answer = await deps.core.alertClick({
-          button,
-          value: action.value,
-          userId: body.user.id,
-          ...(body.team?.id ? { teamId: body.team.id } : {}),
-          // The alert is found by the message clicked, never by what the value claims.
-          channelId: body.channel?.id,
-          messageTs: (body.container as { message_ts?: string } | undefined)?.message_ts ?? body.message?.ts,
-        });
+        let answer: Awaited<ReturnType<AlertActionDeps['core']['alertClick']>>;
+        try {
+          answer = await deps.core.alertClick({
+            button,
+            value: action.value,
+            userId: body.user.id,
+            ...(body.team?.id ? { teamId: body.team.id } : {}),
+            // The alert is found by the message clicked, never by what the value claims.
+            channelId: body.channel?.id,
+            messageTs: (body.container as { message_ts?: string } | undefined)?.message_ts ?? body.message?.ts,
+          });
+        } catch (e) {
+          // A store that stayed locked, a bug: the clicker is told, with a reference for the log.
+          return void (await respondPrivately(deps.logger, respond, handlerFailureReply(deps.logger, 'that alert button', e)));
+        }
         if (answer.kind === 'unreadable') return void (await respond({ response_type: 'ephemeral', replace_original: false, ...UNREADABLE }));
         await answerEphemeral(deps, respond, answer.what, answer.reply, SHARED);
       });

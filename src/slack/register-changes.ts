@@ -86,8 +86,13 @@ export function registerChanges(routes: ListenerRoutes, deps: ChangeHandlerDeps)
     }
     await ack();
     deps.afterAck.run('that form', async () => {
-      const said = await answer.confirm();
-      if (said) await tell(said.channelId, body.user.id, said.reply);
+      try {
+        const said = await answer.confirm();
+        if (said) await tell(said.channelId, body.user.id, said.reply);
+      } catch (e) {
+        // The form is closed already: the person is told in the request's channel.
+        await tell(answer.channelId, body.user.id, handlerFailureReply(deps.logger, 'that form', e));
+      }
     });
   });
 
@@ -106,12 +111,23 @@ export function registerChanges(routes: ListenerRoutes, deps: ChangeHandlerDeps)
     }
     // Wait briefly so a refusal or the cloud's field errors can still land on the form.
     const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), deps.submitDeadlineMs ?? 2000).unref());
-    const first = await Promise.race([answer.outcome, timer]);
+    let first: Awaited<typeof answer.outcome> | 'late';
+    try {
+      first = await Promise.race([answer.outcome, timer]);
+    } catch (e) {
+      // Failed inside the bot before the deadline: the form itself says so (it stays open).
+      await ack({ response_action: 'update', view: modalFrom('cloudbot', handlerFailureReply(deps.logger, 'that form', e).blocks) });
+      return;
+    }
     if (first === 'late') {
       await ack();
-      const outcome = await answer.outcome;
-      const reply = outcomeReply(outcome);
-      if (reply) await tell(answer.channel, body.user.id, reply);
+      try {
+        const reply = outcomeReply(await answer.outcome);
+        if (reply) await tell(answer.channel, body.user.id, reply);
+      } catch (e) {
+        // The form closed at the ack: the failure is told privately in the form's channel, not lost.
+        await tell(answer.channel, body.user.id, handlerFailureReply(deps.logger, 'that form', e));
+      }
       return;
     }
     const verdict = answer.verdict(first);
