@@ -17,6 +17,7 @@ import type { OperationRecord, OperationStore } from '../store/types.js';
 import type { WatchRecord } from '../store/watch-store.js';
 import type { SubscriptionRecord } from '../store/monitor-types.js';
 import type { MaintenanceWindow } from '../store/maintenance-store.js';
+import type { AuditEntry } from '../domain/audit-entry.js';
 import type { AccountUsage } from '../cloud-api/schemas.js';
 import { HOME_LIST_LINES, type HomeButton, type HomeData, type HomeRequest, type HomeUsage } from '../views/home-views.js';
 import { isRead, mayReadRecord } from '../access/record-access.js';
@@ -93,7 +94,10 @@ export async function homeData(deps: HomeDataDeps, userId: string): Promise<Home
   // The trail shows who looked at what: others' entries only for those `/cloud audit` admits.
   const auditOp = catalog.byId('audit.list');
   const auditOfOthers = role === 'admin' && (await mayRun(auditOp));
-  const audit = deps.auditor ? await deps.auditor.list({ limit: HOME_LIST_LINES, ...(auditOfOthers ? {} : { userId }) }).catch(() => []) : [];
+  // A trail the store could not give is said so, never shown as "Nothing recorded yet".
+  const audit: AuditEntry[] | 'unreadable' = deps.auditor
+    ? await deps.auditor.list({ limit: HOME_LIST_LINES, ...(auditOfOthers ? {} : { userId }) }).catch(() => 'unreadable' as const)
+    : [];
 
   const buttons: HomeButton[] = [];
   for (const u of usage) {

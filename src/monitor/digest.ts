@@ -82,7 +82,12 @@ export function createDigests(deps: DigestSources) {
       const s = bySub.get(a.subscriptionId);
       return s ? [{ ...a, kind: s.kind, resource: s.resource }] : [];
     });
-    const watches = ((await deps.watches?.().catch(() => [])) ?? []).filter((w) => w.channelId === sub.channelId && (w.status === 'active' || w.status === 'finalizing'));
+    // A list the store could not give is said so, never shown as "none".
+    const listed = await (deps.watches?.() ?? Promise.resolve([])).catch((error: unknown) => {
+      deps.logger.warn('could not list watches for a digest', { error });
+      return 'unreadable' as const;
+    });
+    const watches = listed === 'unreadable' ? listed : listed.filter((w) => w.channelId === sub.channelId && (w.status === 'active' || w.status === 'finalizing'));
     const account = deps.accountLabel?.(sub.account);
     const input: DigestInput = {
       day,

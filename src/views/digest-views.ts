@@ -31,8 +31,8 @@ export interface DigestInput {
   invoices: Invoice[] | { error: string } | 'not-allowed' | undefined;
   /** Alerts of the last 24 hours. */
   alerts: DigestAlert[];
-  /** Active watches. */
-  watches: WatchRecord[];
+  /** Active watches; 'unreadable' when the bot's store could not list them (never shown as none). */
+  watches: WatchRecord[] | 'unreadable';
 }
 
 /** Lines per list before "+N more". */
@@ -112,8 +112,11 @@ export function buildDigest(d: DigestInput): Reply {
     ...invoiceBlocks(d.invoices, d.now),
     ...list(md`Servers that changed state`, servers.map((a) => alertLine(a, d.now)), md`none`),
     ...list(md`Failed builds`, builds.map((a) => alertLine(a, d.now)), md`none`),
-    ...list(md`Active watches`, d.watches.map((w) => watchLine(w, d.now)), md`none`),
+    ...(d.watches === 'unreadable'
+      ? [section(md`*Active watches*\n_could not be read from the bot's database right now_`)]
+      : list(md`Active watches`, d.watches.map((w) => watchLine(w, d.now)), md`none`)),
   ];
-  const summary = md`${plural(servers.length, md`server change`, md`server changes`)}, ${plural(builds.length, md`failed build`, md`failed builds`)}, ${Array.isArray(d.invoices) ? md`${plural(unpaid, md`unpaid invoice`, md`unpaid invoices`)}, ` : md``}${plural(d.watches.length, md`active watch`, md`active watches`)}`;
+  const watchCount = d.watches === 'unreadable' ? md`active watches unknown` : plural(d.watches.length, md`active watch`, md`active watches`);
+  const summary = md`${plural(servers.length, md`server change`, md`server changes`)}, ${plural(builds.length, md`failed build`, md`failed builds`)}, ${Array.isArray(d.invoices) ? md`${plural(unpaid, md`unpaid invoice`, md`unpaid invoices`)}, ` : md``}${watchCount}`;
   return { text: md`Daily digest ${day}${on}: ${summary}`, blocks };
 }

@@ -80,7 +80,8 @@ export interface HomeData {
   schedules?: { list: ScheduleRecord[]; zoneTime: ZoneTime };
   /** Maintenance windows in force: what they cover is marked "in maintenance". */
   maintenance?: MaintenanceWindow[];
-  audit: AuditEntry[];
+  /** 'unreadable': the bot's store could not list it (never shown as empty). */
+  audit: AuditEntry[] | 'unreadable';
   /** True when `audit` holds everyone's entries (admins), false when only their own. */
   auditOfOthers: boolean;
   buttons: HomeButton[];
@@ -178,7 +179,9 @@ export function buildHome(d: HomeData): HomeView {
   if (d.schedules) blocks.push(...list('Schedules', d.schedules.list.map((s) => scheduleHomeLine(s, d.schedules!.zoneTime)), md`No schedules.`));
   blocks.push(
     divider(),
-    ...list(d.auditOfOthers ? 'Recent activity' : 'Your recent activity', d.audit.map((e) => auditLine(e, d.auditOfOthers)), md`Nothing recorded yet.`),
+    ...(d.audit === 'unreadable'
+      ? list(d.auditOfOthers ? 'Recent activity' : 'Your recent activity', [], md`Could not be read from the bot's database right now.`)
+      : list(d.auditOfOthers ? 'Recent activity' : 'Your recent activity', d.audit.map((e) => auditLine(e, d.auditOfOthers)), md`Nothing recorded yet.`)),
   );
 
   const buttons: types.Button[] = [];

@@ -94,6 +94,14 @@ describe('buildDigest', () => {
     assertBlockKitValid(r);
   });
 
+  it('says when the watches could not be listed, rather than "none" or "0 active watches"', () => {
+    const r = buildDigest(digest({ watches: 'unreadable' }));
+    expect(shownJson(r)).toContain('could not be read from the bot');
+    expect(r.text).toContain('active watches unknown');
+    expect(r.text).not.toContain('0 active watches');
+    assertBlockKitValid(r);
+  });
+
   it('says when usage or invoices could not be read', () => {
     const json = shownJson(buildDigest(digest({ usage: { error: 'rate limited' }, invoices: { error: 'timeout' } })));
     expect(json).toContain('Could not read usage: `rate limited`');
