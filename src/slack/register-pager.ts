@@ -8,6 +8,11 @@ import { answerEphemeral, type AnswerDeps } from './answer.js';
 import type { AppCore } from '../app/app-core.js';
 import { PAGE_ACTION_NEXT, PAGE_ACTION_PREV } from '../views/pager.js';
 import type { AfterAck } from './after-ack.js';
+import { respondPrivately } from './respond-privately.js';
+import { buildNote } from '../views/click-views.js';
+import { md } from '../views/mrkdwn.js';
+
+const UNREADABLE = buildNote(md`That button could not be read; nothing was done.`);
 
 export interface PagerDeps extends AnswerDeps {
   core: Pick<AppCore, 'pageButton'>;
@@ -23,7 +28,9 @@ export function registerPager(routes: ListenerRoutes, deps: PagerDeps): void {
       const actor = { userId: body.user.id, channelId: body.channel?.id, teamId: body.team?.id };
       const page = deps.core.pageButton(action.value, actor);
       if (page.kind === 'unreadable') {
+        // As the other buttons answer (an older message, a forged value): said, not only logged.
         deps.logger.warn('ignored a page button with an unreadable value', { user: actor.userId });
+        await respondPrivately(deps.logger, respond, UNREADABLE);
         return;
       }
       await answerEphemeral(deps, respond, page.what, page.reply, { replaceOriginal: true });

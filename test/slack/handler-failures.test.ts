@@ -11,6 +11,8 @@ import { createAfterAck } from '../../src/slack/after-ack.js';
 import type { ListenerRoutes } from '../../src/slack/listener-routes.js';
 import { registerAlertActions } from '../../src/slack/register-alert-actions.js';
 import { registerChanges } from '../../src/slack/register-changes.js';
+import { registerPager } from '../../src/slack/register-pager.js';
+import { PAGE_ACTION_NEXT } from '../../src/views/pager.js';
 import { CHANGE_MODAL_CALLBACK, TYPE_TO_CONFIRM_CALLBACK } from '../../src/views/modal-views.js';
 
 type Listener = (args: Record<string, unknown>) => Promise<void>;
@@ -125,5 +127,18 @@ describe('failures after the ack', () => {
     expect(acks).toHaveLength(1);
     expect(acks[0]!.response_action).toBe('update');
     expect(JSON.stringify(acks[0]!.view)).toMatch(/failed unexpectedly/);
+  });
+
+  it('a page button whose value cannot be read says so to the clicker, as the other buttons do', async () => {
+    const logger = createLogger({ sink: () => {} });
+    const afterAck = createAfterAck(logger);
+    const { routes, action } = recordingRoutes();
+    registerPager(routes, { core: { pageButton: () => ({ kind: 'unreadable' }) as never }, afterAck, clock: createManualClock(), logger });
+    const said: Record<string, unknown>[] = [];
+    await action(PAGE_ACTION_NEXT)({ ack: async () => {}, action: { value: '{not json' }, body: { user: { id: 'U1' }, channel: { id: 'C1' } }, respond: async (m: Record<string, unknown>) => void said.push(m) });
+    await afterAck.idle();
+    expect(said).toHaveLength(1);
+    expect(JSON.stringify(said[0])).toContain('That button could not be read; nothing was done.');
+    expect(said[0]).toMatchObject({ response_type: 'ephemeral', replace_original: false });
   });
 });
