@@ -215,10 +215,7 @@ describe('a destroy-tier schedule', () => {
 
 describe('a pending schedule cancelled before its Confirm', () => {
   it('closes its card: a later click confirms nothing and the card does not say confirmed', async () => {
-    const seen = posted();
-    const r = await rig.command('schedule "backup create 101 --name never" daily 07:00 --keep 4');
-    const s = await scheduled(idIn(visibleText(r.final)));
-    const card = await waitFor(() => rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(seen).find((m) => text(m).includes(s.id)), { timeoutMs: 5000 });
+    const { s, card } = await scheduledWithCard('schedule "backup create 101 --name never" daily 07:00 --keep 4');
     const stale = structuredClone(card); // a client that still shows the buttons
     expect(visibleText((await rig.command(`schedule cancel ${s.id}`)).final)).toContain(`Cancelled schedule \`${s.id}\``);
     const record = (await rig.store.operations.get(s.confirmRecord!))!;
@@ -234,10 +231,7 @@ describe('a pending schedule cancelled before its Confirm', () => {
 
 describe('a schedule whose Confirm card was not noted (its process stopped in between)', () => {
   it('its card is found by its key and a Confirm arms it; a schedule that never got a card is closed after CARD_WAIT_MS', async () => {
-    const seen = posted();
-    const r = await rig.command('schedule "backup create 101 --name orphan" daily 06:00 --keep 9');
-    const s = await scheduled(idIn(visibleText(r.final)));
-    const card = await waitFor(() => rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(seen).find((m) => text(m).includes(s.id)), { timeoutMs: 5000 });
+    const { s, card } = await scheduledWithCard('schedule "backup create 101 --name orphan" daily 06:00 --keep 9');
     // The process stopped after posting the card and before noting it with the schedule.
     const db = new Database(rig.databasePath);
     db.prepare('UPDATE schedules SET confirm_record = NULL WHERE id = ?').run(s.id);
@@ -260,13 +254,19 @@ describe('a schedule whose Confirm card was not noted (its process stopped in be
   });
 });
 
-/** Schedules it, clicks its Confirm card, and lets the scheduler arm it. */
-async function scheduleConfirmed(line: string) {
+/** Schedules a command that needs a Confirm; returns the schedule and its card in the channel. */
+async function scheduledWithCard(line: string) {
   const seen = posted();
   const r = await rig.command(line);
   expect(visibleText(r.final)).toContain('waits for its Confirm');
   const s = await scheduled(idIn(visibleText(r.final)));
   const card = await waitFor(() => rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(seen).find((m) => text(m).includes(s.id)), { timeoutMs: 5000 });
+  return { s, card };
+}
+
+/** Schedules it, clicks its Confirm card, and lets the scheduler arm it. */
+async function scheduleConfirmed(line: string) {
+  const { s, card } = await scheduledWithCard(line);
   await rig.click(card, 'op_confirm', ALICE.id);
   const confirmRecord = (await scheduled(s.id)).confirmRecord!;
   await waitFor(async () => ((await rig.store.operations.get(confirmRecord))?.status === 'succeeded' ? true : undefined), { timeoutMs: 5000 });
