@@ -71,6 +71,11 @@ export function createServices(p: ServiceParts) {
     ...(settings.watch?.leaseMs ? { leaseMs: settings.watch.leaseMs } : {}),
     ...(overrides.watchConcurrency ? { concurrency: overrides.watchConcurrency } : {}),
     tracePoll: p.traces.poll,
+    // A credential from a watch goes only to a requester who may read credentials there, now.
+    maySeeSecret: async (w) => {
+      const read = catalog.byId('server.credentials');
+      return !!read && (await access.check(w.requestedBy, w.channelId, read, accountOf(w.account))).ok;
+    },
   }));
   const maintenance = createMaintenance({
     store: store.maintenance,

@@ -28,6 +28,11 @@ export interface FinalPostDeps {
   clock: Clock;
   logger: Logger;
   slack: SlackApi;
+  /**
+   * Whether the watch's requester may see a credential here now (access control: the
+   * `server credentials` read, in the watch's channel, on its account). Absent: never.
+   */
+  maySeeSecret?: (w: WatchRecord) => Promise<boolean>;
 }
 
 export interface FinalPostOptions {
@@ -127,7 +132,13 @@ export function createFinisher({ deps, owner, base, broadcast, kinds, editParent
     // (a new password must then be set at the provider) — a second copy is never sent.
     // A watch a change started sends none: the change's own private reply already carried it,
     // saying it would not be shown again (issue 14).
-    if (secret && outcome === 'succeeded' && !w.operationId) {
+    // A watch anyone may start by hand (`server status --watch` is a read): the password goes
+    // only to a requester who may read credentials there, checked now.
+    const allowed = secret && outcome === 'succeeded' && !w.operationId && (await deps.maySeeSecret?.(w).catch(() => false));
+    if (secret && outcome === 'succeeded' && !w.operationId && !allowed) {
+      deps.logger.info('a watch saw a new root password its requester may not read; it was not sent', { watch: w.id });
+    }
+    if (allowed) {
       try {
         await deps.slack.postEphemeral({
           channel: w.channelId,

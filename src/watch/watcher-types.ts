@@ -44,6 +44,8 @@ export interface WatcherDeps extends AccountDeps {
   leaseMs?: number;
   /** At most this many watches claimed per pass (default 500). */
   batch?: number;
+  /** Whether a watch's requester may see a credential (final-post.ts); absent: never. */
+  maySeeSecret?: (w: WatchRecord) => Promise<boolean>;
 }
 
 export interface StartWatch {

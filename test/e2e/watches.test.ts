@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../rig/wait-for.js';
-import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
+import { ALICE, CAROL, OPS_CHANNEL } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
 const INTERVAL = 150;
@@ -80,6 +80,20 @@ describe('a reinstall is followed until its credentials are ready', () => {
 });
 
 describe('watches by hand', () => {
+  it('a viewer watching a reinstall by hand (a read) is not sent the new root password; the final post still comes', async () => {
+    const r = await rig.cloud.servers.reinstall('101', { template_slug: 'debian-12' }); // from the panel, say
+    const before = Date.now();
+    const w = await rig.command('server status 101 --watch', { userId: CAROL.id });
+    expect(visibleText(w.final)).toMatch(/Watching in the channel as `w[a-z2-7]{8}`/);
+    const own = await rig.statusMessage(OPS_CHANNEL.id, before);
+    await waitFor(() => thread(own).some((m) => /reinstalled and its credentials are ready/.test(text(m))) || undefined, { timeoutMs: 10_000 });
+    // The watch's end decides about the password after its final post: wait for that decision.
+    await waitFor(() => rig.logLines.some((l) => l.includes('its requester may not read')) || undefined, { timeoutMs: 5000 });
+    expect(JSON.stringify(rig.slack.messages.ephemeral(CAROL.id))).not.toContain(r.password!);
+    expect(JSON.stringify(rig.slack.messages.all())).not.toContain(r.password!);
+  });
+
+
   it('--watch follows a build in its own message; watch list shows it; watch cancel stops it', async () => {
     const worker = await rig.cloud.workers.deploy({ location_id: 1, name: 'by-hand', git_source: 'public', git_repository: 'https://github.com/acme/b.git' });
     const before = Date.now();

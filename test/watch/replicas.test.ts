@@ -93,6 +93,8 @@ function replica(owner: string, opts: { onFinal?: FinalHook; leaseMs?: number } 
     intervalMs: BASE,
     owner,
     leaseMs: opts.leaseMs ?? LEASE,
+    // The requester here may read credentials (the access check is runtime-services.ts's).
+    maySeeSecret: async () => true,
   });
 }
 

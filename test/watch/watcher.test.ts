@@ -51,7 +51,7 @@ function slack(): SlackApi {
   };
 }
 
-function watcher(opts: { broadcast?: BroadcastPolicy; deadlineMs?: number; budget?: RequestBudget } = {}): Watcher {
+function watcher(opts: { broadcast?: BroadcastPolicy; deadlineMs?: number; budget?: RequestBudget; maySeeSecret?: boolean } = {}): Watcher {
   return createWatcher({
     store: store.watches,
     cloudFor: () => cloud,
@@ -63,6 +63,7 @@ function watcher(opts: { broadcast?: BroadcastPolicy; deadlineMs?: number; budge
     ...(opts.broadcast ? { broadcast: opts.broadcast } : {}),
     ...(opts.deadlineMs ? { deadlines: { worker: opts.deadlineMs, server: opts.deadlineMs } } : {}),
     ...(opts.budget ? { budget: opts.budget } : {}),
+    ...(opts.maySeeSecret !== undefined ? { maySeeSecret: async () => opts.maySeeSecret! } : {}),
   });
 }
 
@@ -344,7 +345,7 @@ describe('watch engine', () => {
 
   it('a reinstall: watched until credentials are ready; the password goes to the requester only', async () => {
     const r = await cloud.servers.reinstall('101', { template_slug: 'debian-12' });
-    const w = watcher();
+    const w = watcher({ maySeeSecret: true });
     await start(w, '101', 'server');
     await run(w, 100_000, 5000);
     const final = posts.at(-1)!;
@@ -356,6 +357,21 @@ describe('watch engine', () => {
     expect(JSON.stringify(ephemerals[0]!.blocks)).toContain(r.password!);
     const [watch] = await store.watches.listRecent(1);
     expect(JSON.stringify(watch)).not.toContain(r.password!);
+  });
+
+  it('a reinstall watched by someone who may not read credentials (or with no check given): no password is sent', async () => {
+    for (const may of [false, undefined]) {
+      ephemerals = [];
+      posts = [];
+      const r = await cloud.servers.reinstall('101', { template_slug: 'debian-12' });
+      const w = watcher(may === undefined ? {} : { maySeeSecret: may });
+      await start(w, '101', 'server');
+      await run(w, 100_000, 5000);
+      expect(posts.at(-1)!.text).toMatch(/reinstalled and its credentials are ready/);
+      expect(ephemerals).toEqual([]);
+      expect(JSON.stringify(posts)).not.toContain(r.password!);
+      await clock.advance(200_000);
+    }
   });
 
   it('a reinstall watched for the change that ran it: the change already sent the password, the watch does not send it again', async () => {
