@@ -60,6 +60,12 @@ describe('help and typos in the shell', () => {
       ['/cloud keys add', /provider’s API cannot create SSH keys/],
       ['/cloud server list', /provider’s API cannot list servers[\s\S]*provider’s panel[\s\S]*\/cloud server known/],
       ['/cloud ip release 192.0.2.10', /provider’s API cannot release a reserved IP[\s\S]*provider’s panel/],
+      // The spec has no endpoint for these either: said so, not "has no" nor a guess at a near verb.
+      ['/cloud server delete 101', /provider’s API cannot delete servers/],
+      ['/cloud server reboot 101', /provider’s API cannot power a server on or off/],
+      ['/cloud sg delete 5', /provider’s API cannot delete security groups[\s\S]*\/cloud sg delete-rule/],
+      ['/cloud worker list', /provider’s API cannot list workers/],
+      ['/cloud backup restore 101 x', /provider’s API cannot restore backups/],
     ];
     for (const [line, said] of cases) {
       const from = h.mark();
