@@ -28,7 +28,10 @@ export class TokenizeError extends Error {
 
 export interface Token {
   value: string;
-  /** Quoted words are always values, never flags (`"--not-a-flag"`). */
+  /**
+   * A word that opens with a quote is always a value, never a flag (`"--not-a-flag"`). A quote
+   * later in the word quotes only its value: `--name="nightly backup"` is the flag `--name`.
+   */
   quoted: boolean;
 }
 
@@ -40,14 +43,13 @@ export function tokenize(input: string): Token[] {
     while (i < text.length && /\s/.test(text[i]!)) i++;
     if (i >= text.length) break;
     let word = '';
-    let quoted = false;
+    const quoted = QUOTES[text[i]!] !== undefined;
     while (i < text.length && !/\s/.test(text[i]!)) {
       const close = QUOTES[text[i]!];
       if (close) {
         const end = text.indexOf(close, i + 1);
         if (end < 0) throw new TokenizeError(text.slice(i, i + 12));
         word += text.slice(i + 1, end);
-        quoted = true;
         i = end + 1;
       } else {
         word += text[i];

@@ -30,6 +30,12 @@ describe('parseCommand', () => {
     expect(run('plan list --location “2”').args.location).toBe(2);
   });
 
+  it('reads --flag="a quoted value" as the flag with that value; a word opening with a quote stays a value', () => {
+    expect(run('backup create 101 --name="nightly backup"').args.name).toBe('nightly backup');
+    expect(run('backup create 101 --name=“nightly backup”').args.name).toBe('nightly backup');
+    expect(run('server rename 101 "--not-a-flag"').args.name).toBe('--not-a-flag');
+  });
+
   it('answers help for nothing, help, and a resource without a verb', () => {
     expect(parseCommand('', catalog)).toEqual({ kind: 'help' });
     expect(parseCommand('help server', catalog)).toEqual({ kind: 'help', resource: 'server' });
