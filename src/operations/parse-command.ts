@@ -203,6 +203,11 @@ function shownWord(t: Token): string {
 
 function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
   const specs = Object.entries(op.args) as [string, ArgSpec][];
+  // Arguments only a form gives, and no form to give them (a schedule's Confirm card): not a
+  // typed command, though `--help` still shows what it is.
+  if (!op.change?.modal && specs.some(([, s]) => s.kind === 'modal') && !tokens.some((t) => !t.quoted && /^(--help|-h)$/i.test(t.value))) {
+    return problem(md`${val(op.command)} is not typed: it is the Confirm card the bot posts for it (see ${val('/cloud help ' + op.resource)}).`, [op]);
+  }
   const positionals = specs.filter(([, s]) => s.kind === 'positional' || s.kind === 'rest');
   const flags = new Map(specs.filter(([, s]) => s.kind === 'flag' || s.kind === 'switch'));
   const raw: Record<string, unknown> = {};

@@ -30,6 +30,14 @@ describe('parseCommand', () => {
     expect(run('plan list --location “2”').args.location).toBe(2);
   });
 
+  it('a command only a card of the bot’s gives its arguments to is said to be not typed (not "<>: is required")', () => {
+    for (const line of ['schedule confirm', 'schedule confirm-spend --dry-run']) {
+      const p = problem(line);
+      expect(p.message).toContain('is not typed: it is the Confirm card the bot posts for it');
+      expect(p.message).not.toContain('&lt;&gt;');
+    }
+  });
+
   it('reads --flag="a quoted value" as the flag with that value; a word opening with a quote stays a value', () => {
     expect(run('backup create 101 --name="nightly backup"').args.name).toBe('nightly backup');
     expect(run('backup create 101 --name=“nightly backup”').args.name).toBe('nightly backup');
