@@ -222,7 +222,8 @@ function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
       const eq = value.indexOf('=');
       const name = value.slice(2, eq < 0 ? undefined : eq);
       // Every change may be rehearsed: show the exact request, send nothing.
-      if (name === 'dry-run' && op.change && eq < 0) {
+      if (name === 'dry-run' && op.change) {
+        if (eq >= 0) return problem(md`${val('--dry-run')} takes no value.`, [op]);
         dryRun = true;
         continue;
       }

@@ -38,6 +38,10 @@ describe('parseCommand', () => {
     }
   });
 
+  it('--dry-run=yes on a change: the flag takes no value (its usage lists it), not "has no flag"', () => {
+    expect(problem('server rename 101 --dry-run=yes web').message).toBe('`--dry-run` takes no value.');
+  });
+
   it('reads --flag="a quoted value" as the flag with that value; a word opening with a quote stays a value', () => {
     expect(run('backup create 101 --name="nightly backup"').args.name).toBe('nightly backup');
     expect(run('backup create 101 --name=“nightly backup”').args.name).toBe('nightly backup');
