@@ -5,7 +5,7 @@
  */
 import { cloudFailureLogWords, isCloudApiError } from '../cloud/errors.js';
 import type { Logger } from '../log.js';
-import { rememberSecrets, rememberSecretsIn } from '../access/secrets.js';
+import { MASK, rememberSecrets, rememberSecretsIn } from '../access/secrets.js';
 import type { AuditOutcome } from '../domain/audit-entry.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { Reply } from '../views/types.js';
@@ -27,12 +27,15 @@ export type Execute = (op: AnyOperation, record: OperationRecord, answering: str
 
 export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteContext): Execute {
   /** The cloud call failed (or the bot did, around it): recorded, shown and audited as failed. */
-  async function failed(op: AnyOperation, running: OperationRecord, e: unknown, log: Logger): Promise<{ record: OperationRecord; unseen?: Reply | undefined }> {
+  async function failed(op: AnyOperation, running: OperationRecord, e: unknown, log: Logger, secrets: readonly string[] = []): Promise<{ record: OperationRecord; unseen?: Reply | undefined }> {
     const code = isCloudApiError(e) ? e.code : 'INTERNAL';
-    const message = e instanceof Error ? e.message : String(e);
+    // A refusal that quotes what was sent (a 422 about the password) must not carry the secret
+    // into the record, the status message or the audit: every secret value sent is masked in it.
+    const scrub = (text: string, form = (s: string) => s) => secrets.reduce((t, s) => (s.length >= 4 ? t.split(form(s)).join(MASK) : t), text);
+    const message = scrub(e instanceof Error ? e.message : String(e));
     if (!isCloudApiError(e)) log.error('change failed inside the bot', { error: e });
     else log.warn(`change ${cloudFailureLogWords(e)}`, { code, status: e.status });
-    const details = isCloudApiError(e) && e.details ? { errorDetails: e.details } : {};
+    const details = isCloudApiError(e) && e.details ? { errorDetails: JSON.parse(scrub(JSON.stringify(e.details), (s) => JSON.stringify(s).slice(1, -1))) as Record<string, unknown> } : {};
     // The HTTP status too: the status message tells a 502 from a refusal (0: no answer, or the bot).
     const status = isCloudApiError(e) ? { errorStatus: e.status } : {};
     const now = deps.clock.now();
@@ -76,7 +79,7 @@ export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteConte
     try {
       result = await op.run({ cloud: deps.cloudFor(record.account), clock: deps.clock }, args);
     } catch (e) {
-      return failed(op, running.record, e, log);
+      return failed(op, running.record, e, log, Object.values(secrets));
     }
     // A password the cloud generated must be masked before any log line can carry it.
     rememberSecretsIn(deps.logger, result);

@@ -76,6 +76,30 @@ describe('server reinstall', () => {
     expect(readFileSync(rig.databasePath).toString('latin1')).not.toContain(PASSWORD);
   });
 
+  it('a refusal that quotes the password back: masked in the status message, the record and the database', async () => {
+    const quoted = 'Summer2024!Summer-xyz';
+    rig.sandbox.addFault({
+      method: 'POST', path: '/servers/102/reinstall', status: 422, code: 'VALIDATION_ERROR',
+      message: `The password "${quoted}" appears in a breach list.`, details: { password: [`"${quoted}" appears in a breach list`] },
+    });
+    const before = Date.now();
+    const calls = rig.slack.calls.length;
+    await rig.sendCommand('server reinstall 102');
+    const view = await waitFor(() => rig.slack.calls.slice(calls).find((c) => c.method === 'views.update' && JSON.stringify(c.params.view).includes('"block_id":"password"')), { timeoutMs: 5000 });
+    const v = view.params.view as { blocks: unknown[] };
+    const opened = rig.slack.views.latest()!;
+    await rig.send.interaction(viewSubmissionPayload({ view: { ...v, id: opened.id } as never, values: { template: 'debian-12', password: quoted }, userId: ALICE.id }));
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    await confirmByTyping(msg, 'db-1.example.net');
+    const failed = await until(msg, '— failed');
+    expect(text(failed)).toContain('password');
+    expect(JSON.stringify(rig.slack.messages.all())).not.toContain(quoted);
+    const records = await rig.store.operations.listRecent({ limit: 5 });
+    expect(JSON.stringify(records)).not.toContain(quoted);
+    expect(readFileSync(rig.databasePath).toString('latin1')).not.toContain(quoted);
+    rig.sandbox.clearFaults();
+  });
+
   it('a generated password is also sent only to the requester', async () => {
     const before = Date.now();
     await rig.sendCommand('server reinstall 102 --template ubuntu-24.04');
