@@ -11,7 +11,7 @@
  * who may run the reads it stands for there, on that account (issue 21; record-access.ts).
  * Its buttons are the reads it draws (HOME_READS); a value naming anything else does nothing.
  */
-import type { AnyOperation, ScheduleControl } from '../operations/types.js';
+import type { AnyOperation } from '../operations/types.js';
 import type { Catalog } from '../operations/catalog.js';
 import type { OperationRecord, OperationStore } from '../store/types.js';
 import type { WatchRecord } from '../store/watch-store.js';

@@ -4,7 +4,6 @@
  * form should show comes back as data; the surface maps it onto its form (Slack's
  * `response_action`, slack/register-changes.ts) and tells the person anything said later.
  */
-import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { ChangeFlow, StartOutcome } from '../confirm/change-types.js';
 import type { Catalog } from '../operations/catalog.js';
@@ -63,7 +62,8 @@ export async function submitForm(deps: FormDeps, input: FormInput): Promise<Form
     account: admitted.account,
     ...(input.teamId ? { teamId: input.teamId } : {}),
     // The same view submitted again after the cloud's field errors, corrected, is a new request.
-    dedupeKey: `view:${input.formId}:${createHash('sha256').update(JSON.stringify(invalid.args)).digest('hex').slice(0, 16)}`,
+    // Secret arguments enter it only keyed (ChangeFlow.argsDigest): the key is stored for good.
+    dedupeKey: `view:${input.formId}:${deps.flow.argsDigest(op, invalid.args).slice(0, 16)}`,
   });
   return { kind: 'started', channel: meta.channel, outcome, verdict: (o) => formVerdict(o, fieldNames, op, spec.title) };
 }

@@ -8,6 +8,7 @@
  * retried delivery or a second replica, one wins and the others are told who acted.
  */
 import { isCloudApiError } from '../cloud/errors.js';
+import { createHash } from 'node:crypto';
 import { maskedRequest, splitSecrets } from '../access/secrets.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import { lookedUp } from '../operations/looked-up.js';
@@ -260,6 +261,12 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     sendDue: () => sendDue(ctx, execute),
     expireDue: () => expireDue(ctx),
     recoverInterrupted: () => recoverInterrupted(ctx),
+    argsDigest(op, args) {
+      const { plain, secrets } = splitSecrets(op, args);
+      const keyed = Object.keys(secrets).length ? deps.sealer.fingerprint(secrets) : '';
+      return createHash('sha256').update(JSON.stringify(plain)).update(keyed).digest('hex');
+    },
+
     async retell(recordId, handling) {
       const record = await deps.store.get(recordId);
       const op = record && opOf(record);

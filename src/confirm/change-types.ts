@@ -117,6 +117,11 @@ export type ClickOutcome =
 
 export interface ChangeFlow {
   start(req: ChangeRequest): Promise<StartOutcome>;
+  /**
+   * A digest of a change's arguments for a dedupe key: plain arguments hashed, secret ones only
+   * through the sealer's keyed fingerprint, so a stored key never lets a password be guessed.
+   */
+  argsDigest(op: AnyOperation, args: Record<string, unknown>): string;
   confirm(recordId: string, userId: string, typed?: string): Promise<ClickOutcome>;
   cancel(recordId: string, userId: string): Promise<ClickOutcome>;
   retrySync(recordId: string, userId: string): Promise<ClickOutcome>;

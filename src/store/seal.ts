@@ -9,7 +9,7 @@
  * Format: 'v1.' + base64url(iv (12) | tag (16) | AES-256-GCM ciphertext of JSON).
  * Errors never contain the plaintext, the sealed text or the key.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 const PREFIX = 'v1.';
 const SALT = 'cloudbot/seal/v1';
@@ -26,6 +26,11 @@ export interface Sealer {
   seal(value: Record<string, string>): string;
   /** Throws SealError if the value was tampered with, truncated, or sealed with another key. */
   open(sealed: string): Record<string, string>;
+  /**
+   * A keyed digest (HMAC-SHA256, hex) of secret values: the same for every replica (same key
+   * material), of no use to anyone guessing a password from a copy of the database.
+   */
+  fingerprint(values: Record<string, string>): string;
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {
@@ -43,6 +48,8 @@ export function createSealer(keyMaterial: string[]): Sealer {
   // JSON keeps the pieces unambiguous (['ab','c'] and ['a','bc'] give different keys).
   const ikm = Buffer.from(JSON.stringify(pieces), 'utf8');
   const key = Buffer.from(hkdfSync('sha256', ikm, SALT, INFO, 32));
+  // Another key from the same material, for fingerprints only (never the sealing key twice).
+  const macKey = Buffer.from(hkdfSync('sha256', ikm, SALT, 'cloudbot/seal/v1/fingerprint', 32));
 
   return {
     seal(value) {
@@ -54,6 +61,10 @@ export function createSealer(keyMaterial: string[]): Sealer {
       return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
     },
 
+    fingerprint(values) {
+      const sorted = Object.keys(values).sort().map((k) => [k, values[k]]);
+      return createHmac('sha256', macKey).update(JSON.stringify(sorted)).digest('hex');
+    },
     open(sealed) {
       if (typeof sealed !== 'string' || !sealed.startsWith(PREFIX)) {
         throw new SealError('Sealed value is not in the v1 format');

@@ -3,6 +3,7 @@
  * rest, sent once, told to the requester only, erased when the request ends.
  * Rig and helpers: change-flow-helpers.ts.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MASK } from '../../src/access/secrets.js';
@@ -100,6 +101,15 @@ describe('typed confirmation and secrets (reinstall)', () => {
     // Stored with no final edit or private reply yet; begun once both were through.
     expect(order[0]).not.toMatch(/final edit|postEphemeral/);
     expect(order[1]).toMatch(/^w1 begun after \[.*final edit.*postEphemeral.*\]$/);
+  });
+
+  it('the dedupe digest of a form’s arguments takes the password only keyed: a corrected password is a new request, a database copy guesses nothing', () => {
+    const { op, args } = reinstall();
+    const withPassword = { ...args, password: PASSWORD };
+    const digest = flow.argsDigest(op, withPassword);
+    expect(flow.argsDigest(op, { ...withPassword })).toBe(digest);
+    expect(flow.argsDigest(op, { ...withPassword, password: `${PASSWORD}2` })).not.toBe(digest);
+    expect(digest).not.toBe(createHash('sha256').update(JSON.stringify(withPassword)).digest('hex'));
   });
 
   it('cancel and expiry erase the sealed password too', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SealError, createSealer } from '../../src/store/index.js';
@@ -49,6 +50,21 @@ describe('createSealer', () => {
     expect(() => sealer.open(sealed.slice(0, -2))).toThrow(SealError);
     expect(() => sealer.open('v2.' + sealed.slice(3))).toThrow(/not in the v1 format/);
     expect(() => sealer.open('v1.!!!')).toThrow(/not in the v1 format/);
+  });
+
+  it('fingerprints secrets with a key: the same for every replica (same material), another with other material, never the plain hash', () => {
+    const a = createSealer(KEYS);
+    const b = createSealer(KEYS);
+    const other = createSealer(['xoxb-another-token-5678', 'x']);
+    const fp = a.fingerprint({ password: PASSWORD });
+    expect(b.fingerprint({ password: PASSWORD })).toBe(fp);
+    expect(other.fingerprint({ password: PASSWORD })).not.toBe(fp);
+    expect(a.fingerprint({ password: `${PASSWORD}!` })).not.toBe(fp);
+    expect(a.fingerprint({ password: PASSWORD, other: 'x' })).toBe(a.fingerprint({ other: 'x', password: PASSWORD }));
+    for (const plain of [PASSWORD, JSON.stringify({ password: PASSWORD }), JSON.stringify([['password', PASSWORD]])]) {
+      expect(fp).not.toBe(createHash('sha256').update(plain).digest('hex'));
+    }
+    expect(fp).not.toContain(PASSWORD);
   });
 
   it('refuses a value sealed with different key material', () => {
