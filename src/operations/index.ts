@@ -23,62 +23,15 @@ import { WORKER_DEPLOY } from './entries/worker-deploy.js';
 import { WORKER_READS } from './entries/worker-reads.js';
 import type { AnyOperation } from './types.js';
 import { WATCH_KINDS } from './watch-kinds.js';
+import { notOfferedFor } from './not-offered.js';
 
 export const RESOURCES: ResourceInfo[] = [
-  {
-    name: 'server',
-    title: 'Servers',
-    aliases: ['servers', 'srv', 'vm'],
-    // What the Cloud API v2 has no endpoint for (cloud-api-v2.md): said as such, not "has no".
-    notOffered: [
-      { verbs: ['list', 'ls'], what: 'list servers', instead: 'The provider’s panel lists them; `/cloud server known` shows those the bot has seen on this account.' },
-      { verbs: ['create', 'new', 'order'], what: 'create servers', instead: 'Order one in the provider’s panel.' },
-      { verbs: ['delete', 'destroy', 'remove', 'terminate', 'cancel'], what: 'delete servers', instead: 'Cancel it in the provider’s panel.' },
-      { verbs: ['reboot', 'restart', 'start', 'stop', 'shutdown', 'power', 'power-on', 'power-off'], what: 'power a server on or off', instead: 'Use the provider’s panel; `/cloud server status` shows its power state.' },
-      { verbs: ['resize', 'upgrade', 'downgrade'], what: 'resize servers', instead: 'Change the plan in the provider’s panel.' },
-    ],
-  },
-  {
-    name: 'backup',
-    title: 'Backups',
-    aliases: ['backups'],
-    notOffered: [{ verbs: ['restore'], what: 'restore backups', instead: 'Restore it in the provider’s panel; `/cloud backup list` shows its uuid.' }],
-  },
-  {
-    name: 'ip',
-    title: 'Reserved IPs',
-    aliases: ['ips', 'reserved-ip', 'reserved-ips'],
-    notOffered: [
-      { verbs: ['release', 'unreserve', 'delete'], what: 'release a reserved IP', instead: 'Release it in the provider’s panel.' },
-      { verbs: ['list', 'ls'], what: 'list reserved IPs', instead: 'The provider’s panel lists them; `/cloud server ips` shows a server’s addresses.' },
-    ],
-  },
-  {
-    name: 'worker',
-    title: 'Workers',
-    aliases: ['workers', 'app', 'apps'],
-    notOffered: [
-      { verbs: ['list', 'ls'], what: 'list workers', instead: 'The provider’s panel lists them; `/cloud worker known` shows those the bot has seen on this account.' },
-      { verbs: ['delete', 'destroy', 'remove'], what: 'delete workers', instead: 'Delete it in the provider’s panel.' },
-    ],
-  },
-  {
-    name: 'sg',
-    title: 'Security groups and firewall rules',
-    aliases: ['firewall', 'fw', 'security-group', 'security-groups'],
-    notOffered: [
-      { verbs: ['list', 'ls'], what: 'list security groups', instead: 'The provider’s panel lists them; `/cloud sg known` shows those the bot has seen on this account.' },
-      { verbs: ['create', 'new'], what: 'create security groups', instead: 'Create it in the provider’s panel; `/cloud sg add-rule` then adds its rules.' },
-      { verbs: ['delete', 'destroy', 'remove'], what: 'delete security groups', instead: 'Delete it in the provider’s panel; `/cloud sg delete-rule` removes one rule.' },
-      { verbs: ['detach'], what: 'detach a server from a security group', instead: 'Detach it in the provider’s panel.' },
-    ],
-  },
-  {
-    name: 'ssh-key',
-    title: 'SSH keys',
-    aliases: ['ssh-keys', 'keys', 'key', 'ssh'],
-    notOffered: [{ verbs: ['create', 'add', 'new', 'import', 'upload'], what: 'create SSH keys', instead: 'Add the key in the provider’s panel; `/cloud ssh-key list` then shows it.' }],
-  },
+  { name: 'server', title: 'Servers', aliases: ['servers', 'srv', 'vm'], ...notOfferedFor('server') },
+  { name: 'backup', title: 'Backups', aliases: ['backups'], ...notOfferedFor('backup') },
+  { name: 'ip', title: 'Reserved IPs', aliases: ['ips', 'reserved-ip', 'reserved-ips'], ...notOfferedFor('ip') },
+  { name: 'worker', title: 'Workers', aliases: ['workers', 'app', 'apps'], ...notOfferedFor('worker') },
+  { name: 'sg', title: 'Security groups and firewall rules', aliases: ['firewall', 'fw', 'security-group', 'security-groups'], ...notOfferedFor('sg') },
+  { name: 'ssh-key', title: 'SSH keys', aliases: ['ssh-keys', 'keys', 'key', 'ssh'], ...notOfferedFor('ssh-key') },
   { name: 'plan', title: 'Plans', aliases: ['plans'] },
   { name: 'account', title: 'Account', aliases: ['acct', 'billing'] },
   { name: 'watch', title: 'Watches (builds and reinstalls followed in threads)', aliases: ['watches'] },
