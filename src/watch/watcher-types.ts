@@ -3,21 +3,17 @@
  * builds it). Kept apart so the engine's file holds the engine.
  */
 import type { RequestBudget } from '../cloud/request-budget.js';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
-import type { WatchKind, WatchRecord, WatchStore } from '../store/watch-store.js';
-import type { SlackApi } from '../chat/slack-api.js';
+import type { WatchKind, WatchRecord } from '../store/watch-store.js';
 import type { WatchKinds } from '../operations/watch-kinds.js';
 import type { Limiter } from './limit.js';
-import type { BroadcastPolicy } from './final-post.js';
+import type { BroadcastPolicy, FinalPostDeps } from './final-post.js';
 import type { AccountDeps } from '../cloud/accounts.js';
 
-/** `cloudFor` gives the watcher's own client of a watch's account. */
-export interface WatcherDeps extends AccountDeps {
-  store: WatchStore;
-  clock: Clock;
-  logger: Logger;
-  slack: SlackApi;
+/**
+ * `cloudFor` gives the watcher's own client of a watch's account; the store, clock, logger,
+ * Slack, account label and the credential check are the final post's (final-post.ts).
+ */
+export interface WatcherDeps extends AccountDeps, FinalPostDeps {
   /** Re-renders the thread's parent message for a watch (the change's status, or the watch's own). */
   refreshParent: (w: WatchRecord) => Promise<void>;
   /** Base poll interval (WATCH_INTERVAL_MS; default 10 s). */
@@ -44,8 +40,6 @@ export interface WatcherDeps extends AccountDeps {
   leaseMs?: number;
   /** At most this many watches claimed per pass (default 500). */
   batch?: number;
-  /** Whether a watch's requester may see a credential (final-post.ts); absent: never. */
-  maySeeSecret?: (w: WatchRecord) => Promise<boolean>;
 }
 
 export interface StartWatch {
