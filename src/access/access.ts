@@ -40,7 +40,7 @@ export interface Access {
    */
   channelAllows(channelId: string, op: Guarded, account: string): AccessDecision;
   /** The operations this person may run here (help shows only these). */
-  allowed(userId: string, channelId: string | undefined, ops: readonly AnyOperation[]): Promise<AnyOperation[]>;
+  allowed(userId: string, channelId: string | undefined, ops: readonly AnyOperation[], account?: string): Promise<AnyOperation[]>;
   /** The rule asking for a second admin's approval of this change here, if any. */
   approvalFor(op: Guarded, channelId: string | undefined, account: string): RuleRef | undefined;
   /** How long a confirmed destroy-tier change waits in this channel for an Undo (ms; 0: none). */
@@ -124,10 +124,10 @@ export function createAccess(deps: AccessDeps): Access {
     // The strongest role: only the channel's and the account's rules can refuse.
     channelAllows: (channelId, op, account) =>
       decide(deps.policy(), { role: 'admin', roleSource: 'channel', channelId, tier: op.tier, scope: op.scope ?? 'cloud', account }),
-    async allowed(userId, channelId, ops) {
+    async allowed(userId, channelId, ops, account) {
       const { role, source } = await findRole(userId, channelId);
       const policy = deps.policy();
-      return ops.filter((op) => decide(policy, { role, roleSource: source, channelId, tier: op.tier, scope: op.scope ?? 'cloud' }).ok);
+      return ops.filter((op) => decide(policy, { role, roleSource: source, channelId, tier: op.tier, scope: op.scope ?? 'cloud', account }).ok);
     },
     approvalFor: (op, channelId, account) => ((op.scope ?? 'cloud') === 'cloud' ? approvalRule(deps.policy(), channelId, account, op.tier as Tier) : undefined),
     undoDelayFor: (op, channelId) => {

@@ -12,6 +12,7 @@ import { maskedArgs } from '../access/secrets.js';
 import type { Reply } from '../views/types.js';
 import { buildProblem } from '../views/error-views.js';
 import { buildHelp } from '../views/help-views.js';
+import { buildAccessRefusal } from '../views/access-views.js';
 import { buildCommandHelp } from '../views/command-help-views.js';
 import { formCovers, openChangeForm, runChangeCommand, type ChangeCommandDeps, type ScheduledInput } from './change-commands.js';
 import { runOperation, type RunDeps } from './run-operation.js';
@@ -99,10 +100,16 @@ async function runTyped(deps: CommandCoreDeps, input: CommandInput, parsed: Pars
   const inv = { ...actor, triggerId: input.triggerId ?? '' };
   if (parsed.kind === 'help') {
     const resource = parsed.resource ? deps.catalog.resolveResource(parsed.resource) : undefined;
-    // Help lists only what the asker may run here, and names the account this channel drives.
-    const mine = await deps.access.allowed(actor.userId, actor.channelId, deps.catalog.operations);
+    // `help --account NAME` on an account this channel may not use is refused as a command on it would be.
+    if (parsed.account !== undefined) {
+      const usable = await deps.access.check(actor.userId, actor.channelId, { tier: 'read' }, parsed.account);
+      if (!usable.ok && (usable.reason === 'account' || usable.reason === 'account-ceiling')) return work('/cloud help', buildAccessRefusal(usable, '/cloud help', 'read'));
+    }
+    // Help lists only what the asker may run here (on the account chosen, else this channel's), and names that account.
+    const mine = await deps.access.allowed(actor.userId, actor.channelId, deps.catalog.operations, parsed.account);
     const op = mine.find((o) => o.id === parsed.op?.id);
-    const reply = op ? buildCommandHelp(deps.catalog, op) : buildHelp(deps.catalog, mine, resource, { ...helpWhere(deps, actor.channelId), aliases: resource ? [] : await helpAliases(deps, actor.channelId, mine) });
+    const where = parsed.account !== undefined && deps.access.policy().namedAccounts ? { account: parsed.account, chosen: true } : helpWhere(deps, actor.channelId);
+    const reply = op ? buildCommandHelp(deps.catalog, op) : buildHelp(deps.catalog, mine, resource, { ...where, aliases: resource ? [] : await helpAliases(deps, actor.channelId, mine) });
     return work('/cloud help', reply);
   }
   if (parsed.kind === 'problem') {

@@ -18,7 +18,7 @@ import { notOfferedText } from '../views/not-offered-text.js';
 
 export type ParsedCommand =
   | { kind: 'run'; op: AnyOperation; args: Record<string, unknown>; flagsGiven: boolean; dryRun: boolean; account?: string }
-  | { kind: 'help'; resource?: string; op?: AnyOperation }
+  | { kind: 'help'; resource?: string; op?: AnyOperation; account?: string }
   | { kind: 'problem'; problem: CommandProblem };
 
 export interface CommandProblem {
@@ -56,7 +56,7 @@ export function parseCommand(text: string, catalog: Catalog): ParsedCommand {
   tokens = chosen.rest;
   const parsed = parseTokens(tokens, catalog);
   if (chosen.account === undefined) return parsed;
-  if (parsed.kind === 'run') return { ...parsed, account: chosen.account };
+  if (parsed.kind === 'run' || parsed.kind === 'help') return { ...parsed, account: chosen.account };
   if (parsed.kind === 'problem' && parsed.problem.missing) return { ...parsed, problem: { ...parsed.problem, missing: { ...parsed.problem.missing, account: chosen.account } } };
   return parsed;
 }

@@ -18,6 +18,8 @@ function opLine(catalog: CatalogHelp, op: OpHelp): Mrkdwn {
 export interface HelpWhere {
   account?: string;
   accounts?: string[];
+  /** `help --account NAME`: the account was chosen, not this channel's own. */
+  chosen?: boolean;
   /** This channel's aliases the asker may run (general help lists them). */
   aliases?: readonly Pick<AliasRecord, 'name' | 'command'>[];
 }
@@ -25,6 +27,7 @@ export interface HelpWhere {
 /** Which account this channel drives, and how to choose another; nothing with one account. */
 function accountLine(where: HelpWhere | undefined): Block[] {
   if (where?.account === undefined) return [];
+  if (where.chosen) return [context(md`With ${val(`--account ${where.account}`)}, commands act on account ${accountValue(where.account)}; this lists what you may run there.`)];
   const others = (where.accounts ?? []).filter((a) => a !== where.account);
   const choose = others.length ? md` ${val('--account NAME')} chooses another: ${valueList(others)}.` : md``;
   return [context(md`Commands here act on account ${accountValue(where.account)}.${choose}`)];

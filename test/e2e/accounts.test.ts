@@ -174,6 +174,17 @@ describe('guardrails refuse before the cloud hears anything', () => {
     expect(since(m).prod.every((q) => q.token === PROD_TOKEN)).toBe(true);
     expect(since(m).staging).toEqual([]);
   });
+
+  it('help --account names the account chosen, and is refused for one the channel may not use', async () => {
+    const chosen = visibleText((await rig.command('help --account prod', { channelId: STAGE.id })).final);
+    expect(chosen).toContain('With `--account prod`, commands act on account `prod`');
+    expect(chosen).not.toContain('Commands here act on account `staging`');
+    expect(chosen).toContain('/cloud server status');
+    const refused = visibleText((await rig.command('help server --account staging', { channelId: PROD.id })).final);
+    expect(refused).toContain('may not use account `staging`');
+    expect(refused).toContain(`channels.${PROD.id}.accounts`);
+    expect(refused).not.toContain('/cloud server status');
+  });
 });
 
 describe('/cloud policy', () => {
