@@ -96,6 +96,8 @@ function parseTokens(tokens: Token[], catalog: Catalog): ParsedCommand {
     // `/cloud cloud server status 101`, or `cloud …` typed where a slash command was meant.
     if (/^\/?cloud$/i.test(first)) return withoutCommandWord(first, tokens.slice(1), catalog);
     const guess = suggest(tokens, catalog);
+    // `ssh-kye add`: the nearest command is one the provider's API does not offer; say that, not only "I don't know".
+    if (guess.notOffered) return { kind: 'problem', problem: { ...guess.notOffered, message: md`I don't know ${val(first)}. If you meant ${val(guess.notOfferedLine!.join(' '))}: ${guess.notOffered.message}` } };
     return problem(md`I don't know ${val(first)}.`, guess.usage, guess.line);
   }
   const ops = catalog.forResource(resource);
@@ -105,6 +107,9 @@ function parseTokens(tokens: Token[], catalog: Catalog): ParsedCommand {
   const takesWord = !!defaultOp && (Object.values(defaultOp.args) as ArgSpec[]).some((a) => a.kind === 'positional');
   const isVerb = second !== undefined && (!!catalog.find(resource, second) || HELP.test(second));
   if (defaultOp && (second === undefined || (second.startsWith('--') && !HELP.test(second)) || (takesWord && !isVerb))) {
+    // `schedule cancle sch_…`, `schedule list`: an unquoted word near a verb is a mistyped verb, not the default verb's argument.
+    const typo = takesWord && second !== undefined && !tokens[1]!.quoted && !second.startsWith('--') ? suggest(tokens, catalog, undefined, true) : undefined;
+    if (typo?.usage.length) return problem(md`${val(resource)} has no ${val(second!)}.`, typo.usage, typo.line);
     return parseArgs(defaultOp, tokens.slice(1));
   }
   if (second === undefined || HELP.test(second)) return { kind: 'help', resource };
@@ -155,7 +160,12 @@ interface Guess {
  * → `account usage`, `s status` → `server status`), else the resource alone (`polcy U0123`),
  * the nearest first; a guess is offered only when it is unambiguous and, typed back, parses.
  */
-function suggest(tokens: Token[], catalog: Catalog, knownResource?: string): { line?: string[]; usage: AnyOperation[] } {
+function suggest(
+  tokens: Token[],
+  catalog: Catalog,
+  knownResource?: string,
+  pairsOnly = false,
+): { line?: string[]; usage: AnyOperation[]; notOffered?: CommandProblem; notOfferedLine?: string[] } {
   const [first, second] = tokens.map((t) => t.value) as [string, string | undefined];
   const rest = tokens.slice(2).map(shownWord);
   const resources = catalog.resources.filter((r) => !knownResource || r.name === knownResource);
@@ -174,14 +184,19 @@ function suggest(tokens: Token[], catalog: Catalog, knownResource?: string): { l
   const alone = knownResource
     ? []
     : resources.map((r) => ({ score: scoreOf(r), line: [r.name, ...tokens.slice(1).map(shownWord)], usage: catalog.forResource(r.name) }));
-  for (const list of [pairs, alone]) {
+  for (const list of pairsOnly ? [pairs] : [pairs, alone]) {
     const ranked = list.filter((g) => g.score !== undefined).sort((a, b) => a.score! - b.score!);
     const top = ranked.filter((g) => g.score === ranked[0]?.score);
     // Two equally near commands: show both, guess neither.
     if (top.length > 1) return { usage: top.flatMap((g) => g.usage).slice(0, 6) };
     const guess = top[0];
-    if (guess && understood(parseTokens(tokenize(guess.line.join(' ')), catalog))) return { line: guess.line, usage: guess.usage };
-    if (guess && list === pairs) return { usage: guess.usage };
+    if (!guess) continue;
+    const typedBack = parseTokens(tokenize(guess.line.join(' ')), catalog);
+    if (understood(typedBack)) return { line: guess.line, usage: guess.usage };
+    if (list === pairs) return { usage: guess.usage };
+    if (typedBack.kind === 'problem' && typedBack.problem.notOffered) return { usage: [], notOffered: typedBack.problem, notOfferedLine: guess.line.slice(0, 2) };
+    // The resource is plain but the rest is not understood: show that resource's commands.
+    return { usage: guess.usage.slice(0, 6) };
   }
   return { usage: [] };
 }

@@ -24,6 +24,25 @@ describe('did you mean', () => {
     expect(problem('server stats 101').didYouMean).toBe('/cloud server status 101');
   });
 
+  it('reads an unquoted word near a verb as a mistyped verb, not as the default verb\'s argument', () => {
+    const cancel = problem('schedule cancle sch_0123456789');
+    expect(cancel.message).toBe('`schedule` has no `cancle`.');
+    expect(cancel.didYouMean).toBe('/cloud schedule cancel sch_0123456789');
+    expect(problem('schedule cancle 3').usage.map((o) => o.id)).toEqual(['schedule.cancel']);
+    expect(problem('schedule list').didYouMean).toBe('/cloud schedules list');
+    // A quoted command, and an unquoted one that is near no verb, are still scheduled; a user id is still the policy's.
+    expect(parseCommand('schedule "server status 101" daily 09:00', catalog).kind).toBe('run');
+    expect(parseCommand('schedule audit daily 09:00', catalog).kind).toBe('run');
+    expect(parseCommand('policy U0123ABC', catalog).kind).toBe('run');
+  });
+
+  it('a mistyped resource whose nearest command the API does not offer is told so; otherwise its commands are shown', () => {
+    const add = problem('ssh-kye add');
+    expect(add.notOffered).toBe(true);
+    expect(add.message).toContain("I don't know `ssh-kye`. If you meant `ssh-key add`: The provider’s API cannot create SSH keys");
+    expect(problem('ssh-kye frob').usage.map((o) => o.id)).toEqual(['ssh-key.list', 'ssh-key.delete']);
+  });
+
   it('drops a leading `cloud` or `/cloud`: it is the command itself', () => {
     const p = problem('cloud server status 101');
     expect(p.didYouMean).toBe('/cloud server status 101');
@@ -36,7 +55,7 @@ describe('did you mean', () => {
     const typos = [
       'acc use', 's status 101', 'ser cred 101', 'sg status 101', 'sever frobnicate', 'svr', 'acct use', 'bakup lst 101',
       'wrkr stat 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b66', 'firewal show 7', 'k lst', 'pln list', 'cloud x y', 'polcy U0123ABC',
-      'server frobnicate 1', 'ip subnet', 'watch cancle w1', 'sub srv 101', 'acount invoice', 'audt --limit 5',
+      'server frobnicate 1', 'ip subnet', 'watch cancle w1', 'schedule cancle sch_0123456789', 'schedule list', 'ssh-kye add', 'sub srv 101', 'acount invoice', 'audt --limit 5',
     ];
     for (const t of typos) {
       const s = problem(t).didYouMean;
