@@ -27,6 +27,12 @@ export interface FormInput {
   meta: ModalMetadata;
   /** The values typed, as the form's fields name them (each surface reads its own form). */
   values: (spec: ModalSpec) => Record<string, unknown>;
+  /**
+   * The fields the submitted form shows as inputs; a select with no choices is shown as text
+   * only (views/modal-views.ts), and Slack refuses errors under a field it does not show.
+   * Unset: every field of the spec.
+   */
+  shown?: readonly string[];
 }
 
 /** What the form shows now: errors under fields, or the form replaced by an answer. */
@@ -48,12 +54,13 @@ export async function submitForm(deps: FormDeps, input: FormInput): Promise<Form
   const admitted = await admit(deps, op, input.userId, meta.channel, {}, meta.account);
   if (!admitted.ok) return { kind: 'replace', title: spec.title, reply: admitted.reply };
   const fieldNames = new Set(spec.fields.map((f) => f.name));
+  const shown = spec.fields.map((f) => f.name).filter((n) => !input.shown || input.shown.includes(n));
   // The form is the truth for its own fields: a value typed on the command line and then
   // emptied in the form stays empty. Arguments the form does not show come from the command.
   const given = Object.fromEntries(Object.entries(meta.given).filter(([name]) => !fieldNames.has(name)));
   const raw = { ...given, ...input.values(spec) };
   const invalid = validate(op, raw);
-  if (!invalid.ok) return { kind: 'errors', errors: onFields(invalid.fieldErrors, fieldNames, op) };
+  if (!invalid.ok) return { kind: 'errors', errors: onFields(invalid.fieldErrors, shown, op) };
   const outcome = deps.flow.start({
     op,
     args: invalid.args,
@@ -65,7 +72,7 @@ export async function submitForm(deps: FormDeps, input: FormInput): Promise<Form
     // Secret arguments enter it only keyed (ChangeFlow.argsDigest): the key is stored for good.
     dedupeKey: `view:${input.formId}:${deps.flow.argsDigest(op, invalid.args).slice(0, 16)}`,
   });
-  return { kind: 'started', channel: meta.channel, outcome, verdict: (o) => formVerdict(o, fieldNames, op, spec.title) };
+  return { kind: 'started', channel: meta.channel, outcome, verdict: (o) => formVerdict(o, shown, op, spec.title) };
 }
 
 /** Per-argument schemas, then the entry's cross-field check; errors keyed by argument. */
@@ -85,11 +92,15 @@ export function validate(op: AnyOperation, raw: Record<string, unknown>): { ok: 
   return { ok: true, args: checked?.ok ? (checked.args as Record<string, unknown>) : args };
 }
 
-/** Errors for fields the form has; the rest (arguments given on the command line) on the first field. */
-function onFields(errors: Record<string, string>, fields: Set<string>, op: AnyOperation): Record<string, string> {
+/** Errors for fields the form shows; the rest (arguments given on the command line, a select with no choices) on the first one shown. */
+function onFields(errors: Record<string, string>, shown: readonly string[], op: AnyOperation): Record<string, string> {
   const out: Record<string, string> = {};
-  const first = op.change!.modal!.fields[0]!.name;
-  for (const [name, message] of Object.entries(errors)) {
+  const fields = new Set(shown);
+  const first = shown[0] ?? op.change!.modal!.fields[0]!.name;
+  const specFields = op.change!.modal!.fields;
+  for (const [name, said] of Object.entries(errors)) {
+    // A field of the form it does not show had no choices to offer: that, not the schema's words, is why.
+    const message = !fields.has(name) && specFields.some((f) => f.name === name) ? 'the cloud offers no choices right now' : said;
     const field = fields.has(name) ? name : fields.has(op.change?.bodyToArg?.[name] ?? '') ? op.change!.bodyToArg![name]! : first;
     const onOwnField = fields.has(name) || field === op.change?.bodyToArg?.[name]; // else re-homed: say which input it is about
     out[field] = out[field] ? `${out[field]} ${name}: ${message}` : onOwnField ? message : `${name}: ${message}`;
@@ -97,7 +108,7 @@ function onFields(errors: Record<string, string>, fields: Set<string>, op: AnyOp
   return out;
 }
 
-function formVerdict(outcome: StartOutcome, fields: Set<string>, op: AnyOperation, title: string): FormVerdict | undefined {
+function formVerdict(outcome: StartOutcome, fields: readonly string[], op: AnyOperation, title: string): FormVerdict | undefined {
   if (outcome.kind === 'invalid') return { kind: 'errors', errors: onFields(outcome.fieldErrors, fields, op) };
   // A refusal about a field (a subnet in another location, or full): asked again on the form, as README says.
   if (outcome.kind === 'tell' && outcome.fieldErrors && Object.keys(outcome.fieldErrors).length) {

@@ -104,6 +104,7 @@ export function registerChanges(routes: ListenerRoutes, deps: ChangeHandlerDeps)
       formId: view.id,
       meta,
       values: (spec) => readModalValues(spec, view.state.values as never),
+      ...(Array.isArray(view.blocks) ? { shown: view.blocks.flatMap((b) => (b.type === 'input' && b.block_id ? [b.block_id] : [])) } : {}),
     });
     if (answer.kind !== 'started') {
       await ack(answer.kind === 'gone' ? { response_action: 'update', view: buildFormGone() } : formAck(answer));

@@ -174,6 +174,18 @@ describe('worker deploy through the form', () => {
     expect(rig.sandbox.requests.length).toBe(from);
   });
 
+  it('with no location to choose, the error for it lands on a field the form shows (Slack refuses others) and nothing is sent', async () => {
+    rig.sandbox.state.locations.splice(0, Infinity);
+    const form = await openForm('worker deploy');
+    expect(visibleText({ blocks: form.view.blocks as unknown[] })).toContain('Location');
+    const inputs = (form.view.blocks as { type: string; block_id?: string }[]).filter((b) => b.type === 'input').map((b) => b.block_id);
+    expect(inputs).not.toContain('location');
+    const from = rig.sandbox.requests.length;
+    const res = await rig.send.interaction(viewSubmissionPayload({ view: { ...form.view, id: form.id }, values: { name: 'a', source: 'public', repo: REPO }, userId: ALICE.id }));
+    expect(res.json).toEqual({ response_action: 'errors', errors: { [inputs[0]!]: 'location: the cloud offers no choices right now' } });
+    expect(rig.sandbox.requests.length).toBe(from);
+  });
+
   it('missing flags open the form prefilled with what was typed', async () => {
     const form = await openForm(`worker deploy --repo ${REPO} --spa`);
     const blocks = form.view.blocks as { block_id?: string; element?: { initial_value?: string; initial_options?: unknown[] } }[];

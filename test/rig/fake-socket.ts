@@ -4,6 +4,7 @@
  * `clientOptions.slackApiUrl = fakeSlack.url` connects here, gets `hello`, and receives
  * envelopes the test pushes. Acks (`{ envelope_id, payload? }`) are recorded.
  */
+import { submissionAckProblems } from './submission-ack.js';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { FakeSlack } from './fake-slack.js';
@@ -130,7 +131,13 @@ export async function createFakeSocket(options: FakeSocketOptions = {}): Promise
     push,
     ackFor,
     slashCommand: (fields, o) => ackFor(push('slash_commands', fields, o).envelope_id),
-    interactive: (payload, o) => ackFor(push('interactive', payload, o).envelope_id),
+    interactive: async (payload, o) => {
+      const ack = await ackFor(push('interactive', payload, o).envelope_id);
+      // Slack refuses a form answer it cannot show; so does the rig, loudly.
+      const problems = submissionAckProblems(payload, ack.payload);
+      if (problems.length) throw new Error(`Slack would refuse this view_submission answer:\n  ${problems.join('\n  ')}`);
+      return ack;
+    },
     requestDisconnect: (reason = 'refresh_requested') => {
       for (const c of open()) c.send(JSON.stringify({ type: 'disconnect', reason, debug_info: { host: 'applink-fake' } }));
     },

@@ -3,6 +3,7 @@ import { postSigned, type PostSignedOptions, type SignedResponse } from './http.
 import type { JsonObject } from './json.js';
 import { FORM_CONTENT_TYPE, interactiveBody, JSON_CONTENT_TYPE, slashCommandBody, type SlashCommandInput } from './payloads.js';
 import { SIGNING_SECRET } from './workspace.js';
+import { submissionAckProblems } from './submission-ack.js';
 
 export type SendOptions = Omit<PostSignedOptions, 'signingSecret'>;
 
@@ -18,8 +19,13 @@ export interface SlackSender {
 export function createSlackSender(eventsUrl: string, signingSecret: string = SIGNING_SECRET): SlackSender {
   return {
     command: (input, options = {}) => postSigned(eventsUrl, slashCommandBody(input), FORM_CONTENT_TYPE, { ...options, signingSecret }),
-    interaction: (payload, options = {}) =>
-      postSigned(eventsUrl, interactiveBody(payload), FORM_CONTENT_TYPE, { ...options, signingSecret }),
+    interaction: async (payload, options = {}) => {
+      const res = await postSigned(eventsUrl, interactiveBody(payload), FORM_CONTENT_TYPE, { ...options, signingSecret });
+      // Slack refuses a form answer it cannot show; so does the rig, loudly.
+      const problems = submissionAckProblems(payload, res.json);
+      if (problems.length) throw new Error(`Slack would refuse this view_submission answer:\n  ${problems.join('\n  ')}`);
+      return res;
+    },
     event: (envelope, options = {}) => postSigned(eventsUrl, JSON.stringify(envelope), JSON_CONTENT_TYPE, { ...options, signingSecret }),
   };
 }
