@@ -15,7 +15,7 @@ import { storedRequest } from '../views/status-message.js';
 
 export interface MaintenanceDeps extends ChannelPosterDeps {
   store: MaintenanceStore;
-  operations: Pick<OperationStore, 'listRecent'>;
+  operations: Pick<OperationStore, 'listDuring'>;
   /** A record's account by name (null: the default one). */
   accountOf: (account: string | null) => string;
   accountLabel?: (account: string | null) => string | undefined;
@@ -52,13 +52,13 @@ export function createMaintenance(deps: MaintenanceDeps): Maintenance {
 
   /** What the bot changed on the window's resources while it was in force (its own records). */
   async function changesDuring(w: MaintenanceWindow, until: number): Promise<MaintenanceChange[]> {
-    const recent = await deps.operations.listRecent({ limit: 500 });
-    return recent
-      // The window's channel's own changes: its summary must not tell one channel what another did.
-      .filter((r) => r.createdAt >= w.startsAt && r.createdAt <= until && r.channelId === w.channelId && same(r.account, w.account))
+    // The window's channel's own records, asked of the store by channel and time: a busy
+    // workspace's other channels must not push the window's changes out of a recent-N list.
+    const during = await deps.operations.listDuring({ channelId: w.channelId, from: w.startsAt, until, limit: 1000 });
+    return during
+      .filter((r) => same(r.account, w.account))
       .filter((r) => w.kind === 'account' || String(r.args[w.kind] ?? '') === w.resource)
       .filter((r) => r.status !== 'pending' && r.status !== 'expired')
-      .reverse()
       .map((r) => {
         const request = storedRequest(r);
         return { opId: r.opId, status: r.status, by: r.confirmedBy ?? r.requestedBy, at: r.finishedAt ?? r.updatedAt, ...(request ? { request } : {}) };

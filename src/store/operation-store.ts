@@ -75,6 +75,17 @@ export function createOperationStore(sql: Sql, clock: Pick<Clock, 'now'>): Opera
   const recent = sql.prepare((k, p, f) =>
     k.selectFrom('operations').selectAll().orderBy('created_at', 'desc').orderBy(raw`${f.seq} DESC`).limit(p('n')),
   );
+  const during = sql.prepare((k, p, f) =>
+    k
+      .selectFrom('operations')
+      .selectAll()
+      .where('channel_id', '=', p('c'))
+      .where('created_at', '>=', p('from'))
+      .where('created_at', '<=', p('until'))
+      .orderBy('created_at')
+      .orderBy(f.seq)
+      .limit(p('n')),
+  );
   const recentBy = sql.prepare((k, p, f) =>
     k
       .selectFrom('operations')
@@ -159,6 +170,14 @@ export function createOperationStore(sql: Sql, clock: Pick<Clock, 'now'>): Opera
       if (!Number.isFinite(n) || n === 0) return [];
       const rows = requestedBy === undefined ? await sql.all<OperationRow>(recent, { n }) : await sql.all<OperationRow>(recentBy, { r: requestedBy, n });
       return rows.map(rowToRecord);
+    },
+
+    async listDuring({ channelId, from, until, limit }) {
+      assertInteger(from, 'from');
+      assertInteger(until, 'until');
+      const n = Math.max(0, Math.min(Math.trunc(limit), 1000));
+      if (!Number.isFinite(n) || n === 0) return [];
+      return (await sql.all<OperationRow>(during, { c: channelId, from, until, n })).map(rowToRecord);
     },
   };
 }

@@ -139,4 +139,6 @@ export interface OperationStore {
   listUnfinished(): Promise<OperationRecord[]>;
   /** Newest first, for listings. */
   listRecent(opts: { limit: number; requestedBy?: string }): Promise<OperationRecord[]>;
+  /** One channel's records created between `from` and `until` (inclusive), oldest first, at most `limit` (≤ 1000). */
+  listDuring(opts: { channelId: string; from: number; until: number; limit: number }): Promise<OperationRecord[]>;
 }

@@ -137,6 +137,25 @@ describe('a maintenance window on a subscribed server', () => {
     expect(rig.logLines.some((l) => l.includes('could not post a maintenance summary') && l.includes(refused))).toBe(true);
   });
 
+  it('a busy workspace: 600 newer changes in another channel do not push the window’s own change out of its summary', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    const started = await rig.command('maintenance server 101 2h', { userId: BOB.id });
+    const id = /mw_[a-z2-7]{8}/.exec(visibleText(started.final))![0];
+    const before = Date.now();
+    await rig.sendCommand('server rename 101 renamed-in-window', { userId: ALICE.id });
+    await until(await rig.statusMessage(OPS_CHANNEL.id, before), '— done');
+    const now = rig.clock.now();
+    for (let i = 0; i < 600; i++) {
+      await rig.store.operations.create({ opId: 'server.rename', args: { server: 102, name: `n${i}` }, requestedBy: ALICE.id, channelId: 'CBUSY00001', expiresAt: now + 60_000 });
+    }
+    await rig.command(`maintenance end ${id}`, { userId: BOB.id });
+    await after(rig, RECHECK);
+    const [summary, ...more] = summaries();
+    expect(more).toEqual([]);
+    expect(text(summary!)).toMatch(/`server\.rename` `PATCH \/servers\/101\/rename` — `succeeded`/);
+    expect(text(summary!)).not.toContain('none made through the bot');
+  });
+
   it('a window started in another channel holds back only that channel’s alerts, and its summary tells only that channel’s changes', async () => {
     const DEV: FakeChannel = { id: 'CDEV000004', name: 'dev', botIsMember: true };
     rig = await startBotRig({ monitor: MONITOR, extraChannels: [DEV] });

@@ -155,6 +155,22 @@ describeStores((t) => {
       expect(await operations.listRecent({ limit: 0 })).toEqual([]);
       expect(await operations.listRecent({ limit: 10, requestedBy: 'U_NOBODY' })).toEqual([]);
     });
+
+    it('listDuring: one channel, created within the bounds (inclusive), oldest first, limited', async () => {
+      const clock = fixedClock();
+      const { operations } = t.open(t.file(), clock);
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        clock.set(T0 + i * 1000);
+        const { record } = await operations.create(newOp({ channelId: i % 3 === 2 ? 'C_OTHER' : 'C_OPS' }));
+        ids.push(record.id);
+      }
+      // C_OPS: 0, 1, 3, 4 (at T0, +1s, +3s, +4s); C_OTHER: 2, 5.
+      expect((await operations.listDuring({ channelId: 'C_OPS', from: T0 + 1000, until: T0 + 4000, limit: 10 })).map((r) => r.id)).toEqual([ids[1], ids[3], ids[4]]);
+      expect((await operations.listDuring({ channelId: 'C_OPS', from: T0, until: T0 + 9000, limit: 2 })).map((r) => r.id)).toEqual([ids[0], ids[1]]);
+      expect((await operations.listDuring({ channelId: 'C_OTHER', from: T0, until: T0 + 9000, limit: 10 })).map((r) => r.id)).toEqual([ids[2], ids[5]]);
+      expect(await operations.listDuring({ channelId: 'C_OPS', from: T0, until: T0 + 9000, limit: 0 })).toEqual([]);
+    });
   });
 
   describe('restart', () => {
