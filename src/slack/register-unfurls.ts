@@ -2,7 +2,8 @@
  * Link unfurls (issue 23): `link_shared` → the core reads each link's resource as the person
  * who shared it (app/unfurl-links.ts) → `chat.unfurl` with a card per link. Only links posted
  * in a channel are unfurled: in the composer (`source: composer`) the channel is not known yet,
- * so its policy cannot be checked. A card's read buttons run through the button path
+ * so its policy cannot be checked; nor in a channel the bot is not in (a card is public, and
+ * the bot speaks only where it was invited). A card's read buttons run through the button path
  * (the core's `button`: checked, run and audited for whoever presses), answered privately.
  */
 import type { ListenerRoutes } from './listener-routes.js';
@@ -26,7 +27,8 @@ const CHANNEL = /^[CG][A-Z0-9]{2,20}$/;
 
 export function registerUnfurls(routes: ListenerRoutes, deps: UnfurlListenerDeps): void {
   routes.event('link_shared', async ({ event }) => {
-    if (event.source === 'composer' || !CHANNEL.test(event.channel) || !deps.slack.unfurl) return;
+    // A card is public: it goes only where the bot was invited, never into any channel a link is pasted in.
+    if (event.source === 'composer' || event.is_bot_user_member === false || !CHANNEL.test(event.channel) || !deps.slack.unfurl) return;
     const unfurl = deps.slack.unfurl.bind(deps.slack);
     deps.afterAck.run('a link unfurl', async () => {
       const cards = await deps.core.unfurl({ userId: event.user, channelId: event.channel, urls: event.links.map((l) => l.url) });

@@ -69,13 +69,13 @@ export async function press(r: BotRig, modal: { view: JsonObject; id: string }, 
 let seq = 0;
 
 /** A person posts `urls` in a channel; Slack sends link_shared. Resolves once the bot's work is done. */
-export async function share(r: BotRig, urls: string[], opts: { userId?: string; channelId?: string; source?: 'composer' } = {}) {
+export async function share(r: BotRig, urls: string[], opts: { userId?: string; channelId?: string; source?: 'composer'; botIsMember?: boolean } = {}) {
   const channelId = opts.channelId ?? OPS_CHANNEL.id;
   const ts = tsAt(Date.now(), ++seq);
   r.slack.shareLinks(channelId, ts, urls);
   const calls = r.slack.callsTo('chat.unfurl').length;
   const before = r.sandbox.requests.length;
-  const ack = await r.send.event(linkSharedEnvelope({ urls, messageTs: ts, channelId, ...(opts.userId ? { userId: opts.userId } : {}), ...(opts.source ? { source: opts.source } : {}) }));
+  const ack = await r.send.event(linkSharedEnvelope({ urls, messageTs: ts, channelId, ...(opts.userId ? { userId: opts.userId } : {}), ...(opts.source ? { source: opts.source } : {}), ...(opts.botIsMember !== undefined ? { botIsMember: opts.botIsMember } : {}) }));
   expect(ack.status).toBe(200);
   await r.bot.settled();
   return { ts, channelId, calls: r.slack.callsTo('chat.unfurl').slice(calls), cloud: r.sandbox.requests.slice(before).map((q) => `${q.method} ${q.rawPath}`) };

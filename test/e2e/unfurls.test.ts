@@ -80,6 +80,12 @@ describe('link unfurls', () => {
     expect(shared.calls).toEqual([]);
   });
 
+  it('a link in a channel the bot was not invited to is not unfurled (nothing read, nothing posted there)', async () => {
+    const shared = await share(rig, [`${PANEL}/servers/101`], { botIsMember: false });
+    expect(shared.cloud).toEqual([]);
+    expect(shared.calls).toEqual([]);
+  });
+
   it('a button on the card runs its read for whoever presses it, answered privately, the card left as it was', async () => {
     const url = `${PANEL}/servers/101`;
     const shared = await share(rig, [url]);
