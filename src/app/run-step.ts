@@ -17,7 +17,7 @@ import type { ChangeFlow } from '../confirm/change-types.js';
 import type { Catalog } from '../operations/catalog.js';
 import { declaredOnly, outputsFromWatch, stepArgs, stepById, type StepOutputs, type StepSpec } from '../operations/steps.js';
 import type { AnyOperation } from '../operations/types.js';
-import { SlackApiError, STEP_ALREADY_OVER, type SlackApi } from '../chat/slack-api.js';
+import type { SlackApi } from '../chat/slack-api.js';
 import type { OperationRecord, OperationStore } from '../store/types.js';
 import type { StepOutcome, StepRecord, StepStore } from '../store/step-store.js';
 import type { WatchStore } from '../store/watch-store.js';
@@ -25,6 +25,7 @@ import { md, val } from '../views/mrkdwn.js';
 import * as words from '../views/step-views.js';
 import { admit, type GuardDeps } from './guard.js';
 import { runOperation, type RunDeps } from './run-operation.js';
+import { tell } from './step-completion.js';
 import { validate } from './submit-form.js';
 
 export interface StepDeps extends RunDeps, GuardDeps {
@@ -42,7 +43,7 @@ export interface StepDeps extends RunDeps, GuardDeps {
   leaseMs?: number;
   /** How often a waiting step is looked at again (default 10 s). */
   checkEveryMs?: number;
-  /** A step still waiting this long after it began fails (default 2 h: a confirmation plus a watch). */
+  /** A step still waiting this long after it began fails (default 2 h: a confirmation plus a watch); a completion Slack does not take is tried as long. */
   giveUpMs?: number;
 }
 
@@ -198,6 +199,16 @@ async function follow(deps: StepDeps, spec: StepSpec, record: OperationRecord): 
   return { outcome: 'success', outputs: declaredOnly(spec, outputs) };
 }
 
+/**
+ * A success missing an output the manifest requires would be refused by Slack every time (a
+ * rule added by a retried sync: the cloud's 502 never gave its id): failed, saying so, instead.
+ */
+function withRequired(step: StepRecord, outcome: StepOutcome): StepOutcome {
+  if (outcome.outcome !== 'success') return outcome;
+  const missing = (stepById(step.callbackId)?.outputs ?? []).filter((o) => !o.optional && outcome.outputs[o.name] === undefined).map((o) => o.name);
+  return missing.length ? { outcome: 'error', error: words.stepOutputsUnknown(missing) } : outcome;
+}
+
 async function later(deps: StepDeps, step: StepRecord): Promise<void> {
   const now = deps.clock.now();
   await deps.steps.later(step.executionId, deps.owner, now, now + (deps.checkEveryMs ?? 10_000));
@@ -205,28 +216,7 @@ async function later(deps: StepDeps, step: StepRecord): Promise<void> {
 
 /** Claims the step's one outcome, then tells Slack. */
 async function settle(deps: StepDeps, step: StepRecord, outcome: StepOutcome): Promise<void> {
+  outcome = withRequired(step, outcome);
   const claimed = await deps.steps.settle(step.executionId, deps.owner, deps.clock.now(), outcome, leaseOf(deps));
   if (claimed) await tell(deps, claimed);
-}
-
-/** functions.completeSuccess / completeError, then done; a failure to tell is tried again by the driver. */
-async function tell(deps: StepDeps, step: StepRecord): Promise<void> {
-  const log = deps.logger.child({ step: step.callbackId, execution: step.executionId });
-  if (!deps.slack.completeStep) {
-    log.warn('this chat cannot complete workflow steps');
-    return;
-  }
-  try {
-    await deps.slack.completeStep(
-      step.outcome === 'success' ? { executionId: step.executionId, outputs: step.outputs ?? {} } : { executionId: step.executionId, error: step.error ?? words.stepOutcomeUnknown() },
-    );
-  } catch (e) {
-    if (!(e instanceof SlackApiError && STEP_ALREADY_OVER.has(e.code))) {
-      log.warn('could not complete a workflow step; trying again', { error: e });
-      return;
-    }
-    log.info('Slack says the step is already over', { code: e.code });
-  }
-  log.info('workflow step completed', { outcome: step.outcome });
-  await deps.steps.done(step.executionId, deps.owner, deps.clock.now());
 }

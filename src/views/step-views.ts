@@ -7,7 +7,7 @@
 import { CloudApiError } from '../cloud/errors.js';
 import { describeCloudError } from './cloud-error-text.js';
 import { inputMessage } from './input-message.js';
-import { cutMrkdwn, md, mention, oneLine, val, type Mrkdwn } from './mrkdwn.js';
+import { cutMrkdwn, join, md, mention, oneLine, val, type Mrkdwn } from './mrkdwn.js';
 import type { Reply } from './types.js';
 
 /** Slack shows the error in the workflow's activity; long ones are cut. */
@@ -63,3 +63,11 @@ export const stepWatchEnded = (what: Mrkdwn, state: string | undefined, why: 'fa
 };
 
 export const stepGaveUp = (): string => stepError(md`The bot stopped waiting for this step after too long; check the change in the channel.`);
+
+/** Succeeded without an output the manifest requires (a rule whose sync was retried: the cloud never gave its id). */
+export const stepOutputsUnknown = (names: readonly string[]): string =>
+  stepError(md`The change was made, but the bot never learned its ${join(names.map((n) => val(n)), ', ')}, which this step outputs; see the change in the channel.`);
+
+/** Slack refused the outputs of a step whose work was done (Slack's code is its own word). */
+export const stepOutputsRefused = (code: string): string =>
+  stepError(md`The step’s work was done, but Slack refused its outputs (${val(code)}), so the step could not pass them on.`);

@@ -1,0 +1,100 @@
+/**
+ * Every workflow step ends (issue 23): with a completion Slack takes, or, when Slack would never
+ * take one, given up on after a bound — and what it says is what the bot saw. Outputs Slack
+ * refuses, a rule whose sync was retried (its id never known), a completion refused for good,
+ * a Slack that stays down. (The happy paths: workflow-steps.test.ts.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { functionExecutedEnvelope, newExecutionId } from '../rig/function-payloads.js';
+import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
+import { createJumpClock, rigHelpers, startBotRig, type BotRig } from './bot-rig.js';
+
+let rig: BotRig;
+const clock = createJumpClock();
+const { until, latest } = rigHelpers(() => rig);
+
+beforeAll(async () => {
+  rig = await startBotRig({ clock, sandbox: { clock }, watch: { intervalMs: 150 } });
+});
+afterAll(async () => {
+  await rig.close();
+  expect(rig.slack.violations).toEqual([]);
+});
+
+const COMPLETIONS = ['functions.completeSuccess', 'functions.completeError'];
+const completionCalls = (id: string) => rig.slack.calls.filter((c) => COMPLETIONS.includes(c.method) && c.params.function_execution_id === id);
+const answered = (id: string) => completionCalls(id).map((c) => [c.method, c.response.ok]);
+
+async function runStep(callbackId: string, inputs: Record<string, unknown>) {
+  const executionId = newExecutionId();
+  rig.slack.executions.start(executionId, callbackId);
+  expect((await rig.send.event(functionExecutedEnvelope({ callbackId, inputs, executionId }))).status).toBe(200);
+  await rig.bot.settled();
+  return executionId;
+}
+
+/** One pass of the step driver once a waiting step is due again (it looks every 10 s). */
+const tick = async (ms = 10_001) => {
+  clock.jump(ms);
+  await rig.bot.steps.tick();
+};
+
+const where = { channel: OPS_CHANNEL.id, requester: ALICE.id };
+
+describe('a step whose completion Slack refuses', () => {
+  it('a rule whose sync was retried before the driver looked: failed once, saying its id was never learned; not tried again', async () => {
+    rig.sandbox.failNextSyncs(1);
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    const executionId = await runStep('sg_add_rule', { ...where, group: '7', direction: 'inbound', action: 'ACCEPT', protocol: 'tcp', port: '2222' });
+    const card = await rig.statusMessage(OPS_CHANNEL.id, before);
+    await rig.click(latest(card), 'op_confirm', ALICE.id);
+    await rig.click(await until(card, '— failed'), 'op_retry_sync', ALICE.id);
+    await until(card, '— done');
+    await rig.bot.settled();
+    await tick();
+    expect(answered(executionId)).toEqual([['functions.completeError', true]]);
+    expect(completionCalls(executionId)[0]!.params.error).toBe(
+      'The change was made, but the bot never learned its `rule_id`, which this step outputs; see the change in the channel.',
+    );
+    await tick();
+    expect(completionCalls(executionId)).toHaveLength(1);
+    expect(rig.mutations(from).map((r) => `${r.method} ${r.rawPath}`)).toEqual(['POST /v2/security-groups/7/rules', 'POST /v2/security-groups/7/deploy']);
+  });
+
+  it('outputs Slack refuses: the step ends failed at once, saying its work was done', async () => {
+    rig.slack.failNext('functions.completeSuccess', 'invalid_arguments');
+    const executionId = await runStep('server_status', { ...where, server: '101' });
+    expect(answered(executionId)).toEqual([
+      ['functions.completeSuccess', false],
+      ['functions.completeError', true],
+    ]);
+    expect(completionCalls(executionId)[1]!.params.error).toBe('The step’s work was done, but Slack refused its outputs (`invalid_arguments`), so the step could not pass them on.');
+    expect((await rig.store.steps.get(executionId))?.status).toBe('done');
+  });
+
+  it('a completion refused for good (invalid_auth) is not tried every 10 s forever: the step is given up, logged', async () => {
+    rig.slack.failNext('functions.completeError', 'invalid_auth', 5);
+    const executionId = await runStep('server_status', { requester: ALICE.id, server: '101' });
+    expect(answered(executionId)).toEqual([['functions.completeError', false]]);
+    await tick();
+    expect(completionCalls(executionId)).toHaveLength(1);
+    expect((await rig.store.steps.get(executionId))?.status).toBe('done');
+    expect(rig.logLines.some((l) => l.includes('Slack refused to complete a workflow step; giving up') && l.includes(executionId))).toBe(true);
+    rig.slack.clearFaults();
+  });
+
+  it('a Slack that stays down: tried on every pass, then given up once the bound has passed', async () => {
+    rig.slack.httpErrorNext('functions.completeError', 500, 1000);
+    const executionId = await runStep('server_status', { requester: ALICE.id, server: '101' });
+    await tick();
+    expect((await rig.store.steps.get(executionId))?.status).toBe('completing');
+    await tick(2 * 3_600_000);
+    expect((await rig.store.steps.get(executionId))?.status).toBe('done');
+    const tries = completionCalls(executionId).length;
+    await tick();
+    expect(completionCalls(executionId)).toHaveLength(tries);
+    expect(rig.logLines.some((l) => l.includes('gave up completing a workflow step') && l.includes(executionId))).toBe(true);
+    rig.slack.clearFaults();
+  });
+});
