@@ -95,9 +95,11 @@ export async function advanceStep(deps: StepDeps, step: StepRecord, teamId?: str
   const spec = stepById(step.callbackId);
   const op = spec && deps.catalog.byId(spec.opId);
   if (!spec || !op) return settle(deps, step, { outcome: 'error', error: words.stepUnknown(step.callbackId) });
-  if (deps.clock.now() - step.createdAt >= (deps.giveUpMs ?? 2 * 3_600_000)) return settle(deps, step, { outcome: 'error', error: words.stepGaveUp() });
+  const overdue = () => deps.clock.now() - step.createdAt >= (deps.giveUpMs ?? 2 * 3_600_000);
+  const gaveUp: StepOutcome = { outcome: 'error', error: words.stepGaveUp() };
   let operationId = step.operationId;
   if (!operationId) {
+    if (overdue()) return settle(deps, step, gaveUp);
     const begun = await begin(deps, step, spec, op, teamId);
     if (begun.kind === 'settled') return settle(deps, step, begun.outcome);
     if (begun.kind === 'wait') return later(deps, step);
@@ -106,7 +108,9 @@ export async function advanceStep(deps: StepDeps, step: StepRecord, teamId?: str
   }
   const record = await deps.operations.get(operationId);
   const outcome = record ? await follow(deps, spec, record) : { outcome: 'error' as const, error: words.stepOutcomeUnknown() };
-  return outcome ? settle(deps, step, outcome) : later(deps, step);
+  // An outcome already there is told even past the give-up time: only a step still waiting gives up.
+  if (outcome) return settle(deps, step, outcome);
+  return overdue() ? settle(deps, step, gaveUp) : later(deps, step);
 }
 
 type Begun = { kind: 'settled'; outcome: StepOutcome } | { kind: 'wait' } | { kind: 'change'; record: OperationRecord };

@@ -9,7 +9,7 @@
 import type { CloudClient } from '../cloud/cloud-client.js';
 import { serverId } from '../cloud/ids.js';
 import type { WatchKind } from '../store/watch-store.js';
-import { stepBackupGone } from '../views/step-views.js';
+import { stepBackupFailed, stepBackupGone } from '../views/step-views.js';
 
 export type StepInputType = 'slack#/types/user_id' | 'slack#/types/channel_id' | 'string' | 'integer';
 
@@ -94,7 +94,7 @@ const DECLARED: StepDecl[] = [
     outputs: [{ name: 'backup_uuid', type: 'string', title: 'Backup uuid', hint: 'The finished backup.' }],
     async settle(cloud, outputs, signal) {
       const uuid = str(outputs.backup_uuid);
-      let found: { is_successful?: boolean | null } | undefined;
+      let found: { is_successful?: boolean | null; completed_at?: string | null } | undefined;
       for await (const b of cloud.backups.all(serverId(str(outputs.server)), { signal })) {
         if (b.uuid === uuid) {
           found = b;
@@ -102,7 +102,9 @@ const DECLARED: StepDecl[] = [
         }
       }
       if (!found) return { kind: 'failed', error: stepBackupGone(uuid, str(outputs.server)) };
-      return found.is_successful ? { kind: 'done', outputs: { backup_uuid: uuid } } : { kind: 'wait' };
+      if (found.is_successful) return { kind: 'done', outputs: { backup_uuid: uuid } };
+      // The spec's only other mark: completed without success is a failed backup (as backup-views shows it).
+      return found.completed_at ? { kind: 'failed', error: stepBackupFailed(uuid, str(outputs.server)) } : { kind: 'wait' };
     },
   },
   {

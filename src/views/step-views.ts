@@ -33,6 +33,10 @@ export const stepCancelled = (by: string | undefined): string =>
 export const stepBackupGone = (uuid: string, server: string): string =>
   stepError(md`Backup ${val(uuid)} is no longer listed for server ${val(server)}; it did not finish.`);
 
+/** The cloud lists the step's backup as completed but not successful. */
+export const stepBackupFailed = (uuid: string, server: string): string =>
+  stepError(md`Backup ${val(uuid)} of server ${val(server)} failed: the cloud lists it as completed but not successful.`);
+
 export const stepExpired = (): string => stepError(md`Nobody confirmed in time, so the request expired; nothing was sent.`);
 
 export const stepNotPosted = (): string =>

@@ -41,6 +41,36 @@ const tick = async (ms = 10_001) => {
 
 const where = { channel: OPS_CHANNEL.id, requester: ALICE.id };
 
+/** Starts a backup step on server 101 and confirms it; returns its execution id and the backup. */
+async function confirmedBackup(name: string) {
+  const before = Date.now();
+  const executionId = await runStep('backup_create', { ...where, server: '101', name });
+  const card = await rig.statusMessage(OPS_CHANNEL.id, before);
+  await rig.click(latest(card), 'op_confirm', ALICE.id);
+  await until(card, '— done');
+  await rig.bot.settled();
+  return { executionId, backup: rig.sandbox.state.backups[101]!.find((b) => b.name === name)! };
+}
+
+describe('a backup step', () => {
+  it('a backup the cloud lists as completed but not successful fails the step at its next look, not after 2 hours', async () => {
+    const { executionId, backup } = await confirmedBackup('wf-fails');
+    await tick();
+    expect(completionCalls(executionId)).toEqual([]); // still being taken
+    backup.completedAt = clock.now();
+    backup.isSuccessful = false;
+    await tick();
+    expect(answered(executionId)).toEqual([['functions.completeError', true]]);
+    expect(completionCalls(executionId)[0]!.params.error).toBe(`Backup \`${backup.uuid}\` of server \`101\` failed: the cloud lists it as completed but not successful.`);
+  });
+
+  it('a backup that finished while no driver looked for over 2 hours: its uuid, not "stopped waiting"', async () => {
+    const { executionId, backup } = await confirmedBackup('wf-late');
+    await tick(2 * 3_600_000 + 1);
+    expect(completionCalls(executionId).map((c) => [c.method, c.params.outputs])).toEqual([['functions.completeSuccess', { backup_uuid: backup.uuid }]]);
+  });
+});
+
 describe('a step whose completion Slack refuses', () => {
   it('a rule whose sync was retried before the driver looked: failed once, saying its id was never learned; not tried again', async () => {
     rig.sandbox.failNextSyncs(1);
