@@ -62,7 +62,7 @@ const statusOf = (record: OperationRecord): number => {
   return typeof status === 'number' ? status : 0;
 };
 
-export type StepStart = { kind: 'started'; record: StepRecord } | { kind: 'duplicate' };
+export type StepStart = { kind: 'started'; record: StepRecord } | { kind: 'duplicate' } | { kind: 'not-recorded' };
 
 const leaseOf = (deps: StepDeps) => deps.leaseMs ?? 60_000;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
@@ -70,22 +70,47 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v 
 /** Takes a step once (a retried delivery or another replica finds it taken) and moves it as far as it can go now. */
 export async function runStep(deps: StepDeps, exec: StepExecution): Promise<StepStart> {
   const now = deps.clock.now();
-  const begun = await deps.steps.begin(
-    {
-      executionId: exec.executionId,
-      callbackId: exec.callbackId,
-      workflow: exec.workflow ?? null,
-      channelId: str(exec.inputs.channel) ?? null,
-      requestedBy: str(exec.inputs.requester) ?? null,
-      inputs: exec.inputs,
-    },
-    deps.owner,
-    now,
-    leaseOf(deps),
-  );
+  const begun = await deps.steps
+    .begin(
+      {
+        executionId: exec.executionId,
+        callbackId: exec.callbackId,
+        workflow: exec.workflow ?? null,
+        channelId: str(exec.inputs.channel) ?? null,
+        requestedBy: str(exec.inputs.requester) ?? null,
+        inputs: exec.inputs,
+      },
+      deps.owner,
+      now,
+      leaseOf(deps),
+    )
+    .catch((error: unknown) => void deps.logger.error('could not record a workflow step; failing it', { execution: exec.executionId, error }));
+  if (!begun) {
+    await notRecorded(deps, exec.executionId);
+    return { kind: 'not-recorded' };
+  }
   if (!begun.created) return { kind: 'duplicate' };
   await advanceStep(deps, begun.record, exec.teamId);
   return { kind: 'started', record: begun.record };
+}
+
+/**
+ * No row, so nothing would ever complete the step: failed now (nothing was started, so nothing
+ * was sent). A row the store wrote but did not confirm is ours: settled too, if the store lets us.
+ */
+async function notRecorded(deps: StepDeps, executionId: string): Promise<void> {
+  const error = words.stepNotRecorded();
+  try {
+    await deps.slack.completeStep?.({ executionId, error });
+  } catch (e) {
+    deps.logger.error('could not fail a workflow step the bot could not record', { execution: executionId, error: e });
+    return;
+  }
+  const now = deps.clock.now();
+  await deps.steps
+    .settle(executionId, deps.owner, now, { outcome: 'error', error }, leaseOf(deps))
+    .then((row) => row && deps.steps.done(executionId, deps.owner, now))
+    .catch(() => undefined);
 }
 
 /** Moves a step this replica holds: start it, look at its change, or tell Slack its outcome. */

@@ -24,7 +24,9 @@ export const stepNeedsWhere = (): string =>
 export const stepBadInput = (input: string, message: string): string =>
   stepError(md`Input ${val(input)} ${inputMessage(message)}; nothing was sent.`);
 
-export const stepUnknown = (callbackId: string): string => stepError(md`This bot has no step ${val(callbackId)}; nothing was sent.`);
+export const stepUnknown = (callbackId: string): string => stepError(md`This version of the bot does not offer the step ${val(callbackId)}; nothing was sent.`);
+
+export const stepNotRecorded = (): string => stepError(md`The bot could not record this step, so it did not start it; nothing was sent.`);
 
 export const stepCancelled = (by: string | undefined): string =>
   stepError(md`Cancelled in the channel${by ? md` by ${mention(by)}` : md``}; nothing was sent.`);

@@ -4,8 +4,10 @@
  * refuses, a rule whose sync was retried (its id never known), a completion refused for good,
  * a Slack that stays down. (The happy paths: workflow-steps.test.ts.)
  */
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functionExecutedEnvelope, newExecutionId } from '../rig/function-payloads.js';
+import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
 import { createJumpClock, rigHelpers, startBotRig, type BotRig } from './bot-rig.js';
 
@@ -40,6 +42,33 @@ const tick = async (ms = 10_001) => {
 };
 
 const where = { channel: OPS_CHANNEL.id, requester: ALICE.id };
+
+describe('a step the bot cannot record', () => {
+  it('its store locked past its wait when function_executed arrives: failed at once, saying so; nothing sent or posted', { timeout: 15_000 }, async () => {
+    const from = rig.sandbox.requests.length;
+    const calls = rig.slack.calls.length;
+    const executionId = newExecutionId();
+    rig.slack.executions.start(executionId, 'server_status');
+    const other = new Database(rig.databasePath);
+    other.prepare('BEGIN IMMEDIATE').run();
+    try {
+      expect((await rig.send.event(functionExecutedEnvelope({ callbackId: 'server_status', inputs: { ...where, server: '101' }, executionId }))).status).toBe(200);
+      await waitFor(() => (completionCalls(executionId).length ? true : undefined), { timeoutMs: 10_000, message: 'the step to be failed' });
+      expect(other.inTransaction).toBe(true); // failed while the store still could not answer
+    } finally {
+      other.prepare('ROLLBACK').run();
+      other.close();
+    }
+    await rig.bot.settled();
+    expect(answered(executionId)).toEqual([['functions.completeError', true]]);
+    expect(completionCalls(executionId)[0]!.params.error).toBe('The bot could not record this step, so it did not start it; nothing was sent.');
+    expect(rig.sandbox.requests.length).toBe(from);
+    expect(rig.slack.calls.slice(calls).filter((c) => !COMPLETIONS.includes(c.method))).toEqual([]);
+    await tick(61_000);
+    expect(completionCalls(executionId)).toHaveLength(1);
+    expect(rig.sandbox.requests.length).toBe(from);
+  });
+});
 
 /** Starts a backup step on server 101 and confirms it; returns its execution id and the backup. */
 async function confirmedBackup(name: string) {

@@ -75,15 +75,13 @@ describe('a read step', () => {
     expect(rig.slack.messages.inChannel(OPS_CHANNEL.id).length).toBe(posted);
   });
 
-  it('a function the catalog does not declare is acked and left alone: nothing sent, posted or completed', async () => {
+  it('a function this version does not offer is failed, saying so, never left waiting; nothing sent or posted', async () => {
     const from = rig.sandbox.requests.length;
     const calls = rig.slack.calls.length;
     const { executionId } = await runStep('server_delete_everything', { ...where(), server: '101' });
-    // A declared step sent just after it is answered, so the unknown one had its chance too.
-    const known = await runStep('server_status', { ...where(), server: '101' });
-    await completed(known.executionId);
-    expect(completionCalls(executionId)).toEqual([]);
-    expect(rig.sandbox.requests.slice(from).map((r) => `${r.method} ${r.rawPath}`)).toEqual(['GET /v2/servers/101/status']);
+    const [call] = await completed(executionId);
+    expect([call!.method, call!.params.error]).toEqual(['functions.completeError', 'This version of the bot does not offer the step `server_delete_everything`; nothing was sent.']);
+    expect(rig.sandbox.requests.length).toBe(from);
     expect(rig.slack.calls.slice(calls).filter((c) => !COMPLETIONS.includes(c.method))).toEqual([]);
   });
 
