@@ -197,7 +197,8 @@ async function follow(deps: StepDeps, spec: StepSpec, record: OperationRecord): 
       if (record.errorCode === 'STATUS_NOT_POSTED' || record.errorCode === 'NOT_IN_CHANNEL') return error(words.stepNotPosted());
       return error(words.stepCancelled(str((record.result as { cancelledBy?: unknown } | null)?.cancelledBy)));
     case 'expired':
-      return error(words.stepExpired());
+      // Confirmed, but its undo window ended while no bot ran (confirm/undo-window.ts): not sent late.
+      return error(typeof record.result?.lateBy === 'number' ? words.stepSendTimePassed() : words.stepExpired());
     case 'failed':
       return error(record.errorCode === 'INTERRUPTED' ? words.stepOutcomeUnknown() : words.stepCloudFailed(record.errorCode, record.errorMessage, statusOf(record)));
     case 'succeeded':

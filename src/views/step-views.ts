@@ -41,6 +41,10 @@ export const stepBackupFailed = (uuid: string, server: string): string =>
 
 export const stepExpired = (): string => stepError(md`Nobody confirmed in time, so the request expired; nothing was sent.`);
 
+/** In the words of the change's audit entry (confirm/undo-window.ts). */
+export const stepSendTimePassed = (): string =>
+  stepError(md`The change was confirmed, but its undo window ended while no bot was running, so it expired unsent; nothing was sent.`);
+
 export const stepNotPosted = (): string =>
   stepError(md`The bot could not post the confirmation in the step’s channel (is it invited there?); nothing was sent.`);
 

@@ -9,14 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functionExecutedEnvelope, newExecutionId } from '../rig/function-payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
+import { UNDO_LATE_LIMIT_MS } from '../../src/confirm/undo-window.js';
 import { createJumpClock, rigHelpers, startBotRig, type BotRig } from './bot-rig.js';
 
 let rig: BotRig;
 const clock = createJumpClock();
-const { until, latest } = rigHelpers(() => rig);
+const { until, latest, confirmByTyping } = rigHelpers(() => rig);
 
 beforeAll(async () => {
-  rig = await startBotRig({ clock, sandbox: { clock }, watch: { intervalMs: 150 } });
+  // A destroy (a reinstall) waits 30 s for an Undo before it is sent.
+  rig = await startBotRig({ clock, sandbox: { clock }, watch: { intervalMs: 150 }, policy: { version: 1, undo_delay: 30_000, channels: {} } });
 });
 afterAll(async () => {
   await rig.close();
@@ -67,6 +69,26 @@ describe('a step the bot cannot record', () => {
     await tick(61_000);
     expect(completionCalls(executionId)).toHaveLength(1);
     expect(rig.sandbox.requests.length).toBe(from);
+  });
+});
+
+describe('a step whose confirmed change was never sent', () => {
+  it('its undo window ended while no bot ran: the step says so, not "Nobody confirmed in time"', async () => {
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    const executionId = await runStep('server_reinstall', { ...where, server: '104', template: 'debian-12' });
+    const card = await rig.statusMessage(OPS_CHANNEL.id, before);
+    await confirmByTyping(card, 'staging-1.example.net');
+    await until(card, 'sending in');
+    clock.jump(30_000 + UNDO_LATE_LIMIT_MS + 1);
+    await rig.bot.flow.sendDue();
+    await until(card, 'expired');
+    await tick();
+    expect(answered(executionId)).toEqual([['functions.completeError', true]]);
+    expect(completionCalls(executionId)[0]!.params.error).toBe(
+      'The change was confirmed, but its undo window ended while no bot was running, so it expired unsent; nothing was sent.',
+    );
+    expect(rig.mutations(from)).toEqual([]);
   });
 });
 
