@@ -101,7 +101,9 @@ export function createStepStore(sql: Sql): StepStore {
         status: 'running',
         created_at: p('now'),
         updated_at: p('now'),
-        next_check_at: p('now'),
+        // Not due while its lease lasts: a driver pass on this replica (which may claim rows it
+        // holds) must not start it a second time while `runStep` is still starting it.
+        next_check_at: p('lease_until'),
       })
       .onConflict((oc) => oc.column('execution_id').doNothing())
       .returningAll(),

@@ -19,6 +19,14 @@ describeStores((t) => {
     expect(raced.filter((r) => r.created)).toHaveLength(1);
   });
 
+  it('a step just begun is not due while its lease lasts, even to its own replica (whose driver would start it twice)', async () => {
+    const a = t.open(t.file());
+    await a.steps.begin(step('Fx6'), 'A', T0, LEASE);
+    expect(await a.steps.claimDue('A', T0 + 1, LEASE, 10)).toEqual([]);
+    expect(await a.steps.claimDue('A', T0 + LEASE - 1, LEASE, 10)).toEqual([]);
+    expect((await a.steps.claimDue('B', T0 + LEASE, LEASE, 10)).map((s) => s.executionId)).toEqual(['Fx6']); // left by a replica that stopped
+  });
+
   it('only the lease holder moves a step; its one completion is claimed once, then done', async () => {
     const path = t.file();
     const [a, b] = [t.open(path), t.open(path)];
