@@ -5,8 +5,11 @@
  * when it already deleted one so that the plan's backup_limit would take the new one). A backup
  * that failed, or was not seen to finish, deletes nothing. Each deletion is a `backup delete`
  * run through runCommand as the schedule's creator: its own status message and audit entry.
+ * Its dedupe key names the occurrence: a run taken over sends no delete twice, while a delete
+ * that failed is tried again by the next run.
  */
 import type { Backup } from '../cloud-api/schemas.js';
+import type { StartOutcome } from '../confirm/change-types.js';
 import type { ScheduleRecord } from '../store/schedule-types.js';
 import type { OperationRecord } from '../store/types.js';
 import { section } from '../views/blocks.js';
@@ -17,6 +20,8 @@ import { resolveNames } from './resolve-names.js';
 
 export interface RetentionDeps extends CommandCoreDeps {
   schedule: ScheduleRecord;
+  /** The run's occurrence (epoch ms): each delete is keyed by it. */
+  occurrence: number;
   account: string;
   args: Record<string, unknown>;
   /** The scheduler stopping: the wait for the new backup ends (the run's lease then runs out). */
@@ -43,19 +48,28 @@ async function backups(r: RetentionDeps, server: string): Promise<Backup[]> {
   return out.sort(oldestFirst);
 }
 
-/** Deletes one backup through the change flow, as the schedule's creator; true when the cloud did it. */
-async function remove(r: RetentionDeps, server: string, b: Backup, why: string): Promise<boolean> {
-  let ok = false;
+/** What came of one delete: done, or why not (for the run's result). */
+type Removal = { ok: true } | { ok: false; why: string };
+
+function removal(o: StartOutcome | undefined): Removal {
+  if (o?.kind === 'posted') return o.record.status === 'succeeded' ? { ok: true } : { ok: false, why: o.record.errorCode ? `${o.record.status}: ${o.record.errorCode}` : o.record.status };
+  if (o?.kind === 'duplicate') return { ok: false, why: `already tried by a run that stopped${o.record ? `: ${o.record.status}` : ''}` };
+  return { ok: false, why: o ? 'refused before sending' : 'not started' };
+}
+
+/** Deletes one backup through the change flow, as the schedule's creator. */
+async function remove(r: RetentionDeps, server: string, b: Backup, why: string): Promise<Removal> {
+  let outcome: StartOutcome | undefined;
   const s = r.schedule;
   await runCommand(r, {
     userId: s.createdBy,
     channelId: s.channelId,
     teamId: s.teamId ?? '',
-    triggerId: `sched:${s.id}:${why}:${b.uuid}`,
+    triggerId: `sched:${s.id}:${r.occurrence}:${why}:${b.uuid}`,
     text: `backup delete ${server} ${b.uuid}`,
-    scheduled: { run: { scheduleId: s.id, confirmedBy: s.createdBy }, started: (o) => void (ok = o.kind === 'posted' && o.record.status === 'succeeded') },
+    scheduled: { run: { scheduleId: s.id, confirmedBy: s.createdBy }, started: (o) => void (outcome = o) },
   });
-  return ok;
+  return removal(outcome);
 }
 
 const say = (text: Mrkdwn): Reply => ({ text, blocks: [section(text)] });
@@ -83,7 +97,7 @@ export async function makeRoom(r: RetentionDeps, keep: number, refused: string |
   if (refused) {
     await r.flow.retell(refused, md`backup limit reached; removing the oldest unlocked backup ${val(oldest.name ?? oldest.uuid)} (${val(oldest.uuid)}) and trying again, as ${val(`--keep ${keep}`)} allows`);
   }
-  const deleted = await remove(r, server, oldest, 'room');
+  const deleted = (await remove(r, server, oldest, 'room')).ok;
   if (deleted) return { deleted, note: 'made room' };
   // The retry will not happen: the refused attempt reads as the failure it is again.
   if (refused) await r.flow.retell(refused, undefined);
@@ -114,6 +128,12 @@ export async function keepNewest(r: RetentionDeps, keep: number, room: number, r
   const excess = Math.min(all.length - keep, room, all.length - 1);
   const victims = all.filter((b) => !b.is_locked && b.uuid !== made).slice(0, Math.max(0, excess));
   let deleted = 0;
-  for (const b of victims) if (await remove(r, server, b, 'keep')) deleted++;
-  return { note: deleted ? `deleted ${deleted} old backup${deleted === 1 ? '' : 's'}` : 'nothing to delete' };
+  const failed: string[] = [];
+  for (const b of victims) {
+    const done = await remove(r, server, b, 'keep');
+    if (done.ok) deleted++;
+    else failed.push(`could not delete old backup ${b.uuid} (${done.why})`);
+  }
+  const notes = [...(deleted ? [`deleted ${deleted} old backup${deleted === 1 ? '' : 's'}`] : []), ...failed];
+  return { note: notes.length ? notes.join('; ') : 'nothing to delete' };
 }

@@ -57,7 +57,7 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
       return refuse(md`the channel’s rules now want an admin’s approval for this, which the schedule never had. Schedule it again to have it approved.`, 'refused: needs approval');
     }
     const keep = s.keep ?? undefined;
-    const retention: RetentionDeps | undefined = keep !== undefined && op.id === 'backup.create' ? { ...deps, schedule: s, account: admitted.account, args: read.args, ...(signal ? { signal } : {}) } : undefined;
+    const retention: RetentionDeps | undefined = keep !== undefined && op.id === 'backup.create' ? { ...deps, schedule: s, occurrence, account: admitted.account, args: read.args, ...(signal ? { signal } : {}) } : undefined;
     if (retention) {
       // Deleting needs the creator's right to delete backups here, now.
       const del = deps.catalog.byId('backup.delete');

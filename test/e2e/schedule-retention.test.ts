@@ -1,0 +1,60 @@
+/**
+ * `--keep` retention of scheduled backups against the sandbox, beyond test/e2e/schedules.test.ts:
+ * a delete that failed once is tried again by a later run (never twice in one), and what a run
+ * says of its deletes is what the cloud answered.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScheduleRig } from './schedule-rig.js';
+
+let h: Awaited<ReturnType<typeof startScheduleRig>>;
+beforeAll(async () => {
+  h = await startScheduleRig();
+});
+afterAll(async () => {
+  await h.rig.close();
+  expect(h.rig.slack.violations).toEqual([]);
+});
+
+describe('a retention delete the cloud did not do', () => {
+  it('at the backup limit: the next run deletes again and makes its backup (not blocked by the first attempt)', async () => {
+    const { rig, scheduled, scheduleConfirmed, jumpTo, tick, oldestFirst, mutationsSince } = h;
+    expect(rig.sandbox.state.backups[102]).toHaveLength(3); // db-1 is at its plan's limit of 3
+    const oldest = oldestFirst(102)[0]!;
+    const s = await scheduleConfirmed('schedule "backup create 102 --name room" daily 01:00 --keep 3');
+    rig.sandbox.addFault({ method: 'DELETE', path: `/servers/102/backups/${oldest.uuid}`, status: 500, times: 1 });
+    const from = rig.sandbox.requests.length;
+    jumpTo(s.nextAt! + 1);
+    await tick();
+    expect(mutationsSince(from)).toEqual(['POST /v2/servers/102/backups', `DELETE /v2/servers/102/backups/${oldest.uuid}`]);
+    expect((await scheduled(s.id)).lastResult).toBe('failed: RESOURCE_LIMIT_EXCEEDED; could not make room');
+    jumpTo((await scheduled(s.id)).nextAt! + 1);
+    await tick();
+    expect(mutationsSince(from).slice(2)).toEqual([
+      'POST /v2/servers/102/backups',
+      `DELETE /v2/servers/102/backups/${oldest.uuid}`,
+      'POST /v2/servers/102/backups',
+    ]);
+    expect(rig.sandbox.state.backups[102]!.map((b) => b.name)).toContain('room');
+    expect((await scheduled(s.id)).lastResult).toBe('succeeded; nothing more deleted (room made before)');
+    await rig.command(`schedule cancel ${s.id}`);
+  });
+
+  it('after the backup: the run says the delete failed, and the next run deletes it', async () => {
+    const { rig, scheduled, scheduleConfirmed, runWithBackup, oldestFirst, mutationsSince } = h;
+    // Two beyond the number kept once the backup is made: the locked oldest, and the victim.
+    const keep = rig.sandbox.state.backups[101]!.length - 1;
+    const [locked, victim] = oldestFirst(101);
+    expect(locked!.isLocked).toBe(true);
+    const s = await scheduleConfirmed(`schedule "backup create 101 --name again" daily 04:00 --keep ${keep}`);
+    rig.sandbox.addFault({ method: 'DELETE', path: `/servers/101/backups/${victim!.uuid}`, status: 500, times: 1 });
+    const from = rig.sandbox.requests.length;
+    await runWithBackup(s.nextAt!, 'again');
+    expect(mutationsSince(from)).toEqual(['POST /v2/servers/101/backups', `DELETE /v2/servers/101/backups/${victim!.uuid}`]);
+    expect((await scheduled(s.id)).lastResult).toMatch(new RegExp(`^succeeded; could not delete old backup ${victim!.uuid} \\(failed: `));
+    await runWithBackup((await scheduled(s.id)).nextAt!, 'again');
+    expect(mutationsSince(from).slice(2)).toEqual(['POST /v2/servers/101/backups', `DELETE /v2/servers/101/backups/${victim!.uuid}`]);
+    expect(rig.sandbox.state.backups[101]!.some((b) => b.uuid === victim!.uuid)).toBe(false);
+    expect((await scheduled(s.id)).lastResult).toBe('succeeded; deleted 1 old backup');
+    await rig.command(`schedule cancel ${s.id}`);
+  });
+});
