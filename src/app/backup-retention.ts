@@ -1,10 +1,11 @@
 /**
  * `--keep N` of a scheduled backup create (issue 25): once the run's new backup has finished,
- * the oldest unlocked backups beyond N are deleted — never a locked one, never the last one,
- * never the new one, and never more than the run made room for (one per backup it made; none
- * when it already deleted one so that the plan's backup_limit would take the new one). A backup
- * that failed, or was not seen to finish, deletes nothing. Each deletion is a `backup delete`
- * run through runCommand as the schedule's creator: its own status message and audit entry.
+ * unlocked backups older than the newest N (locked ones count among those N) are deleted, the
+ * oldest first — never a locked one, never the last one, never the new one, and never more than
+ * the run made room for (one per backup it made; none when it already deleted one so that the
+ * plan's backup_limit would take the new one). A backup that failed, or was not seen to finish,
+ * deletes nothing. Each deletion is a `backup delete` run through runCommand as the schedule's
+ * creator: its own status message and audit entry.
  * Its dedupe key names the occurrence: a run taken over sends no delete twice, while a delete
  * that failed is tried again by the next run.
  */
@@ -76,7 +77,7 @@ const say = (text: Mrkdwn): Reply => ({ text, blocks: [section(text)] });
 
 /**
  * The plan refused the new backup (backup_limit): delete the oldest unlocked one first, but only
- * when `--keep` would have deleted it after this run anyway (so the count stays within keep).
+ * when `--keep` would have deleted it after this run anyway (beyond the newest `keep`).
  * The Cloud API cannot tell the limit beforehand (a server does not name its plan; the backup
  * list's meta is pagination only), so the refusal is how the run learns it: the refused
  * attempt's status message (`refused`) is re-edited to say what the run does about it rather
@@ -86,11 +87,14 @@ export async function makeRoom(r: RetentionDeps, keep: number, refused: string |
   const server = await serverId(r);
   if (!server) return { deleted: false, reply: say(md`The plan’s backup limit is reached and the server could not be named again; nothing was deleted.`), note: 'nothing deleted' };
   const all = await backups(r, server);
-  const oldest = all.find((b) => !b.is_locked);
-  if (all.length + 1 - keep < 1 || !oldest || all.length < 2) {
+  // Beyond the newest `keep` once the new backup is made (locked ones count among the newest).
+  const beyond = all.slice(0, Math.max(0, all.length + 1 - keep));
+  const oldest = all.length < 2 ? undefined : beyond.find((b) => !b.is_locked);
+  if (!oldest) {
+    const why = !beyond.length ? md`${val(`--keep ${keep}`)} keeps them all` : all.length < 2 ? md`the only backup is never deleted` : md`${val(`--keep ${keep}`)} would delete only locked ones`;
     return {
       deleted: false,
-      reply: say(md`Server ${val(server)} has ${all.length} backups, its plan’s limit, and ${val(`--keep ${keep}`)} keeps them all${oldest ? md`` : md` (or every one is locked)`}: nothing was deleted and no backup was made. Delete one by hand, or raise the limit.`),
+      reply: say(md`Server ${val(server)} has ${all.length} backups, its plan’s limit, and ${why}: nothing was deleted and no backup was made. Delete one by hand, or raise the limit.`),
       note: 'limit reached; nothing deleted',
     };
   }
@@ -125,8 +129,9 @@ export async function keepNewest(r: RetentionDeps, keep: number, room: number, r
     await r.clock.sleep(r.backupPollMs ?? BACKUP_POLL_MS, r.signal);
     all = await backups(r, server);
   }
-  const excess = Math.min(all.length - keep, room, all.length - 1);
-  const victims = all.filter((b) => !b.is_locked && b.uuid !== made).slice(0, Math.max(0, excess));
+  // The newest `keep` stay, locked ones among them (README): only an unlocked one beyond them goes.
+  const beyond = all.slice(0, Math.max(0, Math.min(all.length - keep, all.length - 1)));
+  const victims = beyond.filter((b) => !b.is_locked && b.uuid !== made).slice(0, room);
   let deleted = 0;
   const failed: string[] = [];
   for (const b of victims) {
@@ -135,5 +140,5 @@ export async function keepNewest(r: RetentionDeps, keep: number, room: number, r
     else failed.push(`could not delete old backup ${b.uuid} (${done.why})`);
   }
   const notes = [...(deleted ? [`deleted ${deleted} old backup${deleted === 1 ? '' : 's'}`] : []), ...failed];
-  return { note: notes.length ? notes.join('; ') : 'nothing to delete' };
+  return { note: notes.length ? notes.join('; ') : beyond.length ? 'nothing to delete (the older ones are locked)' : 'nothing to delete' };
 }

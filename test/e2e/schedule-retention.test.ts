@@ -1,7 +1,7 @@
 /**
  * `--keep` retention of scheduled backups against the sandbox, beyond test/e2e/schedules.test.ts:
- * a delete that failed once is tried again by a later run (never twice in one), and what a run
- * says of its deletes is what the cloud answered.
+ * a delete that failed once is tried again by a later run (never twice in one), what a run
+ * says of its deletes is what the cloud answered, and locked backups count among the newest N.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduleRig } from './schedule-rig.js';
@@ -56,5 +56,41 @@ describe('a retention delete the cloud did not do', () => {
     expect(rig.sandbox.state.backups[101]!.some((b) => b.uuid === victim!.uuid)).toBe(false);
     expect((await scheduled(s.id)).lastResult).toBe('succeeded; deleted 1 old backup');
     await rig.command(`schedule cancel ${s.id}`);
+  });
+});
+
+describe('locked backups among the oldest', () => {
+  it('count among the newest N: a backup within them is never deleted to make up for a locked one', async () => {
+    const { rig, scheduled, scheduleConfirmed, runWithBackup, oldestFirst, mutationsSince } = h;
+    // Once the backup is made, the one beyond the number kept is the locked oldest.
+    const keep = rig.sandbox.state.backups[101]!.length;
+    expect(oldestFirst(101)[0]!.isLocked).toBe(true);
+    const s = await scheduleConfirmed(`schedule "backup create 101 --name within" daily 05:00 --keep ${keep}`);
+    const from = rig.sandbox.requests.length;
+    await runWithBackup(s.nextAt!, 'within');
+    expect(mutationsSince(from)).toEqual(['POST /v2/servers/101/backups']);
+    expect((await scheduled(s.id)).lastResult).toBe('succeeded; nothing to delete (the older ones are locked)');
+    await rig.command(`schedule cancel ${s.id}`);
+  });
+
+  it('at the backup limit: nothing is deleted when what --keep would delete is locked, and the channel is told', async () => {
+    const { rig, scheduled, scheduleConfirmed, jumpTo, tick, oldestFirst, mutationsSince, channelSince, posted } = h;
+    const [a, b, c] = oldestFirst(102);
+    expect(rig.sandbox.state.backups[102]).toHaveLength(3);
+    a!.isLocked = b!.isLocked = true;
+    try {
+      const s = await scheduleConfirmed('schedule "backup create 102 --name locked" daily 06:00 --keep 3');
+      const from = rig.sandbox.requests.length;
+      const seen = posted();
+      jumpTo(s.nextAt! + 1);
+      await tick();
+      expect(mutationsSince(from)).toEqual(['POST /v2/servers/102/backups']); // refused: the limit
+      expect(rig.sandbox.state.backups[102]!.some((x) => x.uuid === c!.uuid)).toBe(true);
+      expect(channelSince(seen).join('\n')).toContain(`Server \`102\` has 3 backups, its plan’s limit, and \`--keep 3\` would delete only locked ones: nothing was deleted and no backup was made.`);
+      expect((await scheduled(s.id)).lastResult).toBe('failed: RESOURCE_LIMIT_EXCEEDED; limit reached; nothing deleted');
+      await rig.command(`schedule cancel ${s.id}`);
+    } finally {
+      a!.isLocked = b!.isLocked = false;
+    }
   });
 });

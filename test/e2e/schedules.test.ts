@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appHomeOpenedEnvelope } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { CARD_WAIT_MS, confirmCardKey } from '../../src/schedule/arm.js';
+import type { BackupState } from '../../src/sandbox/state.js';
 import { ALICE, CAROL, OPS_CHANNEL } from '../rig/workspace.js';
 import { createJumpClock, rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 
@@ -329,8 +330,10 @@ describe('backups with --keep (retention) against the sandbox', () => {
   });
 
   it('a replica stopped while its run waits for the backup (a deploy): the run taken over does the retention it owed, once', async () => {
-    const keep = rig.sandbox.state.backups[101]!.length; // the new backup makes one too many
-    const victim = oldestFirst(101).find((b) => !b.isLocked)!;
+    // The new backup puts two beyond the number kept: the locked oldest (it stays) and the victim.
+    const keep = rig.sandbox.state.backups[101]!.length - 1;
+    const [locked, victim] = oldestFirst(101) as [BackupState, BackupState];
+    expect(locked.isLocked).toBe(true);
     const s = await scheduleConfirmed(`schedule "backup create 101 --name resumed" daily 05:00 --keep ${keep}`);
     const from = rig.sandbox.requests.length;
     jumpTo(s.nextAt! + 1);
@@ -343,7 +346,7 @@ describe('backups with --keep (retention) against the sandbox', () => {
     clock.jump(46 * 60_000);
     await tick();
     expect(rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['POST /v2/servers/101/backups', `DELETE /v2/servers/101/backups/${victim.uuid}`]);
-    expect(rig.sandbox.state.backups[101]).toHaveLength(keep);
+    expect(rig.sandbox.state.backups[101]).toHaveLength(keep + 1);
     expect(rig.sandbox.state.backups[101]!.some((b) => b.uuid === made.uuid)).toBe(true);
     const runs = await rig.store.schedules.runs(s.id);
     expect(runs.at(-1)).toMatchObject({ status: 'done', result: 'succeeded (run taken over); deleted 1 old backup' });
