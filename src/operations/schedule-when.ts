@@ -1,9 +1,10 @@
 /**
  * When a schedule runs (issue 25): a cron expression or a plain form (`daily 02:00`,
  * `every sunday 03:00`, `in 2h`, `at 2026-12-01 03:00`), always in a named time zone. Plain
- * repeating forms become cron expressions, so croner alone decides every repeating run
- * (DST included: a time skipped by spring-forward runs just after the gap, a time that occurs
- * twice runs once); one-off times are placed in their zone by @date-fns/tz. No I/O.
+ * repeating forms become cron expressions, so croner decides every repeating run (DST
+ * included: a time skipped by spring-forward runs just after the gap) but for the second of a
+ * wall time that occurs twice, skipped here so that it runs once; one-off times are placed in
+ * their zone by @date-fns/tz. No I/O.
  */
 import { Cron } from 'croner';
 import { TZDate } from '@date-fns/tz';
@@ -111,7 +112,26 @@ export function nextAfter(when: When, after: number): number | null {
   if (when.kind === 'once') return when.at > after ? when.at : null;
   const c = cronOf(when.expr, when.tz);
   if (!c.ok) return null;
-  return c.cron.nextRun(new Date(after))?.getTime() ?? null;
+  // croner runs a wall time that occurs twice only once for single-hour patterns: the repeats
+  // of others are skipped here (at most one a minute of a 2-hour fall-back).
+  let t = after;
+  for (let i = 0; i <= 120; i++) {
+    const n = c.cron.nextRun(new Date(t))?.getTime();
+    if (n === undefined) return null;
+    if (!repeatedWallTime(n, when.tz)) return n;
+    t = n;
+  }
+  return null;
+}
+
+/**
+ * The same wall-clock minute came before, under the offset in force before the clocks went back
+ * (no zone changes its offset twice within 3 hours): the second of a fall-back pair.
+ */
+function repeatedWallTime(at: number, tz: string): boolean {
+  // getTimezoneOffset is UTC minus local: it grows when the clocks go back.
+  const back = (new TZDate(at, tz).getTimezoneOffset() - new TZDate(at - 3 * 3_600_000, tz).getTimezoneOffset()) * 60_000;
+  return back > 0 && formatInZone(at - back, tz) === formatInZone(at, tz);
 }
 
 /** `2026-03-29 03:00 Europe/Berlin`: a moment as the zone's wall clock, the zone named. */

@@ -53,6 +53,25 @@ describe('schedule times across DST', () => {
     expect(runs(when('daily 01:30', 'America/New_York'), '2026-10-31T12:00:00Z', 2)).toEqual(['2026-11-01T05:30:00.000Z', '2026-11-02T06:30:00.000Z']);
   });
 
+  it('America/New_York fall back: a cron of several hours runs 01:00 once, not again an hour later', () => {
+    expect(runs(when('0 1,13 * * *', 'America/New_York'), '2026-10-31T18:00:00Z', 3)).toEqual([
+      '2026-11-01T05:00:00.000Z', // 01:00 EDT (again at 06:00Z as EST: not run)
+      '2026-11-01T18:00:00.000Z', // 13:00 EST
+      '2026-11-02T06:00:00.000Z',
+    ]);
+    expect(runs(when('0 1-2 * * *', 'America/New_York'), '2026-10-31T18:00:00Z', 3)).toEqual(['2026-11-01T05:00:00.000Z', '2026-11-01T07:00:00.000Z', '2026-11-02T06:00:00.000Z']);
+  });
+
+  it('Europe/Berlin fall back: 0,30 2 * * * runs 02:00 and 02:30 once each, the first time', () => {
+    expect(runs(when('0,30 2 * * *', 'Europe/Berlin'), '2026-10-24T12:00:00Z', 3)).toEqual([
+      '2026-10-25T00:00:00.000Z', // 02:00 CEST
+      '2026-10-25T00:30:00.000Z', // 02:30 CEST (both again as CET: not run)
+      '2026-10-26T01:00:00.000Z',
+    ]);
+    // Asked from inside the repeated hour (a restart then): the repeat is not run either.
+    expect(iso(nextAfter(when('0,30 2 * * *', 'Europe/Berlin'), Date.parse('2026-10-25T00:45:00Z')))).toBe('2026-10-26T01:00:00.000Z');
+  });
+
   it('a one-off `at` is placed in its zone, DST-aware, and runs once', () => {
     const w = when('at 2026-12-01 03:00', 'Europe/Berlin');
     expect(runs(w, '2026-11-01T00:00:00Z', 2)).toEqual(['2026-12-01T02:00:00.000Z', null]);
