@@ -6,9 +6,10 @@
  * late (every replica was down) is claimed as skipped and the skip said in the channel instead.
  * A replica renews the leases of the runs it is still running at every look, so a run longer
  * than its lease is not taken over while its replica lives (nor by the replica running it).
- * A run whose replica died is taken over once its lease ends; the change flow's dedupe key
- * then keeps its change from being sent twice. Pending schedules are armed here once their
- * Confirm record succeeded (or closed when it was cancelled or expired).
+ * A run whose replica died is taken over once its lease ends (unless its schedule was cancelled
+ * since); the change flow's dedupe key then keeps its change from being sent twice. Pending
+ * schedules are armed here once their Confirm record succeeded (or closed when it was
+ * cancelled or expired).
  */
 import type { ChannelPosterDeps } from '../chat/slack-api.js';
 import { formatInZone, nextAfter } from '../operations/schedule-when.js';
@@ -93,6 +94,12 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       if (!(await deps.store.takeOver(run.scheduleId, run.occurrence, deps.owner, now, leaseMs))) continue;
       const s = await deps.store.get(run.scheduleId);
       if (!s) continue;
+      if (s.status === 'cancelled') {
+        // Cancelled since: what the stopped run did stands, and nothing more is done for it.
+        log.info('not taking over a run of a cancelled schedule', { schedule: s.id, occurrence: run.occurrence, from: run.owner });
+        await deps.store.finishRun(s.id, run.occurrence, deps.owner, 'not taken over: the schedule was cancelled after its run stopped; what that run did stands', now);
+        continue;
+      }
       log.warn('taking over a scheduled run a stopped replica left', { schedule: s.id, occurrence: run.occurrence, from: run.owner });
       launch(s, run.occurrence, 'takeover');
     }

@@ -1,9 +1,12 @@
 /**
  * `--keep` retention of scheduled backups against the sandbox, beyond test/e2e/schedules.test.ts:
  * a delete that failed once is tried again by a later run (never twice in one), what a run
- * says of its deletes is what the cloud answered, and locked backups count among the newest N.
+ * says of its deletes is what the cloud answered, locked backups count among the newest N, and
+ * a run left by a stopped replica is not taken over once its schedule was cancelled.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../rig/wait-for.js';
+import { visibleText } from './bot-rig.js';
 import { startScheduleRig } from './schedule-rig.js';
 
 let h: Awaited<ReturnType<typeof startScheduleRig>>;
@@ -71,6 +74,9 @@ describe('locked backups among the oldest', () => {
     expect(mutationsSince(from)).toEqual(['POST /v2/servers/101/backups']);
     expect((await scheduled(s.id)).lastResult).toBe('succeeded; nothing to delete (the older ones are locked)');
     await rig.command(`schedule cancel ${s.id}`);
+    // Back under web-1's plan limit (20) for the runs after this one.
+    const list = rig.sandbox.state.backups[101]!;
+    list.splice(list.findIndex((b) => b.name === 'within'), 1);
   });
 
   it('at the backup limit: nothing is deleted when what --keep would delete is locked, and the channel is told', async () => {
@@ -92,5 +98,25 @@ describe('locked backups among the oldest', () => {
     } finally {
       a!.isLocked = b!.isLocked = false;
     }
+  });
+});
+
+describe('a schedule cancelled while its run waits for the backup, its replica stopped', () => {
+  it('the run is not taken over: nothing is deleted, and the run says why', async () => {
+    const { rig, clock, scheduleConfirmed, jumpTo, tick, oldestFirst, mutationsSince } = h;
+    const keep = rig.sandbox.state.backups[101]!.length - 1; // the retention would owe one delete
+    const victim = oldestFirst(101)[1]!;
+    const s = await scheduleConfirmed(`schedule "backup create 101 --name cancelled" daily 07:00 --keep ${keep}`);
+    const from = rig.sandbox.requests.length;
+    jumpTo(s.nextAt! + 1);
+    await rig.bot.scheduler.tick();
+    await waitFor(() => rig.sandbox.state.backups[101]!.find((b) => b.name === 'cancelled'), { timeoutMs: 5000 });
+    await rig.restartBot(); // a deploy: the run is left waiting, its lease held
+    expect(visibleText((await rig.command(`schedule cancel ${s.id}`)).final)).toContain(`Cancelled schedule \`${s.id}\``);
+    clock.jump(46 * 60_000); // the lease runs out
+    await tick();
+    expect(mutationsSince(from)).toEqual(['POST /v2/servers/101/backups']);
+    expect(rig.sandbox.state.backups[101]!.some((b) => b.uuid === victim.uuid)).toBe(true);
+    expect((await rig.store.schedules.runs(s.id)).at(-1)).toMatchObject({ status: 'done', result: 'not taken over: the schedule was cancelled after its run stopped; what that run did stands' });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The scheduler over a shared database (issue 25): two replicas ticking at the same moment run
  * an occurrence once (PostgreSQL, and SQLite's two connections); a replica that dies mid-run
- * leaves the run to one taker once its lease ends; runs keep their wall-clock time across DST.
+ * leaves the run to one taker once its lease ends (none once its schedule was cancelled); runs keep their wall-clock time across DST.
  * Driven by an injected clock; the runner is
  * counted, not a real command (the end-to-end runs are in test/e2e/schedules.test.ts).
  */
@@ -83,6 +83,23 @@ describeStores((t) => {
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatch(new RegExp(` ${T0 + 60_000} takeover$`));
     expect((await a.schedules.runs(s.id))[0]).toMatchObject({ status: 'done', result: 'already started by a run that stopped' });
+  });
+
+  it('a replica that dies mid-run, its schedule cancelled since: the run is closed, not taken over', async () => {
+    const store = t.open(t.file());
+    const clock = createManualClock(T0);
+    const s = await add(store, T0 + 60_000);
+    const dead = replica(store, 'replica-a', clock, () => new Promise<string>(() => {}));
+    await clock.advance(61_000);
+    await dead.tick();
+    await store.schedules.move(s.id, ['active'], 'cancelled', clock.now());
+    const calls: string[] = [];
+    const rb = replica(store, 'replica-b', clock, async (_s, occ, attempt) => (calls.push(`${occ} ${attempt}`), 'taken'));
+    await clock.advance(10 * 60_000);
+    await rb.tick();
+    await rb.settled();
+    expect(calls).toEqual([]);
+    expect(await store.schedules.runs(s.id)).toMatchObject([{ status: 'done', owner: 'replica-b', result: expect.stringMatching(/^not taken over: the schedule was cancelled/) }]);
   });
 
   it('a run longer than its lease, its replica alive and looking: nobody takes it over, itself included', async () => {
