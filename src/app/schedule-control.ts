@@ -20,6 +20,7 @@ import { admit, type GuardDeps } from './guard.js';
 import { readScheduled } from './schedule-command.js';
 import { CONFIRM_OPS } from '../operations/entries/schedule-confirm.js';
 import { armConfirmed, confirmCardKey } from '../schedule/arm.js';
+import { DEFAULT_GRACE_MS } from '../schedule/scheduler.js';
 import type { OperationStore } from '../store/types.js';
 
 export interface ScheduleControlDeps extends GuardDeps {
@@ -31,6 +32,8 @@ export interface ScheduleControlDeps extends GuardDeps {
   slack: Pick<SlackApi, 'userTimeZone'>;
   clock: Pick<Clock, 'now'>;
   logger: Logger;
+  /** SCHEDULE_GRACE_MS: how late a one-off confirmed after its time may still run. */
+  graceMs?: number;
 }
 
 export function createScheduleControl(deps: ScheduleControlDeps): ScheduleControl {
@@ -89,7 +92,13 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
       // The change flow's card: Confirm (and approval where the policy wants it) arms the schedule.
       const outcome = await deps.flow.start({
         op: confirmOp,
-        args: { id: record.id, what: `/cloud ${read.text}${keep !== undefined ? ` --keep ${keep}` : ''}`, when: `${parsed.when.text} (${tz})` },
+        args: {
+          id: record.id,
+          what: `/cloud ${read.text}${keep !== undefined ? ` --keep ${keep}` : ''}`,
+          when: `${parsed.when.text} (${tz})`,
+          // A one-off's Confirm may come after its time: it says then whether the run is late or missed.
+          ...(parsed.when.kind === 'once' ? { at: parsed.when.at, until: parsed.when.at + (deps.graceMs ?? DEFAULT_GRACE_MS) } : {}),
+        },
         userId: input.userId,
         channelId: input.channelId,
         account: admitted.account,

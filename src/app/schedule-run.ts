@@ -19,7 +19,7 @@ import { admit } from './guard.js';
 import { runCommand, type CommandCoreDeps } from './run-command.js';
 import { readScheduled } from './schedule-command.js';
 import { keepNewest, makeRoom, type RetentionDeps } from './backup-retention.js';
-import { createScheduler } from '../schedule/scheduler.js';
+import { createScheduler, DEFAULT_GRACE_MS } from '../schedule/scheduler.js';
 import type { Store } from '../store/store.js';
 import { createScheduleControl, type ScheduleControlDeps } from './schedule-control.js';
 import type { Clock } from '../clock.js';
@@ -161,6 +161,7 @@ export function createSchedules(input: ScheduleControlDeps & {
   settings?: { graceMs?: number; intervalMs?: number; backupPollMs?: number } | undefined;
 }) {
   const { stores, settings } = input;
+  const graceMs = settings?.graceMs ?? DEFAULT_GRACE_MS;
   let runner: ReturnType<typeof createScheduleRunner> | undefined;
   const scheduler = createScheduler({
     store: stores.schedules,
@@ -169,8 +170,7 @@ export function createSchedules(input: ScheduleControlDeps & {
     clock: input.clock,
     logger: input.logger.child({ component: 'scheduler' }),
     owner: input.owner,
-    // SCHEDULE_GRACE_MS (config.ts): 1 h unless set.
-    graceMs: settings?.graceMs ?? 3_600_000,
+    graceMs,
     run: (s, occurrence, attempt, signal) => {
       if (!runner) throw new Error('schedules: no core to run with yet');
       return runner(s, occurrence, attempt, signal);
@@ -178,7 +178,7 @@ export function createSchedules(input: ScheduleControlDeps & {
     ...(settings?.intervalMs ? { intervalMs: settings.intervalMs } : {}),
   });
   return {
-    control: createScheduleControl({ ...input, logger: input.logger.child({ component: 'schedules' }) }),
+    control: createScheduleControl({ ...input, graceMs, logger: input.logger.child({ component: 'schedules' }) }),
     scheduler,
     withCore<T extends Omit<ScheduleRunDeps, 'operations'>>(core: T): T {
       runner = createScheduleRunner({ ...core, operations: stores.operations, ...(settings?.backupPollMs ? { backupPollMs: settings.backupPollMs } : {}) });

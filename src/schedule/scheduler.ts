@@ -46,6 +46,8 @@ export interface Scheduler {
 /** Most missed occurrences counted through (a minutely-ish cron down for weeks stops counting here). */
 const MAX_MISSED = 10_000;
 const DEFAULT_INTERVAL_MS = 15_000;
+/** SCHEDULE_GRACE_MS unless set (config-timing.ts). */
+export const DEFAULT_GRACE_MS = 3_600_000;
 const DEFAULT_LEASE_MS = 45 * 60_000;
 
 export function createScheduler(deps: SchedulerDeps): Scheduler {

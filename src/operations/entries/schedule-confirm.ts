@@ -2,7 +2,8 @@
  * The confirmation card of a schedule whose command needs one (issue 25): a destroy- or
  * spend-tier command, or one the channel's policy wants approved. The change flow posts it,
  * with its Confirm (and approval) as for the command itself, on the command's account and at
- * its tier; the schedule is armed once the record succeeded (schedule/scheduler.ts reads it).
+ * its tier; the schedule is armed once the record succeeded (schedule/arm.ts reads it). A
+ * one-off confirmed after its time runs at once, late, within SCHEDULE_GRACE_MS; later, not.
  * Its arguments come only from the schedule (form-only), so it cannot be typed; it sends nothing.
  */
 import { z } from 'zod';
@@ -14,7 +15,14 @@ const args = {
   id: modalOnly(z.string().max(20), 'the schedule'),
   what: modalOnly(z.string().max(1100), 'the command it runs'),
   when: modalOnly(z.string().max(200), 'when it runs'),
+  at: modalOnly(z.number().int().optional(), 'a one-off: its time (epoch ms)'),
+  until: modalOnly(z.number().int().optional(), 'a one-off: the latest it may still run, late (its time plus SCHEDULE_GRACE_MS)'),
 };
+
+/** A one-off confirmed after its time: it runs now, late (within the grace), or not at all. */
+export type Lateness = 'late' | 'missed';
+const latenessAt = (a: { at?: number | undefined; until?: number | undefined }, now: number): Lateness | undefined =>
+  a.at === undefined || now <= a.at ? undefined : a.until !== undefined && now > a.until ? 'missed' : 'late';
 
 const confirmOf = (id: `schedule.${string}`, tier: 'destroy' | 'billing') =>
   defineOperation({
@@ -24,7 +32,7 @@ const confirmOf = (id: `schedule.${string}`, tier: 'destroy' | 'billing') =>
     mutates: false,
     ephemeral: false,
     args,
-    run: async (_ctx, a) => ({ id: a.id }),
+    run: async (ctx, a) => ({ id: a.id, late: latenessAt(a, ctx.clock.now()) }),
     change: {
       confirm: true,
       local: true,
@@ -35,7 +43,16 @@ const confirmOf = (id: `schedule.${string}`, tier: 'destroy' | 'billing') =>
           ...(/ --keep \d+$/.test(a.what) ? [md`After each backup finishes, the oldest unlocked backups beyond the number kept are deleted (at most one per run).`] : []),
         ],
       }),
-      summarize: (_r, a) => ({ text: md`Schedule ${val(a.id)} confirmed: it runs ${val(a.when)} (${val('/cloud schedules')} shows its next run).` }),
+      summarize: (r, a) => {
+        if (r.late === 'late') return { text: md`Schedule ${val(a.id)} confirmed after its time had passed: it runs now, once, late.` };
+        if (r.late === 'missed') {
+          const grace = Math.round((a.until! - a.at!) / 60_000);
+          return { text: md`Schedule ${val(a.id)} was confirmed more than ${grace} minute${grace === 1 ? md`` : md`s`} (${val('SCHEDULE_GRACE_MS')}) after its time: it does not run. Schedule it again to run it.` };
+        }
+        return { text: md`Schedule ${val(a.id)} confirmed: it runs ${val(a.when)} (${val('/cloud schedules')} shows its next run).` };
+      },
+      // What the Confirm decided, for schedule/arm.ts to arm it so.
+      outputs: (r): Record<string, string> => (r.late ? { late: r.late } : {}),
     },
   });
 

@@ -1,0 +1,54 @@
+/**
+ * A one-off schedule whose Confirm comes after its time (issue 25): within SCHEDULE_GRACE_MS it
+ * runs once, late, at the Confirm; later than that it does not run. The card says which.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../rig/wait-for.js';
+import { startScheduleRig } from './schedule-rig.js';
+
+const GRACE = 5 * 60_000; // under the card's 10 minutes, so a Confirm can come too late
+let h: Awaited<ReturnType<typeof startScheduleRig>>;
+beforeAll(async () => {
+  h = await startScheduleRig(GRACE);
+});
+afterAll(async () => {
+  await h.rig.close();
+  expect(h.rig.slack.violations).toEqual([]);
+});
+
+const unlocked = () => h.oldestFirst(101).filter((b) => !b.isLocked);
+async function confirmedLate(uuid: string, lateBy: number) {
+  const { rig, clock, text, scheduled, scheduledWithCard, confirm } = h;
+  const { s, card } = await scheduledWithCard(`schedule "backup delete 101 ${uuid}" in 1m`);
+  clock.jump(60_000 + lateBy);
+  await confirm(s, card);
+  const said = await waitFor(() => {
+    const t = text(rig.slack.messages.get(card.channel, card.ts)!);
+    return t.includes('— done') ? t : undefined;
+  }, { timeoutMs: 5000 });
+  return { s, said, scheduled };
+}
+
+describe('a one-off confirmed after its time', () => {
+  it('within the grace: runs once, late, at the Confirm, as its card says', async () => {
+    const { rig, tick, mutationsSince } = h;
+    const victim = unlocked()[0]!;
+    const from = rig.sandbox.requests.length;
+    const { s, said, scheduled } = await confirmedLate(victim.uuid, 2 * 60_000);
+    expect(said).toContain(`Schedule \`${s.id}\` confirmed after its time had passed: it runs now, once, late.`);
+    await tick();
+    expect(mutationsSince(from)).toEqual([`DELETE /v2/servers/101/backups/${victim.uuid}`]);
+    expect(await scheduled(s.id)).toMatchObject({ status: 'done', lastResult: 'succeeded' });
+  });
+
+  it('past the grace: does not run, as its card says', async () => {
+    const { rig, tick, mutationsSince } = h;
+    const victim = unlocked()[0]!;
+    const from = rig.sandbox.requests.length;
+    const { s, said, scheduled } = await confirmedLate(victim.uuid, GRACE + 60_000);
+    expect(said).toContain(`Schedule \`${s.id}\` was confirmed more than 5 minutes (\`SCHEDULE_GRACE_MS\`) after its time: it does not run. Schedule it again to run it.`);
+    await tick();
+    expect(mutationsSince(from)).toEqual([]);
+    expect((await scheduled(s.id)).status).toBe('done');
+  });
+});
