@@ -125,6 +125,8 @@ export async function keepNewest(r: RetentionDeps, keep: number, room: number, r
     const fresh = all.find((b) => b.uuid === made);
     if (!fresh) return { reply: say(md`The new backup ${val(made)} of server ${val(server)} is gone: nothing was deleted.`), note: 'backup gone; nothing deleted' };
     if (fresh.is_successful) break;
+    // Completed without success is the spec's failed backup: said so now, not after the deadline.
+    if (fresh.completed_at) return { reply: say(md`The new backup ${val(made)} of server ${val(server)} failed (the cloud lists it completed, not successful): nothing was deleted.`), note: 'backup failed; nothing deleted' };
     if (r.clock.now() >= deadline) return { reply: say(md`The new backup ${val(made)} of server ${val(server)} did not finish in time: nothing was deleted.`), note: 'backup not finished; nothing deleted' };
     await r.clock.sleep(r.backupPollMs ?? BACKUP_POLL_MS, r.signal);
     all = await backups(r, server);

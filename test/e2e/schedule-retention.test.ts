@@ -62,6 +62,30 @@ describe('a retention delete the cloud did not do', () => {
   });
 });
 
+describe('a new backup that failed', () => {
+  it('deletes nothing, and the run says the backup failed at once, not after waiting out its deadline', async () => {
+    const { rig, clock, scheduled, scheduleConfirmed, jumpTo, oldestFirst, mutationsSince } = h;
+    const keep = Math.max(1, rig.sandbox.state.backups[101]!.length - 1);
+    const s = await scheduleConfirmed(`schedule "backup create 101 --name broken" daily 05:00 --keep ${keep}`);
+    const from = rig.sandbox.requests.length;
+    jumpTo(s.nextAt! + 1);
+    await rig.bot.scheduler.tick();
+    const made = await waitFor(() => rig.sandbox.state.backups[101]!.find((b) => b.name === 'broken' && b.createdAt >= s.nextAt!), { timeoutMs: 5000 });
+    // The cloud lists it completed, not successful (the spec's failed backup).
+    made.completedAt = clock.now();
+    made.isSuccessful = false;
+    clock.jump(31_000);
+    await rig.bot.scheduler.settled();
+    expect(mutationsSince(from)).toEqual(['POST /v2/servers/101/backups']);
+    expect(oldestFirst(101).some((b) => b.uuid === made.uuid)).toBe(true);
+    expect((await scheduled(s.id)).lastResult).toBe('succeeded; backup failed; nothing deleted');
+    await rig.command(`schedule cancel ${s.id}`);
+    // The later tests count server 101's backups as they were.
+    const list = rig.sandbox.state.backups[101]!;
+    list.splice(list.indexOf(made), 1);
+  });
+});
+
 describe('locked backups among the oldest', () => {
   it('count among the newest N: a backup within them is never deleted to make up for a locked one', async () => {
     const { rig, scheduled, scheduleConfirmed, runWithBackup, oldestFirst, mutationsSince } = h;
