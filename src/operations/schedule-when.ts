@@ -1,10 +1,10 @@
 /**
  * When a schedule runs (issue 25): a cron expression or a plain form (`daily 02:00`,
  * `every sunday 03:00`, `in 2h`, `at 2026-12-01 03:00`), always in a named time zone. Plain
- * repeating forms become cron expressions, so croner decides every repeating run (DST
- * included: a time skipped by spring-forward runs just after the gap) but for the second of a
- * wall time that occurs twice, skipped here so that it runs once; one-off times are placed in
- * their zone by @date-fns/tz. No I/O.
+ * repeating forms become cron expressions, so croner decides every repeating run, with two
+ * DST mends here: the second of a wall time that occurs twice is skipped (it runs once), and a
+ * pattern naming wall times a spring-forward gap skips runs just after the gap (croner does
+ * that only for single times). One-off times are placed in their zone by @date-fns/tz. No I/O.
  */
 import { Cron } from 'croner';
 import { TZDate } from '@date-fns/tz';
@@ -118,10 +118,36 @@ export function nextAfter(when: When, after: number): number | null {
   for (let i = 0; i <= 120; i++) {
     const n = c.cron.nextRun(new Date(t))?.getTime();
     if (n === undefined) return null;
-    if (!repeatedWallTime(n, when.tz)) return n;
+    if (!repeatedWallTime(n, when.tz)) return gapRun(when.expr, when.tz, t, n) ?? n;
     t = n;
   }
   return null;
+}
+
+const offsetOf = (at: number, tz: string) => new TZDate(at, tz).getTimezoneOffset();
+
+/**
+ * The end of a spring-forward gap between `after` and `next`, when the cron names a wall time
+ * the gap skipped: croner moves a single skipped time past the gap, but drops a pattern with
+ * several minutes in it (`0,30 2 * * *` in Europe/Berlin has no run on 2026-03-29). The gap's
+ * wall times are matched on a UTC cron, where every wall time exists.
+ */
+function gapRun(expr: string, tz: string, after: number, next: number): number | undefined {
+  const before = offsetOf(after, tz);
+  // getTimezoneOffset is UTC minus local: it shrinks when the clocks go forward.
+  if (offsetOf(next, tz) >= before) return undefined;
+  let lo = after;
+  let hi = next;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (offsetOf(mid, tz) === before) lo = mid;
+    else hi = mid;
+  }
+  // hi: the first instant on the new offset. The skipped wall times, as UTC: [start, start + length).
+  const start = hi - before * 60_000;
+  const length = (before - offsetOf(hi, tz)) * 60_000;
+  const skipped = new Cron(expr, { timezone: 'UTC', paused: true }).nextRun(new Date(start - 1))?.getTime();
+  return skipped !== undefined && skipped < start + length && hi < next ? hi : undefined;
 }
 
 /**

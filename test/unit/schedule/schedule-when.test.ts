@@ -30,6 +30,18 @@ describe('schedule times across DST', () => {
     ]);
   });
 
+  it('Europe/Berlin spring forward: a cron with several minutes in the skipped hour runs once just after the gap, not never', () => {
+    expect(runs(when('0,30 2 * * *', 'Europe/Berlin'), '2026-03-28T12:00:00Z', 3)).toEqual([
+      '2026-03-29T01:00:00.000Z', // 03:00 CEST, just after the gap (02:00 and 02:30 do not exist)
+      '2026-03-30T00:00:00.000Z', // 02:00 CEST
+      '2026-03-30T00:30:00.000Z',
+    ]);
+    expect(runs(when('15,45 2 * * *', 'Europe/Berlin'), '2026-03-29T00:00:00Z', 2)).toEqual(['2026-03-29T01:00:00.000Z', '2026-03-30T00:15:00.000Z']);
+    // A time after the gap is not moved into it; one named twice (02:00 skipped, 03:00) runs once.
+    expect(runs(when('0,30 3 * * *', 'Europe/Berlin'), '2026-03-28T12:00:00Z', 2)).toEqual(['2026-03-29T01:00:00.000Z', '2026-03-29T01:30:00.000Z']);
+    expect(runs(when('0 2,3 * * *', 'Europe/Berlin'), '2026-03-28T12:00:00Z', 2)).toEqual(['2026-03-29T01:00:00.000Z', '2026-03-30T00:00:00.000Z']);
+  });
+
   it('Europe/Berlin fall back: 02:30 occurs twice and runs once, the first time', () => {
     expect(runs(when('30 2 * * *', 'Europe/Berlin'), '2026-10-24T12:00:00Z', 2)).toEqual([
       '2026-10-25T00:30:00.000Z', // 02:30 CEST (again at 01:30Z as CET: not run)
