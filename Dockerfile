@@ -29,11 +29,13 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 ENV PORT=3000
-EXPOSE 3000
+# PORT: HTTP mode (Slack's requests, /healthz, /readyz, /metrics). METRICS_PORT's default:
+# Socket Mode's own listener (/healthz, /readyz, /metrics), the only port it opens.
+EXPOSE 3000 9464
 # Ready only once Slack answered auth.test and the store answers, and no longer from the first
-# moment of a stop (slim images have no curl: Node's own fetch).
+# moment of a stop. dist/healthcheck.js asks /readyz where this mode serves it (PORT or METRICS_PORT).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "dist/healthcheck.js"]
 # SIGTERM: readyz 503, new requests told "restarting", leases released, work in flight finished
 # within SHUTDOWN_TIMEOUT_MS. Node is PID 1 here (no npm in between), so the signal reaches it.
 STOPSIGNAL SIGTERM

@@ -22,7 +22,7 @@ export interface TracesConfig {
 }
 
 export interface TelemetryConfig {
-  /** Socket Mode's own /metrics listener (METRICS_PORT); HTTP mode serves /metrics on PORT. */
+  /** Socket Mode's own listener (METRICS_PORT): /metrics, /healthz, /readyz; HTTP mode serves them on PORT. */
   metricsPort: number;
   /** When set, /metrics wants `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;

@@ -114,6 +114,17 @@ export function loadBotConfig(env: Env = process.env): BotConfig | ShellConfig {
   };
 }
 
+/**
+ * Where this process answers `/readyz`, for the container's HEALTHCHECK (src/healthcheck.ts):
+ * PORT in HTTP mode, METRICS_PORT (its own small listener) in Socket Mode; the shell has none.
+ */
+export function loadHealthPort(env: Env = process.env): number | undefined {
+  const mode = selectMode(env);
+  if (mode !== 'socket' && mode !== 'http') return undefined;
+  const e = parse(z.object({ PORT: slackEnvSchema.PORT, METRICS_PORT: telemetryEnvSchema.METRICS_PORT }), env);
+  return mode === 'socket' ? e.METRICS_PORT : e.PORT;
+}
+
 export function isShellConfig(config: BotConfig | ShellConfig): config is ShellConfig {
   return config.slack.mode === 'shell';
 }

@@ -10,7 +10,7 @@ import type { RequestBudget } from './cloud/request-budget.js';
 import type { Clock } from './clock.js';
 import type { AfterAckHooks } from './slack/after-ack.js';
 import type { Store, WatchRecord } from './store/index.js';
-import { createTelemetry, listenForMetrics, metricsHandler, observeStore, workKind, type MetricsServer, type Telemetry } from './telemetry/index.js';
+import { createTelemetry, listenForMetrics, metricsHandler, observeStore, workKind, type MetricsServer, type RouteHandler, type Telemetry } from './telemetry/index.js';
 import type { StartWatch, Watcher } from './watch/watcher.js';
 
 /** The store's groups, each method timed and counted (store.ts `Store`). */
@@ -139,14 +139,15 @@ export function watchTraces(t: Telemetry, records?: { get(id: string): Promise<{
 /**
  * What start and stop do for telemetry. `socketMetrics`: Socket Mode has no HTTP server, so
  * `/metrics` gets a listener of its own (METRICS_PORT), only when configured (main.ts always is;
- * test runtimes never bind the default port). Stop sends the spans still buffered.
+ * test runtimes never bind the default port), with the probes `routes` (`/healthz`, `/readyz`)
+ * beside it. Stop sends the spans still buffered.
  */
-export function telemetryLifecycle(t: Telemetry, socketMetrics: TelemetryConfig | undefined) {
+export function telemetryLifecycle(t: Telemetry, socketMetrics: TelemetryConfig | undefined, routes: Record<string, RouteHandler> = {}) {
   let server: MetricsServer | undefined;
   return {
     async start(): Promise<{ metricsPort?: number }> {
       if (!socketMetrics) return {};
-      server = await listenForMetrics(metricsHandler(t.metrics, socketMetrics.metricsToken), socketMetrics.metricsPort);
+      server = await listenForMetrics(metricsHandler(t.metrics, socketMetrics.metricsToken), socketMetrics.metricsPort, routes);
       return { metricsPort: server.port };
     },
     async stop(): Promise<void> {

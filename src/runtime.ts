@@ -82,7 +82,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   // What /readyz answers: the store within a bound, Slack once start-up saw it; not ready once stopping.
   const probe = createReadinessProbe(store, clock);
   const { readiness } = probe;
-  const { app, slackApi, authTestOnce, httpReceiver, closeConnections, gate, postResponse } = createSlackApp({
+  const { app, slackApi, authTestOnce, httpReceiver, closeConnections, gate, postResponse, healthRoutes } = createSlackApp({
     slack,
     logger,
     readiness,
@@ -159,7 +159,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   let reloadTimer: NodeJS.Timeout | undefined;
   const stopping = new AbortController();
   let listening = false;
-  const ops = telemetryLifecycle(telemetry, slack.mode === 'socket' ? settings.telemetry : undefined);
+  const ops = telemetryLifecycle(telemetry, slack.mode === 'socket' ? settings.telemetry : undefined, healthRoutes);
   return {
     logger,
     telemetry,
@@ -187,13 +187,14 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       }
       // A database that cannot be migrated stops start-up here, with its own message.
       await store.ready?.();
-      // HTTP: /healthz and /readyz answer while the bot waits for Slack.
+      // /healthz and /readyz answer while the bot waits for Slack: on PORT (HTTP), on METRICS_PORT (Socket Mode).
       const early = httpReceiver ? await listen(app, slack, httpReceiver) : undefined;
       if (early) {
         listening = true;
         if (early.server) closeConnectionsWhileStopping(early.server, probe.stopped);
         logger.info(`HTTP server up on :${early.port} (/healthz, /readyz); waiting for Slack to answer auth.test`);
       }
+      const metrics = await ops.start();
       probe.slack('waiting for auth.test');
       await waitForSlack({ authTest: authTestOnce, clock, logger, timeoutMs: slack.startTimeoutMs ?? DEFAULT_SLACK_START_TIMEOUT_MS, signal: stopping.signal });
       await app.init();
@@ -224,7 +225,6 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
         reloadTimer.unref();
       }
       if (early) return early;
-      const metrics = await ops.start();
       const bound = await listen(app, slack);
       listening = true;
       return { ...bound, ...metrics };

@@ -43,7 +43,7 @@ export interface SlackAppOptions {
   slackCallTimeoutMs?: number;
   /** A receiver of our own instead of Socket Mode or HTTP: the local shell's (mode `shell`). */
   receiver?: Receiver;
-  /** What `/readyz` reports (HTTP mode); `/healthz` answers at once whatever it says. */
+  /** What `/readyz` reports; `/healthz` answers at once whatever it says. */
   readiness?: () => Promise<Readiness>;
   /** Times how long a request that came before the bot was ready is held (start-gate.ts). */
   clock?: Clock;
@@ -72,6 +72,8 @@ export interface SlackApp {
   gate: StartGate;
   /** Posts to a response_url outside a listener's `respond` (the error handler), on the bot's own Agent. */
   postResponse: PostToResponseUrl;
+  /** `/healthz` and `/readyz`, for Socket Mode's own listener (HTTP mode serves them on its port). */
+  healthRoutes: ReturnType<typeof healthRoutes>;
 }
 
 /**
@@ -94,10 +96,9 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     timeout: opts.slackCallTimeoutMs ?? SLACK_CALL_TIMEOUT_MS,
     retryConfig: opts.slackRetryConfig ?? SLACK_RETRY,
   };
+  const probes = healthRoutes(opts.readiness);
   const health = [
-    // Liveness: the process answers; nothing is awaited.
-    { path: '/healthz', method: 'GET', handler: (_req: IncomingMessage, res: ServerResponse) => res.end('ok') },
-    { path: '/readyz', method: 'GET', handler: (_req: IncomingMessage, res: ServerResponse) => void readyz(opts.readiness, res) },
+    ...Object.entries(probes).map(([path, handler]) => ({ path, method: 'GET', handler })),
     ...(opts.telemetry ? [{ path: METRICS_PATH, method: 'GET', handler: metricsHandler(opts.telemetry.metrics, opts.metricsToken) }] : []),
   ];
 
@@ -168,6 +169,16 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     closeConnections: light.close,
     postResponse,
     gate,
+    healthRoutes: probes,
+  };
+}
+
+/** `/healthz` and `/readyz`: on PORT in HTTP mode, on Socket Mode's own listener (METRICS_PORT). */
+export function healthRoutes(readiness: SlackAppOptions['readiness']): Record<'/healthz' | '/readyz', (req: IncomingMessage, res: ServerResponse) => void> {
+  return {
+    // Liveness: the process answers; nothing is awaited.
+    '/healthz': (_req, res) => res.end('ok'),
+    '/readyz': (_req, res) => void readyz(readiness, res),
   };
 }
 

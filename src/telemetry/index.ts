@@ -7,7 +7,7 @@ import { createTracing } from './tracing.js';
 export { createMetrics, type GaugeSources, type Metrics, type RequestKind } from './metrics.js';
 export { createTracing, linkFrom, noTracing, type TraceSteps, type Tracing } from './tracing.js';
 export { cloudAttempts, observeAuditor, observeSlackCalls, observeStore, requestKind, workKind, type Telemetry } from './observe.js';
-export { listenForMetrics, metricsHandler, METRICS_PATH, type MetricsServer } from './metrics-endpoint.js';
+export { listenForMetrics, metricsHandler, METRICS_PATH, type MetricsServer, type RouteHandler } from './metrics-endpoint.js';
 
 /** A registry of the runtime's own, and a tracer provider when traces are configured. */
 export function createTelemetry(traces: TracesConfig | undefined): Telemetry {

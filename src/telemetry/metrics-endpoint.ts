@@ -1,7 +1,8 @@
 /**
  * `/metrics` (issue 24): on the HTTP receiver's port as a custom route, and in Socket Mode on a
- * small listener of its own (METRICS_PORT). With METRICS_TOKEN set, a scrape must carry
- * `Authorization: Bearer <token>`, compared in constant time.
+ * small listener of its own (METRICS_PORT), beside `/healthz` and `/readyz` (Socket Mode has no
+ * other port a probe could reach). With METRICS_TOKEN set, a scrape must carry
+ * `Authorization: Bearer <token>`, compared in constant time; the probes stay open.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -41,10 +42,14 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-/** Socket Mode's own listener: `/metrics` and nothing else. */
-export async function listenForMetrics(handler: (req: IncomingMessage, res: ServerResponse) => void, port: number): Promise<MetricsServer> {
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Socket Mode's own listener: `/metrics`, the GET `routes` given (the probes) and nothing else. */
+export async function listenForMetrics(handler: RouteHandler, port: number, routes: Record<string, RouteHandler> = {}): Promise<MetricsServer> {
+  const served: Record<string, RouteHandler> = { ...routes, [METRICS_PATH]: handler };
   const server: Server = createServer((req, res) => {
-    if (req.method === 'GET' && (req.url ?? '').split('?')[0] === METRICS_PATH) return handler(req, res);
+    const path = (req.url ?? '').split('?')[0]!;
+    if (req.method === 'GET' && Object.hasOwn(served, path)) return served[path]!(req, res);
     res.statusCode = 404;
     res.end();
   });

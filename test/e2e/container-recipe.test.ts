@@ -2,8 +2,8 @@
  * The container recipe without a Docker engine: the Dockerfile's own steps, replayed in a clean
  * copy of the repository (its tracked files, as `docker build .` would see them), stage by
  * stage, then the runtime stage's CMD started against the fake Slack and the sandbox cloud:
- * its HEALTHCHECK command passes once the bot is ready, it answers a command, and STOPSIGNAL
- * ends it cleanly (exit 0).
+ * its HEALTHCHECK command passes once the bot is ready (HTTP mode and Socket Mode), it answers a
+ * command, and STOPSIGNAL ends it cleanly (exit 0).
  *
  * What a container has and this machine does not is stood in for, and only that:
  * - image paths (WORKDIR /app) are a folder per stage;
@@ -22,10 +22,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botEnvSchema } from '../../src/config.js';
 import { createSandbox, type ListeningSandbox } from '../../src/sandbox/index.js';
 import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
+import { createFakeSocket } from '../rig/fake-socket.js';
+import { freePort } from '../rig/loopback.js';
 import { createResponseUrls, type ResponseUrls } from '../rig/response-url.js';
 import { createSlackSender } from '../rig/slack-sender.js';
 import { waitFor } from '../rig/wait-for.js';
-import { BOT_TOKEN, SIGNING_SECRET } from '../rig/workspace.js';
+import { APP_TOKEN, BOT_TOKEN, SIGNING_SECRET } from '../rig/workspace.js';
 import { copyArgs, execForm, healthcheck, parseDockerfile, type Stage } from './dockerfile-steps.js';
 
 const REPO = new URL('../../', import.meta.url).pathname;
@@ -46,7 +48,9 @@ describe('the Dockerfile', () => {
     expect(['root', '0']).not.toContain(user);
     expect(last(runtime, 'STOPSIGNAL')).toBe('SIGTERM');
     const check = healthcheck(last(runtime, 'HEALTHCHECK')!);
-    expect(check.command.join(' ')).toContain('/readyz');
+    // Node's own fetch (slim images have no curl), from the compiled probe that asks /readyz.
+    expect(check.command).toEqual(['node', 'dist/healthcheck.js']);
+    expect(readFileSync(join(REPO, 'src/healthcheck.ts'), 'utf8')).toContain('/readyz');
     const cmd = execForm(last(runtime, 'CMD')!);
     expect(cmd[0]).toBe('node'); // node is PID 1: no npm or shell in between to swallow the signal
     // npm start's node flags (the heap limit and the young generation's size), every one of them.
@@ -55,6 +59,13 @@ describe('the Dockerfile', () => {
     for (const flag of startFlags) expect(cmd).toContain(flag);
     // Nothing from the build context reaches the runtime stage directly: only the build's output.
     for (const c of only(runtime, 'COPY')) expect(copyArgs(c.args).from).toBeDefined();
+  });
+
+  it('exposes the port each mode listens on by default: PORT (HTTP mode), METRICS_PORT (Socket Mode’s probes and /metrics)', () => {
+    const exposed = only(runtime, 'EXPOSE').flatMap((e) => e.args.split(/\s+/));
+    const imageEnv = Object.fromEntries(only(runtime, 'ENV').flatMap((e) => [...e.args.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!])));
+    const defaults = botEnvSchema.pick({ PORT: true, METRICS_PORT: true }).parse(imageEnv);
+    expect(exposed).toEqual(expect.arrayContaining([String(defaults.PORT), String(defaults.METRICS_PORT)]));
   });
 
   it('.dockerignore keeps secrets, local data and build output out of the build context', () => {
@@ -167,6 +178,12 @@ describe('its steps, replayed in a clean copy, and the result started', () => {
     rmSync(work, { recursive: true, force: true });
   }, 120_000);
 
+  /** The HEALTHCHECK command, run in the image's folder with the container's environment (as Docker runs it). */
+  const probe = (environment: Record<string, string>) => {
+    const check = healthcheck(last(runtime, 'HEALTHCHECK')!).command;
+    return spawnSync(check[0] === 'node' ? process.execPath : check[0]!, check.slice(1), { cwd: runtimeDir, env: environment, encoding: 'utf8', timeout: 10_000 });
+  };
+
   it('installs the native build tools, and gives the data folder to the user the bot runs as', () => {
     expect(asked.find((a) => a.startsWith('apt-get install'))).toMatch(/python3.*make.*g\+\+/);
     expect(asked).toContain(`chown ${last(runtime, 'USER')}:${last(runtime, 'USER')} ${join(runtimeDir, 'data')}`);
@@ -180,31 +197,26 @@ describe('its steps, replayed in a clean copy, and the result started', () => {
   });
 
   it('starts, passes its HEALTHCHECK once ready, answers a command, and exits 0 on its STOPSIGNAL', async () => {
+    // Only the image's ENV and the bot's configuration: nothing from the developer's shell.
+    const botEnv = {
+      PATH: process.env.PATH ?? '',
+      ...env,
+      PORT: '0',
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.url,
+      CLOUD_API_BASE_URL: cloudServer.baseUrl,
+      CLOUD_API_TOKEN: 'image-token',
+    };
     const [cmd, ...args] = execForm(last(runtime, 'CMD')!);
-    const child = spawn(cmd === 'node' ? process.execPath : cmd!, args, {
-      cwd: runtimeDir,
-      // Only the image's ENV and the bot's configuration: nothing from the developer's shell.
-      env: {
-        PATH: process.env.PATH ?? '',
-        ...env,
-        PORT: '0',
-        SLACK_BOT_TOKEN: BOT_TOKEN,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: slack.url,
-        CLOUD_API_BASE_URL: cloudServer.baseUrl,
-        CLOUD_API_TOKEN: 'image-token',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(cmd === 'node' ? process.execPath : cmd!, args, { cwd: runtimeDir, env: botEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += String(d)));
     child.stderr.on('data', (d) => (out += String(d)));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       const port = await waitFor(() => /listening for Slack on :(\d+)/.exec(out)?.[1], { timeoutMs: 30_000 });
-      const check = healthcheck(last(runtime, 'HEALTHCHECK')!).command;
-      const probe = spawnSync(check[0] === 'node' ? process.execPath : check[0]!, check.slice(1), { env: { PORT: port }, encoding: 'utf8', timeout: 10_000 });
-      expect(probe.status, probe.stderr).toBe(0);
+      expect(probe({ ...botEnv, PORT: port }).status).toBe(0);
 
       const responseUrl = responses.next();
       const ack = await createSlackSender(`http://127.0.0.1:${port}/slack/events`).command({ text: 'account usage', responseUrl });
@@ -219,6 +231,38 @@ describe('its steps, replayed in a clean copy, and the result started', () => {
       expect(out).not.toContain('image-token');
     } finally {
       child.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('in Socket Mode too: passes its HEALTHCHECK once connected (nothing listens on PORT there), and exits 0 on its STOPSIGNAL', async () => {
+    const socket = await createFakeSocket({ slack });
+    const metricsPort = await freePort();
+    const botEnv = {
+      PATH: process.env.PATH ?? '',
+      ...env,
+      METRICS_PORT: String(metricsPort),
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_APP_TOKEN: APP_TOKEN,
+      SLACK_API_URL: slack.url,
+      CLOUD_API_BASE_URL: cloudServer.baseUrl,
+      CLOUD_API_TOKEN: 'image-token',
+    };
+    const [cmd, ...args] = execForm(last(runtime, 'CMD')!);
+    const child = spawn(cmd === 'node' ? process.execPath : cmd!, args, { cwd: runtimeDir, env: botEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (out += String(d)));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await waitFor(() => out.includes('connected to Slack in Socket Mode') || undefined, { timeoutMs: 30_000 });
+      await socket.waitForConnection();
+      const check = probe(botEnv);
+      expect(check.status, `${check.stderr}\n${out}`).toBe(0);
+      child.kill(last(runtime, 'STOPSIGNAL') as NodeJS.Signals);
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      await socket.close();
     }
   }, 60_000);
 });

@@ -3,12 +3,21 @@
  * fake Web API (apps.connections.open → ws://127.0.0.1), receives a slash command envelope,
  * acks it, and answers through the response_url.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { slashCommandFields } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
-import { APP_TOKEN } from '../rig/workspace.js';
+import { APP_TOKEN, BOT_TOKEN } from '../rig/workspace.js';
 import { visibleText } from './bot-rig.js';
+import { healthcheck, parseDockerfile } from './dockerfile-steps.js';
 import { startSocketRig, type SocketRig } from './socket-rig.js';
+
+const REPO = new URL('../../', import.meta.url).pathname;
+// The probe runs in a temporary folder (no stray .env), so tsx's loader is named by its full path.
+const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
 
 let rig: SocketRig;
 const METRICS_TOKEN = 'socket-metrics-token-0123';
@@ -40,3 +49,26 @@ it('serves /metrics on a listener of its own (METRICS_PORT), behind METRICS_TOKE
   expect(body).toMatch(/^cloudbot_cloud_requests_total\{endpoint="GET \/servers\/\{server\}\/status",status="200"\} 1$/m);
   expect((await fetch(`http://127.0.0.1:${rig.metricsPort}/slack/events`)).status).toBe(404); // nothing else is served there
 });
+
+it('answers /healthz and /readyz on that listener, open without the token: the container\'s HEALTHCHECK passes in Socket Mode', async () => {
+  const base = `http://127.0.0.1:${rig.metricsPort}`;
+  const health = await fetch(`${base}/healthz`);
+  expect([health.status, await health.text()]).toEqual([200, 'ok']);
+  const ready = await fetch(`${base}/readyz`);
+  expect(ready.status).toBe(200);
+  expect(await ready.json()).toEqual({ ready: true, checks: { store: 'ok', slack: 'ok' } });
+  // The Dockerfile's own HEALTHCHECK command (dist/x.js is src/x.ts here), with a container's environment.
+  const dockerfile = readFileSync(join(REPO, 'Dockerfile'), 'utf8');
+  const [cmd, ...args] = healthcheck(parseDockerfile(dockerfile).at(-1)!.steps.findLast((s) => s.op === 'HEALTHCHECK')!.args).command;
+  expect(cmd).toBe('node');
+  const argv = args.map((a) => (/^dist\/.+\.js$/.test(a) ? join(REPO, a.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts')) : a));
+  const cwd = mkdtempSync(join(tmpdir(), 'cloudbot-probe-'));
+  try {
+    const env = { PATH: process.env.PATH ?? '', PORT: '3000', SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, METRICS_PORT: String(rig.metricsPort) };
+    // Not spawnSync: the bot answering the probe runs in this very process.
+    const status = await new Promise<number | null>((resolve) => execFile(process.execPath, ['--import', TSX, ...argv], { cwd, env, timeout: 20_000 }, (e) => resolve(e ? (typeof e.code === 'number' ? e.code : null) : 0)));
+    expect(status).toBe(0);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}, 30_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadCloudConfig, loadSandboxConfig } from '../../src/config.js';
+import { ConfigError, loadCloudConfig, loadHealthPort, loadSandboxConfig } from '../../src/config.js';
 
 describe('loadCloudConfig', () => {
   it('accepts a /v2 base URL and strips a trailing slash', () => {
@@ -47,5 +47,15 @@ describe('loadSandboxConfig', () => {
   });
   it('validates the port', () => {
     expect(() => loadSandboxConfig({ SANDBOX_PORT: 'abc' })).toThrow(/SANDBOX_PORT/);
+  });
+});
+
+describe('loadHealthPort (the container HEALTHCHECK)', () => {
+  it('is PORT in HTTP mode, METRICS_PORT in Socket Mode (its own listener), none in the shell', () => {
+    expect(loadHealthPort({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret-123', PORT: '8080', METRICS_PORT: '9000' })).toBe(8080);
+    expect(loadHealthPort({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', PORT: '8080', METRICS_PORT: '9000' })).toBe(9000);
+    expect(loadHealthPort({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1' })).toBe(9464);
+    expect(loadHealthPort({ SLACK_MODE: 'http', SLACK_APP_TOKEN: 'xapp-1' })).toBe(3000);
+    expect(loadHealthPort({})).toBeUndefined();
   });
 });

@@ -14,6 +14,8 @@ const SRC = resolve(__dirname, '../../src');
 /** Higher layers may import lower ones, never the reverse; one layer's folders may not import each other unless listed. */
 const LAYER: Record<string, number> = {
   'main.ts': 10,
+  // The container's HEALTHCHECK: a program of its own over config.ts.
+  'healthcheck.ts': 10,
   // The shell builds its bot with the composition root, as main.ts does.
   shell: 9,
   'runtime.ts': 8,
