@@ -128,7 +128,10 @@ export interface Runtime {
   steps: StepDriver;
   app: BoltApp;
   slackApi: SlackApi;
-  /** Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests); in Socket Mode, /metrics's. */
+  /**
+   * Starts receiving; in HTTP mode resolves with the port actually bound (port 0 in tests); in
+   * Socket Mode, /metrics's. Rejects ("stopped while starting") when a stop came first.
+   */
   start(): Promise<{ port?: number; metricsPort?: number }>;
   /** Resolves when no listener work after an ack is under way (the shell waits for a reply so). */
   settled(): Promise<void>;

@@ -40,6 +40,9 @@ export const DEFAULT_SLACK_START_TIMEOUT_MS = 5 * 60_000;
 /** How long `/readyz` waits for the store before answering "not ready" (runtime-readiness.ts). */
 export { READY_CHECK_MS } from './runtime-readiness.js';
 
+/** What `start` rejects with when a stop came first: nothing more was started. */
+const stoppedWhileStarting = () => new Error('stopped while starting');
+
 /** The watcher's requests name themselves in the provider's logs (and tests tell them apart so). */
 export const WATCHER_USER_AGENT = 'cloudbot/0.1 (watcher)';
 
@@ -160,6 +163,65 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   const stopping = new AbortController();
   let listening = false;
   const ops = telemetryLifecycle(telemetry, slack.mode === 'socket' ? settings.telemetry : undefined, healthRoutes);
+  /** Settles once start-up is past its last step that can take long, or gave up: stop waits for it. */
+  let startedUp: Promise<void> | undefined;
+  /** A stop came while this awaited: start no further (stop tears down what did start). */
+  const halt = () => {
+    if (stopping.signal.aborted) throw stoppedWhileStarting();
+  };
+  /** Everything up to the services' loops; each await is bounded (stop waits for this). */
+  const startServices = async () => {
+    if (access.unconfigured) {
+      logger.warn(
+        'No roles are configured, so everyone is a viewer (reads only). Grant more with CLOUD_ADMINS and CLOUD_OPERATORS (Slack user or user group ids), or ACCESS_POLICY for per-channel roles.',
+      );
+    }
+    // A database that cannot be migrated stops start-up here, with its own message.
+    await store.ready?.();
+    halt();
+    // /healthz and /readyz answer while the bot waits for Slack: on PORT (HTTP), on METRICS_PORT (Socket Mode).
+    const early = httpReceiver ? await listen(app, slack, httpReceiver) : undefined;
+    if (early) {
+      listening = true;
+      if (early.server) closeConnectionsWhileStopping(early.server, probe.stopped);
+      logger.info(`HTTP server up on :${early.port} (/healthz, /readyz); waiting for Slack to answer auth.test`);
+    }
+    const metrics = await ops.start();
+    halt();
+    probe.slack('waiting for auth.test');
+    await waitForSlack({ authTest: authTestOnce, clock, logger, timeoutMs: slack.startTimeoutMs ?? DEFAULT_SLACK_START_TIMEOUT_MS, signal: stopping.signal });
+    await app.init();
+    halt();
+    gate.open(); // requests that came early (held up to START_HOLD_MS) run now
+    probe.slack('ok');
+    const recover = async () => {
+      const recovered = await flow.recoverInterrupted();
+      if (recovered) logger.warn('changes left running by a stopped process were marked failed', { count: recovered });
+    };
+    await recover();
+    halt();
+    // From here on nothing awaits, so a stop finds every loop started and stops it.
+    // Every replica sweeps: expired confirmations, and changes a dead replica left running.
+    sweep = setInterval(() => {
+      flow.expireDue().catch((error: unknown) => logger.error('expiry sweep failed', { error }));
+      recover().catch((error: unknown) => logger.error('recovery sweep failed', { error }));
+    }, overrides.expirySweepMs ?? 30_000);
+    sweep.unref();
+    // Changes waiting out an undo delay: on the injected clock, so a restart resumes them from the store.
+    undoLoop = runUndoWindow(flow, clock, logger, stopping.signal);
+    watcher.start(); // resumes every open watch from the store
+    if (overrides.stepLoop !== false) steps.driver.start(); // and every waiting workflow step
+    if (overrides.monitorLoop !== false) monitor.start(); // one replica at a time polls the subscriptions (the monitor lease)
+    if (overrides.schedulerLoop !== false) scheduler.start(); // every replica; one run per occurrence
+    const every = settings.access.config.policyReloadMs ?? 0;
+    if (settings.access.reloadPolicy && every > 0) {
+      reloadTimer = setInterval(() => {
+        policySource!.reload('interval').catch((error: unknown) => logger.error('policy reload failed', { error }));
+      }, every);
+      reloadTimer.unref();
+    }
+    return { early, metrics };
+  };
   return {
     logger,
     telemetry,
@@ -180,53 +242,18 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     app,
     slackApi,
     async start() {
-      if (access.unconfigured) {
-        logger.warn(
-          'No roles are configured, so everyone is a viewer (reads only). Grant more with CLOUD_ADMINS and CLOUD_OPERATORS (Slack user or user group ids), or ACCESS_POLICY for per-channel roles.',
-        );
-      }
-      // A database that cannot be migrated stops start-up here, with its own message.
-      await store.ready?.();
-      // /healthz and /readyz answer while the bot waits for Slack: on PORT (HTTP), on METRICS_PORT (Socket Mode).
-      const early = httpReceiver ? await listen(app, slack, httpReceiver) : undefined;
-      if (early) {
-        listening = true;
-        if (early.server) closeConnectionsWhileStopping(early.server, probe.stopped);
-        logger.info(`HTTP server up on :${early.port} (/healthz, /readyz); waiting for Slack to answer auth.test`);
-      }
-      const metrics = await ops.start();
-      probe.slack('waiting for auth.test');
-      await waitForSlack({ authTest: authTestOnce, clock, logger, timeoutMs: slack.startTimeoutMs ?? DEFAULT_SLACK_START_TIMEOUT_MS, signal: stopping.signal });
-      await app.init();
-      gate.open(); // requests that came early (held up to START_HOLD_MS) run now
-      probe.slack('ok');
-      const recover = async () => {
-        const recovered = await flow.recoverInterrupted();
-        if (recovered) logger.warn('changes left running by a stopped process were marked failed', { count: recovered });
-      };
-      await recover();
-      // Every replica sweeps: expired confirmations, and changes a dead replica left running.
-      sweep = setInterval(() => {
-        flow.expireDue().catch((error: unknown) => logger.error('expiry sweep failed', { error }));
-        recover().catch((error: unknown) => logger.error('recovery sweep failed', { error }));
-      }, overrides.expirySweepMs ?? 30_000);
-      sweep.unref();
-      // Changes waiting out an undo delay: on the injected clock, so a restart resumes them from the store.
-      undoLoop = runUndoWindow(flow, clock, logger, stopping.signal);
-      watcher.start(); // resumes every open watch from the store
-      if (overrides.stepLoop !== false) steps.driver.start(); // and every waiting workflow step
-      if (overrides.monitorLoop !== false) monitor.start(); // one replica at a time polls the subscriptions (the monitor lease)
-      if (overrides.schedulerLoop !== false) scheduler.start(); // every replica; one run per occurrence
-      const every = settings.access.config.policyReloadMs ?? 0;
-      if (settings.access.reloadPolicy && every > 0) {
-        reloadTimer = setInterval(() => {
-          policySource!.reload('interval').catch((error: unknown) => logger.error('policy reload failed', { error }));
-        }, every);
-        reloadTimer.unref();
-      }
+      const services = startServices();
+      startedUp = services.then(() => undefined, () => undefined);
+      const { early, metrics } = await services;
       if (early) return early;
-      const bound = await listen(app, slack);
+      halt();
+      // Socket Mode connects last; a stop meanwhile disconnects it (below, if the stop came first).
       listening = true;
+      const bound = await listen(app, slack);
+      if (stopping.signal.aborted) {
+        await app.stop();
+        throw stoppedWhileStarting();
+      }
       return { ...bound, ...metrics };
     },
     settled: () => afterAck.idle(),
@@ -235,6 +262,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       probe.stop(); // /readyz: 503 from here on
       gate.close(); // a request that still comes is answered "restarting, nothing was sent"
       stopping.abort(); // a start-up still waiting for Slack gives up
+      await startedUp; // a start-up under way goes no further than its next step, so what started is stopped below
       if (sweep) clearInterval(sweep);
       if (reloadTimer) clearInterval(reloadTimer);
       // Leases go first (the poll in flight finishes, then they are released), so the other

@@ -16,6 +16,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createCloudClient } from '../../src/cloud/client.js';
 import { createManualClock, type ManualClock } from '../../src/clock.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { createStore } from '../../src/store/index.js';
 import { createSandbox, type ListeningSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
 import { createResponseUrls, type ResponseUrls } from '../rig/response-url.js';
@@ -58,6 +59,12 @@ afterEach(async () => {
 });
 
 async function replica(shutdownTimeoutMs?: number, shutdownDelayMs?: number): Promise<{ bot: Runtime; base: string }> {
+  const bot = unstarted(shutdownTimeoutMs, shutdownDelayMs);
+  const { port } = await bot.start();
+  return { bot, base: `http://127.0.0.1:${port}` };
+}
+
+function unstarted(shutdownTimeoutMs?: number, shutdownDelayMs?: number, monitorLoop = false): Runtime {
   const bot = createRuntime(
     {
       slack: { mode: 'http', botToken: BOT_TOKEN, appToken: undefined, signingSecret: SIGNING_SECRET, port: 0, apiUrl: slack.url },
@@ -68,11 +75,10 @@ async function replica(shutdownTimeoutMs?: number, shutdownDelayMs?: number): Pr
       ...(shutdownTimeoutMs ? { shutdownTimeoutMs } : {}),
       ...(shutdownDelayMs ? { shutdownDelayMs } : {}),
     },
-    { clock, cloudRetry: { maxAttempts: 1 }, slackRetryConfig: RIG_SLACK_RETRY, monitorLoop: false },
+    { clock, cloudRetry: { maxAttempts: 1 }, slackRetryConfig: RIG_SLACK_RETRY, monitorLoop },
   );
   running.push(bot);
-  const { port } = await bot.start();
-  return { bot, base: `http://127.0.0.1:${port}` };
+  return bot;
 }
 
 const command = (base: string, text: string, responseUrl = responses.next()) =>
@@ -166,4 +172,23 @@ it("a stopped replica's watch and monitor leases are released: the other replica
   expect((await b.bot.store.watches.get(w.id))!.leaseOwner).toBe(b.bot.watcher.owner);
   expect(await b.bot.store.leases.acquire('monitor', 'replica-b', clock.now(), clock.now() + 30_000)).toBe(true);
   expect(clock.now() - t0).toBe(20_000); // well inside a's lease: handed over, not run out
+});
+
+it('a stop while start-up waits on Slack (app.init) starts nothing more: no loop runs and no lease is taken after it', async () => {
+  const bot = unstarted(undefined, 1000, true); // the port stays open 1 s: start-up's wait ends inside the stop
+  slack.delayNext('auth.test', 500, 2); // start-up's own auth.test, then app.init's
+  const started = bot.start();
+  started.catch(() => {});
+  // Start-up's own auth.test is recorded once answered; app.init's follows at once, and is slow.
+  await waitFor(() => slack.callsTo('auth.test').length >= 1 || undefined, { timeoutMs: 10_000, message: 'start-up never asked auth.test' });
+  await bot.stop();
+  running.splice(running.indexOf(bot), 1);
+  const outcome = await started.catch((e: unknown) => e);
+  expect(logs.some((l) => l.includes('watching with leases'))).toBe(false); // the watcher never started
+  // The monitor never ran, so its lease is free for another replica now, not after it runs out.
+  const other = createStore({ kind: 'sqlite', path: join(dir, 'cloudbot.db') }, { clock });
+  await other.ready?.();
+  expect(await other.leases.acquire('monitor', 'replica-b', clock.now(), clock.now() + 30_000)).toBe(true);
+  await other.close();
+  expect(outcome).toEqual(new Error('stopped while starting'));
 });

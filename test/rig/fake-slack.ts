@@ -200,7 +200,8 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     if (!token) return fail('not_authed');
     if (token !== botToken && token !== appToken) return fail('invalid_auth');
     if ((method === 'apps.connections.open') !== (token === appToken)) return fail('not_allowed_token_type');
-    const fault = takeFault(method);
+    // Only a method's own failures here: Slack's infrastructure faults (delay, hang, …) were taken per call in handle().
+    const fault = faults.get(method)?.[0]?.kind === 'fail' ? takeFault(method) : undefined;
     if (fault) return fail(fault.error, fault.extra);
     const needed = (METHOD_SCOPES[method] ?? []).find((s) => !scopes.has(s));
     if (needed) return fail('missing_scope', { needed, provided: [...scopes].join(',') });
