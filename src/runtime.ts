@@ -265,12 +265,12 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       await startedUp; // a start-up under way goes no further than its next step, so what started is stopped below
       if (sweep) clearInterval(sweep);
       if (reloadTimer) clearInterval(reloadTimer);
-      // Leases go first (the poll in flight finishes, then they are released), so the other
-      // replica takes the watches and the monitor over at once; meanwhile answers and changes
+      // Every loop stops claiming at once (each stop() flags it before its first await); then
+      // what they took finishes and leases are released, so the other replica takes the
+      // watches, the monitor and schedule runs over at once; meanwhile answers and changes
       // already taken finish, within SHUTDOWN_TIMEOUT_MS.
       const [, settled] = await Promise.all([
-        // a send of the undo window under way finishes first
-        (undoLoop ?? Promise.resolve()).then(() => watcher.stop()).then(() => steps.driver.stop()).then(() => monitor.stop()).then(() => scheduler.stop()),
+        Promise.all([undoLoop, watcher.stop(), steps.driver.stop(), monitor.stop(), scheduler.stop()]),
         settleListeners(afterAck, logger, settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS),
         listenerDelay(httpReceiver && listening ? (settings.shutdownDelayMs ?? 0) : 0),
       ]);

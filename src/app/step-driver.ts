@@ -18,7 +18,10 @@ const BATCH = 100;
 
 export function createStepDriver(deps: StepDeps): StepDriver {
   let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
   let running: Promise<number> = Promise.resolve(0);
+  /** The loop's pass: none once stopping began, though passes were queued behind a slow one. */
+  const pass = () => (stopped ? 0 : tick());
   const tick = async (): Promise<number> => {
     const due = await deps.steps.claimDue(deps.owner, deps.clock.now(), deps.leaseMs ?? 60_000, BATCH);
     for (const step of due) {
@@ -30,8 +33,9 @@ export function createStepDriver(deps: StepDeps): StepDriver {
     tick: () => (running = running.then(tick, tick)),
     start(everyMs = deps.checkEveryMs ?? 10_000) {
       if (timer) return;
+      stopped = false;
       timer = setInterval(() => {
-        running = running.then(tick, tick).catch((error: unknown) => {
+        running = running.then(pass, pass).catch((error: unknown) => {
           deps.logger.error('workflow step pass failed', { error });
           return 0;
         });
@@ -39,6 +43,7 @@ export function createStepDriver(deps: StepDeps): StepDriver {
       timer.unref();
     },
     async stop() {
+      stopped = true;
       if (timer) clearInterval(timer);
       timer = undefined;
       await running.catch(() => 0);

@@ -68,7 +68,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       try {
         result = await deps.run(s, occurrence, attempt, stopping.signal);
       } catch (error) {
-        if (stopping.signal.aborted) return; // its lease runs out; another replica takes it over
+        // Stopped: its lease ends now (renewed to now), so another replica takes it over at its
+        // next look, not in 45 min; the change flow's dedupe key keeps its change from going twice.
+        if (stopping.signal.aborted) return void (await deps.store.renew(s.id, occurrence, deps.owner, deps.clock.now(), 0));
         log.error('a scheduled run failed inside the bot', { schedule: s.id, occurrence, error });
         result = 'failed inside the bot';
       }
@@ -93,6 +95,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
   async function takeOver(now: number): Promise<void> {
     for (const run of await deps.store.stale(now, 20)) {
+      if (stopping.signal.aborted) return; // stopping: nothing new is claimed
       if (!(await deps.store.takeOver(run.scheduleId, run.occurrence, deps.owner, now, leaseMs))) continue;
       const s = await deps.store.get(run.scheduleId);
       if (!s) continue;
@@ -109,6 +112,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
   async function due(now: number): Promise<void> {
     for (const s of await deps.store.due(now, 50)) {
+      if (stopping.signal.aborted) return; // stopping: nothing new is claimed
       const first = s.nextAt!;
       let latest = first;
       let missed = 0;

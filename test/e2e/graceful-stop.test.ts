@@ -192,3 +192,55 @@ it('a stop while start-up waits on Slack (app.init) starts nothing more: no loop
   await other.close();
   expect(outcome).toEqual(new Error('stopped while starting'));
 });
+
+/** A `--keep` backup of server 104 scheduled once, due in 10 s of the clock. */
+async function scheduleBackup(bot: Runtime): Promise<string> {
+  const now = clock.now();
+  const at = now + 10_000;
+  const s = await bot.store.schedules.add({
+    channelId: OPS_CHANNEL.id, createdBy: ALICE.id, command: 'backup create 104 --name nightly', opId: 'backup.create',
+    when: { kind: 'once', at, tz: 'UTC', text: 'in 10 s' }, keep: 2, status: 'active', nextAt: at, now,
+  });
+  return s.id;
+}
+const backupsSent = () => cloudPaths().filter((p) => p === 'POST /servers/104/backups');
+const runsOf = async (id: string) => {
+  const store = createStore({ kind: 'sqlite', path: join(dir, 'cloudbot.db') }, { clock });
+  try {
+    return { runs: await store.schedules.runs(id), stale: await store.schedules.stale(clock.now(), 10) };
+  } finally {
+    await store.close();
+  }
+};
+
+it('from the first moment of a stop no loop claims new work: a run falling due while the watcher drains is left to another replica', async () => {
+  const { bot } = await replica();
+  const id = await scheduleBackup(bot);
+  proxy.pause();
+  await bot.watcher.watch({ kind: 'server', resource: '101', channelId: OPS_CHANNEL.id, threadTs: '1700000000.000100', requestedBy: ALICE.id });
+  await waitFor(() => proxy.heldBytes() > 0 || undefined, { timeoutMs: 10_000 }); // the watcher's poll is on the wire, held
+  await waitFor(() => clock.pendingSleeps() >= 2 || undefined, { timeoutMs: 5000 }); // the scheduler (and the undo window) wait for their next look
+  const stopped = bot.stop();
+  await clock.advance(15_000); // the scheduler's next look, and the run is due
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  proxy.resume();
+  await stopped;
+  running.splice(running.indexOf(bot), 1);
+  expect((await runsOf(id)).runs).toEqual([]); // never claimed here: no lease to wait out
+  expect(backupsSent()).toEqual([]);
+});
+
+it('a scheduled run the stop cuts short (a --keep backup waiting for its backup) is handed over at once, not after its 45-min lease', async () => {
+  const { bot } = await replica();
+  const id = await scheduleBackup(bot);
+  await clock.advance(15_000);
+  await bot.scheduler.tick(); // claims the run and starts it
+  await waitFor(() => backupsSent().length || undefined, { timeoutMs: 10_000 }); // sent; now it waits for the backup to finish
+  await bot.stop();
+  running.splice(running.indexOf(bot), 1);
+  const { runs, stale } = await runsOf(id);
+  expect(runs).toMatchObject([{ status: 'running', owner: bot.watcher.owner }]);
+  expect(runs[0]!.leaseUntil).toBeLessThanOrEqual(clock.now());
+  expect(stale.map((r) => r.scheduleId)).toEqual([id]); // another replica takes it over at its next look
+  expect(backupsSent()).toHaveLength(1);
+});
