@@ -85,7 +85,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   // What /readyz answers: the store within a bound, Slack once start-up saw it; not ready once stopping.
   const probe = createReadinessProbe(store, clock);
   const { readiness } = probe;
-  const { app, slackApi, authTestOnce, httpReceiver, closeConnections, gate, postResponse, healthRoutes } = createSlackApp({
+  const { app, slackApi, authTestOnce, httpReceiver, closeConnections, gate, acks, postResponse, healthRoutes } = createSlackApp({
     slack,
     logger,
     readiness,
@@ -265,6 +265,12 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       await startedUp; // a start-up under way goes no further than its next step, so what started is stopped below
       if (sweep) clearInterval(sweep);
       if (reloadTimer) clearInterval(reloadTimer);
+      // Socket Mode: off the socket once the requests already here are acked (the acks travel on
+      // it), so Slack sends new ones to a replica that serves; the answers after an ack use the
+      // Web API and response_urls, which stay open through the drain below.
+      const offSocket = slack.mode === 'socket' && listening
+        ? acks.sent().then(() => app.stop()).catch((error: unknown) => logger.warn('could not close the Socket Mode connection', { error }))
+        : undefined;
       // Every loop stops claiming at once (each stop() flags it before its first await); then
       // what they took finishes and leases are released, so the other replica takes the
       // watches, the monitor and schedule runs over at once; meanwhile answers and changes
@@ -273,8 +279,9 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
         Promise.all([undoLoop, watcher.stop(), steps.driver.stop(), monitor.stop(), scheduler.stop()]),
         settleListeners(afterAck, logger, settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS),
         listenerDelay(httpReceiver && listening ? (settings.shutdownDelayMs ?? 0) : 0),
+        offSocket,
       ]);
-      if (listening) await app.stop();
+      if (listening && !offSocket) await app.stop();
       await auditor.flush(); // audit posts still queued go out before the database closes
       await closeConnections().catch(() => {}); // the Slack calls' keep-alive sockets
       policyRetries.abort();

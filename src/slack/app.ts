@@ -30,6 +30,7 @@ import { handlerFailureReply } from './respond-privately.js';
 import { rejectedToken } from './wait-for-slack.js';
 import { skipRetriedDeliveries, type RetriedDeliveryDeps } from './retried-deliveries.js';
 import { metricsHandler, METRICS_PATH, observeSlackCalls, type Telemetry } from '../telemetry/index.js';
+import { createPendingAcks, type PendingAcks } from './pending-acks.js';
 import { createStartGate, GatedApp, httpProcessEventError, socketProcessEventError, type StartGate } from './start-gate.js';
 
 export type BoltApp = InstanceType<typeof App>;
@@ -72,6 +73,8 @@ export interface SlackApp {
   gate: StartGate;
   /** Posts to a response_url outside a listener's `respond` (the error handler), on the bot's own Agent. */
   postResponse: PostToResponseUrl;
+  /** Requests received and not acked yet (a Socket Mode stop disconnects once they were). */
+  acks: PendingAcks;
   /** `/healthz` and `/readyz`, for Socket Mode's own listener (HTTP mode serves them on its port). */
   healthRoutes: ReturnType<typeof healthRoutes>;
 }
@@ -130,7 +133,8 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
   const gate = createStartGate(opts.clock ?? systemClock);
   // A response_url answer outside `respond` goes through the same fetch and Agent as every Slack call.
   const postResponse = responseUrlPoster(light.fetch, clientOptions.timeout);
-  const gateDeps = { gate, logger: opts.logger, slack: () => slackApi, postResponse, ...(opts.telemetry ? { telemetry: opts.telemetry } : {}) };
+  const acks = createPendingAcks();
+  const gateDeps = { gate, acks, logger: opts.logger, slack: () => slackApi, postResponse, ...(opts.telemetry ? { telemetry: opts.telemetry } : {}) };
   const app = new GatedApp({
     token: slack.botToken,
     receiver,
@@ -169,6 +173,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     closeConnections: light.close,
     postResponse,
     gate,
+    acks,
     healthRoutes: probes,
   };
 }

@@ -15,8 +15,9 @@
  *
  * The same gate closes again at the first moment of a shutdown (SIGTERM, runtime.ts stop): work
  * already taken finishes, and a request that still reaches this replica — the load balancer has
- * not yet seen `/readyz` turn 503 — is answered at once by the same rules, as "restarting"
- * (nothing was done, try again: the next try lands on a replica that serves), never held.
+ * not yet seen `/readyz` turn 503, or Socket Mode has not left its connection yet (it does once
+ * the acks pending went out: pending-acks.ts) — is answered at once by the same rules, as
+ * "restarting" (nothing was done, try again: the next try lands on a replica that serves), never held.
  */
 import { App, HTTPModuleFunctions, defaultProcessEventErrorHandler, type AppOptions, type ReceiverEvent } from '@slack/bolt';
 import type { ReceiverProcessEventErrorHandlerArgs, SocketModeReceiverProcessEventErrorHandlerArgs } from '@slack/bolt';
@@ -26,6 +27,7 @@ import type { Logger } from '../log.js';
 import type { PostToResponseUrl } from './response-url.js';
 import type { Telemetry } from '../telemetry/index.js';
 import { observeRequest } from './observe-request.js';
+import type { PendingAcks } from './pending-acks.js';
 import { buildStarting, buildStartingModal, startingFieldError, type Phase } from '../views/starting-views.js';
 
 /** How long an early request waits for the bot to be ready: well inside Slack's 3 s for the ack. */
@@ -96,6 +98,8 @@ export interface GateDeps {
   postResponse: PostToResponseUrl;
   /** Acks timed, and each request a trace (observe-request.ts). */
   telemetry?: Telemetry;
+  /** Requests not acked yet: a Socket Mode stop disconnects once they were (pending-acks.ts). */
+  acks?: PendingAcks;
 }
 
 /** Bolt's App, with every request passing through the start gate first. */
@@ -107,9 +111,16 @@ export class GatedApp extends App {
     super(options);
   }
 
-  override processEvent(event: ReceiverEvent): Promise<void> {
-    const { telemetry } = this.gateDeps;
-    return telemetry ? observeRequest(telemetry, event, (e) => this.gated(e)) : this.gated(event);
+  override async processEvent(event: ReceiverEvent): Promise<void> {
+    const { telemetry, acks } = this.gateDeps;
+    const processed = acks?.track(event);
+    try {
+      await (telemetry ? observeRequest(telemetry, event, (e) => this.gated(e)) : this.gated(event));
+      processed?.(false);
+    } catch (e) {
+      processed?.(true);
+      throw e;
+    }
   }
 
   private async gated(event: ReceiverEvent): Promise<void> {

@@ -72,3 +72,35 @@ it('answers /healthz and /readyz on that listener, open without the token: the c
     rmSync(cwd, { recursive: true, force: true });
   }
 }, 30_000);
+
+it('a stop leaves the socket once the requests already received are acked, and drains after (answers go through response_urls): Slack sends new requests elsewhere meanwhile', async () => {
+  const own = await startSocketRig({ cloudToken: 'socket-stop-cloud-token' });
+  try {
+    // A request received and not acked yet when the stop begins: held before its listener by a middleware of the test's.
+    let received = false;
+    own.bot.app.use(async ({ body, next }) => {
+      if ((body as { text?: unknown }).text === 'server status 102') {
+        received = true;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      await next();
+    });
+    own.sandbox.addFault({ method: 'GET', path: '/servers/101/status', latencyMs: 1500 }); // the first answer waits on a slow cloud
+    const first = own.responses.next();
+    await own.socket.slashCommand(slashCommandFields({ text: 'server status 101', responseUrl: first }));
+    await waitFor(() => own.sandbox.requests.some((r) => r.path === '/servers/101/status') || undefined, { timeoutMs: 5000 });
+    const second = own.responses.next();
+    const late = own.socket.push('slash_commands', slashCommandFields({ text: 'server status 102', responseUrl: second }));
+    await waitFor(() => received || undefined, { timeoutMs: 5000 });
+
+    const stopped = own.bot.stop();
+    await waitFor(() => own.socket.openConnections() === 0 || undefined, { timeoutMs: 5000 });
+    expect(own.socket.acks.map((a) => a.envelope_id)).toContain(late.envelope_id); // its ack went out first
+    expect(own.responses.postsTo(first)).toEqual([]); // off the socket while the first answer is still under way
+    await stopped;
+    expect(visibleText(own.responses.postsTo(first).at(-1)!.body)).toMatch(/Server 101[\s\S]*running/); // answered through its response_url
+    expect(visibleText(own.responses.postsTo(second).at(-1)!.body)).toMatch(/Server 102/); // taken before the stop: served
+  } finally {
+    await own.close();
+  }
+}, 20_000);
