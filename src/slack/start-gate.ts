@@ -6,7 +6,7 @@
  * ready, for as long as Slack's 3 s ack allows (`START_HOLD_MS`, the bot's clock). Past that it
  * is answered for what it is — nothing was done, try again in a moment — and never run:
  * - a slash command: the answer is the ack itself (no Web API call needed; Slack may be down);
- * - a click: acked, then told through its response_url (else privately in its channel);
+ * - a click or a message shortcut: acked, then told through its response_url (else privately in its channel);
  * - a form: refused with `response_action: errors`, so it stays open as filled in;
  * - an Events API event: not acked (HTTP 503, or no socket ack), so Slack redelivers it later.
  *   Events are the only requests Slack retries, and none of ours changes anything in the cloud.
@@ -29,6 +29,7 @@ import type { Telemetry } from '../telemetry/index.js';
 import { observeRequest } from './observe-request.js';
 import type { PendingAcks } from './pending-acks.js';
 import { buildStarting, buildStartingModal, startingFieldError, type Phase } from '../views/starting-views.js';
+import type { Reply } from '../views/types.js';
 
 /** How long an early request waits for the bot to be ready: well inside Slack's 3 s for the ack. */
 export const START_HOLD_MS = 2000;
@@ -162,17 +163,18 @@ async function answerNotReady(event: ReceiverEvent, deps: GateDeps): Promise<voi
   if (body.type === 'block_suggestion') return event.ack({ options: [] });
   if (body.type === 'event_callback') throw new NotReadyError(`the bot is ${phase}: the event is left for Slack to redeliver`);
   await event.ack();
-  if (body.type === 'block_actions') await tellClicker(body, deps, phase);
+  if (body.type === 'block_actions') await tellPerson(body, deps, phase, buildStarting(undefined, phase));
+  // A message shortcut (Act on this) carries a response_url and its channel too.
+  else if (body.type === 'message_action' || body.type === 'shortcut') await tellPerson(body, deps, phase, buildStarting(undefined, phase, 'shortcut'));
 }
 
-async function tellClicker(body: Body, deps: GateDeps, phase: Phase): Promise<void> {
-  const reply = buildStarting(undefined, phase);
+async function tellPerson(body: Body, deps: GateDeps, phase: Phase, reply: Reply): Promise<void> {
   try {
     if (await deps.postResponse(body.response_url, reply)) return;
     const user = body.user?.id;
     const channel = body.channel?.id ?? body.container?.channel_id;
     if (typeof user !== 'string' || typeof channel !== 'string') {
-      deps.logger.warn('a click the bot could not take came from where no message can reach the person (a form or App Home)');
+      deps.logger.warn('a click or shortcut the bot could not take came from where no message can reach the person (a form, App Home, a global shortcut)');
       return;
     }
     await deps.slack().postEphemeral({ channel, user, text: reply.text, blocks: reply.blocks });

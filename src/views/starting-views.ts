@@ -14,10 +14,10 @@ export type Phase = 'starting' | 'stopping';
 
 const STATE: Record<Phase, Mrkdwn> = { starting: trusted('is starting'), stopping: trusted('is restarting') };
 
-/** `what`: the command as typed (`/cloud server status 101`), or undefined for a click. */
-export function buildStarting(what: string | undefined, phase: Phase = 'starting'): Reply {
+/** `what`: the command as typed (`/cloud server status 101`), or undefined for a click or a shortcut (`kind`). */
+export function buildStarting(what: string | undefined, phase: Phase = 'starting', kind: 'click' | 'shortcut' = 'click'): Reply {
   const state = STATE[phase];
-  const did = what === undefined ? md`did not take that click yet` : md`did not take ${val(what)} yet`;
+  const did = what !== undefined ? md`did not take ${val(what)} yet` : kind === 'shortcut' ? md`did not take that shortcut yet` : md`did not take that click yet`;
   return {
     text: md`cloudbot ${state} and ${did}. Nothing was sent; try again in a moment.`,
     blocks: [

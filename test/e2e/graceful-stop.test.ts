@@ -21,6 +21,7 @@ import { createSandbox, type ListeningSandbox, type Sandbox } from '../../src/sa
 import { createFakeSlack, type FakeSlack } from '../rig/fake-slack.js';
 import { createResponseUrls, type ResponseUrls } from '../rig/response-url.js';
 import { createSlackSender } from '../rig/slack-sender.js';
+import { messageShortcutPayload } from '../rig/surface-payloads.js';
 import { createTcpProxy, type TcpProxy } from '../rig/tcp-proxy.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOT_TOKEN, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
@@ -243,4 +244,18 @@ it('a scheduled run the stop cuts short (a --keep backup waiting for its backup)
   expect(runs[0]!.leaseUntil).toBeLessThanOrEqual(clock.now());
   expect(stale.map((r) => r.scheduleId)).toEqual([id]); // another replica takes it over at its next look
   expect(backupsSent()).toHaveLength(1);
+});
+
+it('a message shortcut (Act on this) that comes while stopping is acked and told so through its response_url, never run', async () => {
+  const { bot, base } = await replica(undefined, 3000); // the port stays open 3 s
+  const stopped = bot.stop();
+  const responseUrl = responses.next();
+  const late = await createSlackSender(`${base}/slack/events`).interaction(messageShortcutPayload({ callbackId: 'act_on_this', message: { text: 'is web-1 down?' }, responseUrl }));
+  expect(late.status).toBe(200);
+  const told = await waitFor(() => responses.postsTo(responseUrl)[0], { timeoutMs: 5000 });
+  expect(visibleText(told.body)).toContain('cloudbot is restarting and did not take that shortcut yet');
+  expect(visibleText(told.body)).toContain('Nothing was sent');
+  expect(told.body).toMatchObject({ response_type: 'ephemeral' });
+  await stopped;
+  expect(slack.callsTo('views.open')).toEqual([]); // its list was never opened
 });
