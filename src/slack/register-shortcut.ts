@@ -45,7 +45,8 @@ export function messageText(message: unknown, out: string[] = [], depth = 0): st
 export function registerShortcut(routes: ListenerRoutes, deps: ShortcutDeps): void {
   routes.messageShortcut(ACT_CALLBACK, async ({ ack, shortcut, respond }) => {
     await ack();
-    deps.afterAck.run('Act on this', async () => {
+    // Named so its answer is timed as a command, as its ack is (telemetry workKind).
+    deps.afterAck.run('the Act on this shortcut', async () => {
       const channelId = shortcut.channel.id;
       // A failure inside (the store stayed locked) is told through the shortcut's response_url.
       const listing = await deps.core.actOnThis({ userId: shortcut.user.id, channelId, text: messageText(shortcut.message) }).catch(async (e: unknown) => {
@@ -69,7 +70,7 @@ export function registerShortcut(routes: ListenerRoutes, deps: ShortcutDeps): vo
 
   routes.action(new RegExp(`^${ACT_RUN}:`), async ({ ack, action, body }) => {
     await ack();
-    deps.afterAck.run('Act on this', async () => {
+    deps.afterAck.run('that Act on this button', async () => {
       const view = body.view;
       const meta = view ? Metadata.safeParse(safeJson(view.private_metadata)) : undefined;
       const text = readChoice(action.value);

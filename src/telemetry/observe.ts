@@ -143,15 +143,20 @@ export function requestKind(body: unknown): RequestKind {
   }
 }
 
+/** Work after the ack of an Events API event (App Home opened, link_shared), by its name. */
+const EVENT_WORK = new Set(['App Home', 'a link unfurl']);
+
 /**
- * The after-ack work's name (after-ack.ts `what`) → the answer histogram's kind. Names, not the
- * request, because with tracing off no request context follows the work (that would cost every
- * promise a hook); a new surface names its work so it maps here (a step's name says "step").
+ * The after-ack work's name (after-ack.ts `what`) → the answer histogram's kind, the same kind
+ * `requestKind` gave the request's ack. Names, not the request, because with tracing off no
+ * request context follows the work (that would cost every promise a hook); a new surface names
+ * its work so it maps here (a step's name says "step", a shortcut's "shortcut").
+ * test/unit/telemetry/observe.test.ts checks every name a listener uses.
  */
 export function workKind(what: string): RequestKind {
   if (what.startsWith('/') || /shortcut/i.test(what)) return 'command';
   if (/step/i.test(what)) return 'step';
   if (what === 'that form') return 'view';
-  if (what === 'App Home') return 'event';
+  if (EVENT_WORK.has(what)) return 'event';
   return 'click';
 }

@@ -12,6 +12,7 @@ import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, BOT_TOKEN, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
 import { CLOUD_TOKEN, rigHelpers, startBotRig, visibleText, WATCHER_AGENT, type BotRig } from './bot-rig.js';
 import { after, postedIn, powerFromPanel } from './rig-alerts.js';
+import { PANEL, press, share, shortcut, teachNames } from './surface-rig.js';
 
 const TOKEN = 'metrics-token-0123456789';
 const INTERVAL = 60_000;
@@ -144,6 +145,29 @@ describe('/metrics', () => {
     expect(value('cloudbot_store_operation_seconds_count', { store: 'watches', op: 'claimDue' })).toBeGreaterThan(0);
     expect(value('process_cpu_seconds_total')).toBeGreaterThan(0);
     expect(text(rig.slack.messages.get(msg.channel, msg.ts)!)).toContain('metered-api');
+  });
+
+  it('a message shortcut, a button of its list and a link unfurl: each answer is counted under the kind its ack was', async () => {
+    await teachNames(rig);
+    await rig.bot.settled();
+    /** cloudbot_ack_seconds and cloudbot_answer_seconds counts by kind, now. */
+    const counts = async () => {
+      const lines = samples(await (await fetch(metricsUrl(), { headers: { authorization: `Bearer ${TOKEN}` } })).text());
+      const of = (name: string) => Object.fromEntries(['command', 'click', 'view', 'event', 'step', 'other'].map((k) => [k, lines.filter((l) => l.name === name && l.labels.kind === k).reduce((n, l) => n + l.value, 0)]));
+      return { ack: of('cloudbot_ack_seconds_count'), answer: of('cloudbot_answer_seconds_count') };
+    };
+    const delta = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.entries(b).filter(([k, v]) => v !== a[k]).map(([k, v]) => [k, v - a[k]!]));
+    const step = async (act: () => Promise<unknown>) => {
+      const before = await counts();
+      await act();
+      await rig.bot.settled();
+      const after = await counts();
+      return { ack: delta(before.ack, after.ack), answer: delta(before.answer, after.answer) };
+    };
+    let modal: Awaited<ReturnType<typeof shortcut>> | undefined;
+    expect(await step(async () => (modal = await shortcut(rig, 'is web-1 down?')))).toEqual({ ack: { command: 1 }, answer: { command: 1 } });
+    expect(await step(() => press(rig, modal!, '101', 'status'))).toEqual({ ack: { click: 1 }, answer: { click: 1 } });
+    expect(await step(() => share(rig, [`${PANEL}/servers/101`]))).toEqual({ ack: { event: 1 }, answer: { event: 1 } });
   });
 
   it('with tracing off, log lines carry no trace id', () => {

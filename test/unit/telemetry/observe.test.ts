@@ -1,4 +1,5 @@
 /** The telemetry wrappers (issue 24): what each counts, and that the wrapped service behaves as before. */
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SlackApiError } from '../../../src/chat/slack-api.js';
 import { cloudAttempts, createMetrics, noTracing, observeSlackCalls, observeStore, requestKind, workKind, type Telemetry } from '../../../src/telemetry/index.js';
@@ -90,13 +91,33 @@ describe('requestKind', () => {
 });
 
 describe('workKind', () => {
-  it('maps the names listeners give their work after the ack to request kinds', () => {
-    expect(workKind('/cloud')).toBe('command');
-    expect(workKind('that shortcut')).toBe('command');
-    expect(workKind('that workflow step')).toBe('step');
-    expect(workKind('that form')).toBe('view');
-    expect(workKind('App Home')).toBe('event');
-    expect(workKind('that click')).toBe('click');
-    expect(workKind('Keep watching')).toBe('click');
+  /** Each name a listener gives its work after the ack → a request that listener acks (as Slack sends it). */
+  const LISTENERS: Record<string, unknown> = {
+    '/cloud': { command: '/cloud' },
+    'the Act on this shortcut': { type: 'message_action' },
+    'that Act on this button': { type: 'block_actions' },
+    'that click': { type: 'block_actions' },
+    'that form': { type: 'view_submission' },
+    'App Home': { type: 'event_callback', event: { type: 'app_home_opened' } },
+    'that Home tab button': { type: 'block_actions' },
+    'that page button': { type: 'block_actions' },
+    'that alert button': { type: 'block_actions' },
+    'Keep watching': { type: 'block_actions' },
+    'a link unfurl': { type: 'event_callback', event: { type: 'link_shared' } },
+    'that unfurl button': { type: 'block_actions' },
+    'workflow step cloud_run': { type: 'event_callback', event: { type: 'function_executed' } },
+  };
+
+  it('every name a listener in src/slack/ gives its work maps to the kind its ack is counted under', () => {
+    const dir = new URL('../../../src/slack/', import.meta.url);
+    const named = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => [...readFileSync(new URL(f, dir), 'utf8').matchAll(/afterAck\.run\(\s*(?:'([^']+)'|`([^`$]+)\$\{|(SLASH_COMMAND)\b)/g)])
+      .map((m) => m[1] ?? (m[2] ? `${m[2]}cloud_run` : '/cloud'));
+    expect(named.length).toBeGreaterThanOrEqual(12);
+    for (const name of new Set(named)) {
+      expect(Object.keys(LISTENERS), `${name}: add it here, with a request its listener acks`).toContain(name);
+      expect(workKind(name), name).toBe(requestKind(LISTENERS[name]));
+    }
   });
 });
