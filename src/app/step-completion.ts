@@ -3,17 +3,15 @@
  * every step ends: a refusal Slack would repeat ends it now (outputs refused: completed as an
  * error saying so), and a Slack that stays unreachable is given up on after a bound.
  */
-import { SlackApiError, STEP_ALREADY_OVER, type SlackApi, type StepCompletion } from '../chat/slack-api.js';
+import { SlackApiError, STEP_ALREADY_OVER, type ChannelPosterDeps, type SlackApi, type StepCompletion } from '../chat/slack-api.js';
 import type { Logger } from '../log.js';
 import type { StepRecord, StepStore } from '../store/step-store.js';
-import type { Clock } from '../clock.js';
 import * as words from '../views/step-views.js';
 
-export interface TellDeps {
+/** The clock and log of a channel poster; the chat that completes steps; the step's row, held as `owner`. */
+export interface TellDeps extends Omit<ChannelPosterDeps, 'slack'> {
   slack: Pick<SlackApi, 'completeStep'>;
   steps: Pick<StepStore, 'done'>;
-  clock: Clock;
-  logger: Logger;
   owner: string;
   /** How long a claimed completion is tried before the bot gives up (default 2 h). */
   giveUpMs?: number;

@@ -178,6 +178,28 @@ describe('its steps, replayed in a clean copy, and the result started', () => {
     rmSync(work, { recursive: true, force: true });
   }, 120_000);
 
+  /** Only the image's ENV and the bot's configuration (`mode`: HTTP's or Socket Mode's): nothing from the developer's shell. */
+  const imageEnv = (mode: Record<string, string>): Record<string, string> => ({
+    PATH: process.env.PATH ?? '',
+    ...env,
+    ...mode,
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_API_URL: slack.url,
+    CLOUD_API_BASE_URL: cloudServer.baseUrl,
+    CLOUD_API_TOKEN: 'image-token',
+  });
+
+  /** The image's CMD in its folder with `environment`, its output kept (as Docker runs it). */
+  const startImage = (environment: Record<string, string>) => {
+    const [cmd, ...args] = execForm(last(runtime, 'CMD')!);
+    const child = spawn(cmd === 'node' ? process.execPath : cmd!, args, { cwd: runtimeDir, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (out += String(d)));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return { child, output: () => out, exited };
+  };
+
   /** The HEALTHCHECK command, run in the image's folder with the container's environment (as Docker runs it). */
   const probe = (environment: Record<string, string>) => {
     const check = healthcheck(last(runtime, 'HEALTHCHECK')!).command;
@@ -197,25 +219,10 @@ describe('its steps, replayed in a clean copy, and the result started', () => {
   });
 
   it('starts, passes its HEALTHCHECK once ready, answers a command, and exits 0 on its STOPSIGNAL', async () => {
-    // Only the image's ENV and the bot's configuration: nothing from the developer's shell.
-    const botEnv = {
-      PATH: process.env.PATH ?? '',
-      ...env,
-      PORT: '0',
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.url,
-      CLOUD_API_BASE_URL: cloudServer.baseUrl,
-      CLOUD_API_TOKEN: 'image-token',
-    };
-    const [cmd, ...args] = execForm(last(runtime, 'CMD')!);
-    const child = spawn(cmd === 'node' ? process.execPath : cmd!, args, { cwd: runtimeDir, env: botEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += String(d)));
-    child.stderr.on('data', (d) => (out += String(d)));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const botEnv = imageEnv({ PORT: '0', SLACK_SIGNING_SECRET: SIGNING_SECRET });
+    const { child, output, exited } = startImage(botEnv);
     try {
-      const port = await waitFor(() => /listening for Slack on :(\d+)/.exec(out)?.[1], { timeoutMs: 30_000 });
+      const port = await waitFor(() => /listening for Slack on :(\d+)/.exec(output())?.[1], { timeoutMs: 30_000 });
       expect(probe({ ...botEnv, PORT: port }).status).toBe(0);
 
       const responseUrl = responses.next();
@@ -227,8 +234,8 @@ describe('its steps, replayed in a clean copy, and the result started', () => {
 
       child.kill(last(runtime, 'STOPSIGNAL') as NodeJS.Signals);
       expect(await exited).toBe(0);
-      expect(out).toContain('"msg":"shutting down"');
-      expect(out).not.toContain('image-token');
+      expect(output()).toContain('"msg":"shutting down"');
+      expect(output()).not.toContain('image-token');
     } finally {
       child.kill('SIGKILL');
     }
@@ -237,27 +244,13 @@ describe('its steps, replayed in a clean copy, and the result started', () => {
   it('in Socket Mode too: passes its HEALTHCHECK once connected (nothing listens on PORT there), and exits 0 on its STOPSIGNAL', async () => {
     const socket = await createFakeSocket({ slack });
     const metricsPort = await freePort();
-    const botEnv = {
-      PATH: process.env.PATH ?? '',
-      ...env,
-      METRICS_PORT: String(metricsPort),
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_APP_TOKEN: APP_TOKEN,
-      SLACK_API_URL: slack.url,
-      CLOUD_API_BASE_URL: cloudServer.baseUrl,
-      CLOUD_API_TOKEN: 'image-token',
-    };
-    const [cmd, ...args] = execForm(last(runtime, 'CMD')!);
-    const child = spawn(cmd === 'node' ? process.execPath : cmd!, args, { cwd: runtimeDir, env: botEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += String(d)));
-    child.stderr.on('data', (d) => (out += String(d)));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const botEnv = imageEnv({ METRICS_PORT: String(metricsPort), SLACK_APP_TOKEN: APP_TOKEN });
+    const { child, output, exited } = startImage(botEnv);
     try {
-      await waitFor(() => out.includes('connected to Slack in Socket Mode') || undefined, { timeoutMs: 30_000 });
+      await waitFor(() => output().includes('connected to Slack in Socket Mode') || undefined, { timeoutMs: 30_000 });
       await socket.waitForConnection();
       const check = probe(botEnv);
-      expect(check.status, `${check.stderr}\n${out}`).toBe(0);
+      expect(check.status, `${check.stderr}\n${output()}`).toBe(0);
       child.kill(last(runtime, 'STOPSIGNAL') as NodeJS.Signals);
       expect(await exited).toBe(0);
     } finally {

@@ -11,34 +11,34 @@ import { waitFor } from '../rig/wait-for.js';
 import { CARD_WAIT_MS, confirmCardKey } from '../../src/schedule/arm.js';
 import type { BackupState } from '../../src/sandbox/state.js';
 import { ALICE, CAROL, OPS_CHANNEL } from '../rig/workspace.js';
-import { createJumpClock, rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { startBotRig, visibleText, type BotRig, type JumpClock } from './bot-rig.js';
+import { startScheduleRig } from './schedule-rig.js';
 
+let h: Awaited<ReturnType<typeof startScheduleRig>>;
 let rig: BotRig;
-const clock = createJumpClock();
-const { text } = rigHelpers(() => rig);
+let clock: JumpClock;
 const GRACE = 60 * 60_000;
 
 beforeAll(async () => {
-  rig = await startBotRig({ clock, sandbox: { clock }, schedule: { graceMs: GRACE, backupPollMs: 20 } });
+  h = await startScheduleRig(GRACE);
+  ({ rig, clock } = h);
 });
 afterAll(async () => {
-  if (process.env.SCHED_LOG) console.log(rig.logLines.filter((l) => l.includes("error")).join("\n"));
   await rig.close();
   expect(rig.slack.violations).toEqual([]);
 });
 
-const channelSince = (n: number) => rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(n).map((m) => text(m));
-const posted = () => rig.slack.messages.inChannel(OPS_CHANNEL.id).length;
-/** One scheduler look, and the runs it started, to the end. */
-async function tick(): Promise<void> {
-  await rig.bot.scheduler.tick();
-  await rig.bot.scheduler.settled();
-}
-async function scheduled(id: string) {
-  return (await rig.store.schedules.get(id))!;
-}
-const idIn = (answer: string) => /sch_[0-9a-f]{10}/.exec(answer)![0];
-const jumpTo = (at: number) => clock.jump(Math.max(0, at - clock.now()));
+// The schedule rig's helpers (schedule-rig.ts), read once the rig is up.
+const text = (...a: Parameters<typeof h.text>) => h.text(...a);
+const channelSince = (n: number) => h.channelSince(n);
+const posted = () => h.posted();
+const tick = () => h.tick();
+const scheduled = (id: string) => h.scheduled(id);
+const idIn = (answer: string) => h.idIn(answer);
+const jumpTo = (at: number) => h.jumpTo(at);
+const scheduledWithCard = (line: string) => h.scheduledWithCard(line);
+const scheduleConfirmed = (line: string) => h.scheduleConfirmed(line);
+const oldestFirst = (server: number) => h.oldestFirst(server);
 
 describe('scheduling', () => {
   it('a read, in the person’s Slack time zone (named), runs at its time and posts its answer in the channel', async () => {
@@ -255,28 +255,6 @@ describe('a schedule whose Confirm card was not noted (its process stopped in be
   });
 });
 
-/** Schedules a command that needs a Confirm; returns the schedule and its card in the channel. */
-async function scheduledWithCard(line: string) {
-  const seen = posted();
-  const r = await rig.command(line);
-  expect(visibleText(r.final)).toContain('waits for its Confirm');
-  const s = await scheduled(idIn(visibleText(r.final)));
-  const card = await waitFor(() => rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(seen).find((m) => text(m).includes(s.id)), { timeoutMs: 5000 });
-  return { s, card };
-}
-
-/** Schedules it, clicks its Confirm card, and lets the scheduler arm it. */
-async function scheduleConfirmed(line: string) {
-  const { s, card } = await scheduledWithCard(line);
-  await rig.click(card, 'op_confirm', ALICE.id);
-  const confirmRecord = (await scheduled(s.id)).confirmRecord!;
-  await waitFor(async () => ((await rig.store.operations.get(confirmRecord))?.status === 'succeeded' ? true : undefined), { timeoutMs: 5000 });
-  await tick();
-  const armed = await scheduled(s.id);
-  expect(armed.status).toBe('active');
-  return armed;
-}
-const oldestFirst = (server: number) => [...rig.sandbox.state.backups[server]!].sort((a, b) => a.createdAt - b.createdAt);
 
 describe('backups with --keep (retention) against the sandbox', () => {
   it('a full backup_limit: the oldest unlocked backup goes first, as --keep allows, then the backup is taken; nothing more is deleted', async () => {

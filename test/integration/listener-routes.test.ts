@@ -11,7 +11,9 @@ import { BOT_TOKEN, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
 
 const button = (actionId: string) => ({ type: 'button', action_id: actionId, value: 'v', text: { type: 'plain_text', text: 'Go' } });
 const message = (...ids: string[]) => ({ ts: '1700000000.000100', channel: OPS_CHANNEL.id, text: 'm', blocks: [{ type: 'actions', block_id: 'b', elements: ids.map(button) }] });
-const modal = (callbackId: string) => ({ id: 'VROUTE0001', type: 'modal', callback_id: callbackId, title: { type: 'plain_text', text: 'F' }, blocks: [] });
+// One input, `x`: Slack takes form errors only under an input block of the submitted view.
+const INPUT = { type: 'input', block_id: 'x', label: { type: 'plain_text', text: 'X' }, element: { type: 'plain_text_input', action_id: 'x' } };
+const modal = (callbackId: string) => ({ id: 'VROUTE0001', type: 'modal', callback_id: callbackId, title: { type: 'plain_text', text: 'F' }, blocks: [INPUT] });
 
 /** The router under a real Bolt app over signed HTTP: each request reaches the one route its id names. */
 describe('listener routes: one Bolt listener per kind, routed by id', () => {
