@@ -48,9 +48,8 @@ describe('pending acks', () => {
     const acks = createPendingAcks();
     await acks.sent(5000);
     acks.track(request([], 'stuck'));
-    const t0 = Date.now();
+    // Resolves at the bound although the ack never comes (were the bound ignored, the test would time out).
     await acks.sent(100);
-    expect(Date.now() - t0).toBeLessThan(1000);
     expect(acks.pending()).toBe(1);
   });
 });
