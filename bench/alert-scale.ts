@@ -201,6 +201,8 @@ export async function runAlertScale(postgresUrl?: string): Promise<AlertScaleRes
   let nextDeploy = 0;
   let steps = 0;
   let watchesOpen = WATCHES;
+  /** The scenario ran to its end (every watch over, the monitor idle), not into a limit. */
+  let finished = false;
   loopDelay.enable();
   try {
     while (clock.now() - t0 < SIM_LIMIT_MS && performance.now() - wallStart < WALL_LIMIT_MS) {
@@ -217,7 +219,10 @@ export async function runAlertScale(postgresUrl?: string): Promise<AlertScaleRes
       watcherPass ??= pass(() => watcher.tick(), () => (watcherPass = undefined));
       await settle();
       if (clock.now() >= endAfter && steps % 40 === 0) watchesOpen = (await store.watches.listOpen()).length;
-      if (clock.now() >= endAfter && watchesOpen === 0 && !monitorPass) break;
+      if (clock.now() >= endAfter && watchesOpen === 0 && !monitorPass) {
+        finished = true;
+        break;
+      }
     }
   } finally {
     loopDelay.disable();
@@ -273,6 +278,8 @@ export async function runAlertScale(postgresUrl?: string): Promise<AlertScaleRes
     nodeFlags: process.execArgv.filter((f) => f.startsWith('--max-') || f === '--expose-gc'),
     logLines,
     wallMs,
+    // A slow machine reaches the wall limit before the scenario's end: what came after was never simulated.
+    ...(finished ? {} : { cutShort: performance.now() - wallStart >= WALL_LIMIT_MS ? `its ${WALL_LIMIT_MS / 1000} s wall-time limit` : `its ${SIM_LIMIT_MS / 60_000} min simulated limit` }),
   };
   // A pass still waiting on the clock (budget, post spacing) is given simulated time to end.
   for (let i = 0; i < 40 && (monitorPass || watcherPass); i++) await clock.advance(STEP_MS).then(settle);

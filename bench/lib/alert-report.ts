@@ -32,7 +32,7 @@ export function alertTargetRows(a: AlertScaleResult | undefined): string[][] {
     [`Alert scale (${scale}): cloud requests per minute, watcher + monitor, vs the shared budget`, `max ${a.requests.maxPerMinute} in any sliding minute, mean ${fmt(a.requests.meanPerMinute, 0)}`, `≤ ${a.budget.perMinute}`, pass(v.rpm)],
     [
       'Alert scale: state change → Slack, p99 (simulated; alert posts and resolve edits)',
-      `${s(a.delayMs.all.p99)} (fire ${s(a.delayMs.fire.p99)}, resolve ${s(a.delayMs.resolve.p99)}); ${a.held.missing} missing`,
+      `${s(a.delayMs.all.p99)} (fire ${s(a.delayMs.fire.p99)}, resolve ${s(a.delayMs.resolve.p99)}); ${a.held.missing} missing${a.cutShort ? ` (the run reached ${a.cutShort} after ${s(a.simulatedMs)} simulated, before its scenario ended: the rest was never simulated)` : ''}`,
       `≤ ${s(v.limitMs)} (interval + 2 s), none missing`,
       pass(v.latency),
     ],

@@ -33,4 +33,6 @@ export interface AlertScaleResult {
   nodeFlags: string[];
   logLines: number;
   wallMs: number;
+  /** Set when the run stopped at a limit before its scenario ended (missing alerts are then unsimulated, not lost). */
+  cutShort?: string;
 }
