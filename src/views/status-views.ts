@@ -18,6 +18,12 @@ export const ACTION_CANCEL = 'op_cancel';
 export const ACTION_RETRY_SYNC = 'op_retry_sync';
 export const ACTION_UNDO = 'op_undo';
 
+/**
+ * The error code of a pending change the bot closed because the workflow step that asked for it
+ * stopped waiting (app/run-step.ts): its card and a late click say so, not "cancelled by someone".
+ */
+export const STEP_GAVE_UP = 'STEP_GAVE_UP';
+
 /** Each status's icon and words on the status message. */
 const LOOK: Record<OperationRecord['status'], { icon: Mrkdwn; state: Mrkdwn }> = {
   pending: { icon: md`:warning:`, state: md`awaiting confirmation` },
@@ -73,6 +79,7 @@ export function buildStatusMessage(s: StatusInput): Reply {
   const holding = r.status === 'confirmed' && typeof r.sendAt === 'number';
   const undone = r.status === 'cancelled' && typeof r.result?.undoneBy === 'string';
   const handled = r.status === 'failed' && s.handling !== undefined;
+  const gaveUp = r.status === 'cancelled' && r.errorCode === STEP_GAVE_UP;
   const icon = starting || underway ? md`:hourglass_flowing_sand:` : holding ? md`:stopwatch:` : handled ? md`:information_source:` : LOOK[r.status].icon;
   const state = handled
     ? s.handling!
@@ -84,6 +91,8 @@ export function buildStatusMessage(s: StatusInput): Reply {
         : md`confirmed; sending now`
       : undone
         ? md`taken back — nothing was sent`
+        : gaveUp
+        ? md`closed — the workflow stopped waiting for a Confirm; nothing was sent`
         : underway
       ? s.underway!
       : r.status === 'pending' && s.approval
@@ -114,7 +123,7 @@ export function buildStatusMessage(s: StatusInput): Reply {
   if (r.approvedBy) who.push(md`approved by ${mention(r.approvedBy)}`);
   else if (r.confirmedBy && s.needsConfirm) who.push(md`confirmed by ${mention(r.confirmedBy)}`);
   if (undone) who.push(md`taken back by ${mention(r.result!.undoneBy as string)}`);
-  else if (r.status === 'cancelled') who.push(md`cancelled by ${mention(typeof r.result?.cancelledBy === 'string' ? r.result.cancelledBy : null)}`);
+  else if (r.status === 'cancelled' && !gaveUp) who.push(md`cancelled by ${mention(typeof r.result?.cancelledBy === 'string' ? r.result.cancelledBy : null)}`);
   if (r.status === 'pending' && !starting) who.push(md`expires in ${words(elapsed(s.now, r.expiresAt))}`);
   if (r.finishedAt && (r.status === 'succeeded' || r.status === 'failed')) {
     who.push(md`took ${words(elapsed(r.confirmedAt ?? r.createdAt, r.finishedAt))}`);

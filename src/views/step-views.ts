@@ -74,6 +74,18 @@ export const stepWatchEnded = (what: Mrkdwn, state: string | undefined, why: 'fa
 
 export const stepGaveUp = (): string => stepError(md`The bot stopped waiting for this step after too long; check the change in the channel.`);
 
+/** Given up while nobody had confirmed: the bot closed the request first (its card says so), so nothing can be sent. */
+export const stepGaveUpClosed = (): string =>
+  stepError(md`Nobody confirmed the change before the bot stopped waiting for this step, so the bot closed the request; nothing was sent.`);
+
+/** Given up once the change was confirmed (a click may land as the bot gives up): it may well be sent. */
+export const stepGaveUpUnderway = (): string =>
+  stepError(md`The change was confirmed, but the bot stopped waiting for its outcome after too long; it may still be under way — check the change in the channel.`);
+
+/** Given up on the work a change started (a build, a backup) after the change itself was made. */
+export const stepGaveUpUnfinished = (): string =>
+  stepError(md`The change was made, but the bot stopped waiting for the work it started to finish; check the change in the channel.`);
+
 /** Succeeded without an output the manifest requires (a rule whose sync was retried: the cloud never gave its id). */
 export const stepOutputsUnknown = (names: readonly string[]): string =>
   stepError(md`The change was made, but the bot never learned its ${join(names.map((n) => val(n)), ', ')}, which this step outputs; see the change in the channel.`);
