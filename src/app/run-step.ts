@@ -23,8 +23,10 @@ import type { StepOutcome, StepRecord, StepStore } from '../store/step-store.js'
 import type { WatchStore } from '../store/watch-store.js';
 import { md, val } from '../views/mrkdwn.js';
 import * as words from '../views/step-views.js';
+import { STEP_GAVE_UP } from '../views/status-views.js';
 import { admit, type GuardDeps } from './guard.js';
 import { runOperation, type RunDeps } from './run-operation.js';
+import { giveUp } from './step-give-up.js';
 import { tell } from './step-completion.js';
 import { validate } from './submit-form.js';
 
@@ -32,7 +34,8 @@ export interface StepDeps extends RunDeps, GuardDeps {
   catalog: Catalog;
   flow: ChangeFlow;
   steps: StepStore;
-  operations: Pick<OperationStore, 'get'>;
+  /** A change's record; a pending one closed when its step gives up, found by its dedupe key if never noted. */
+  operations: Pick<OperationStore, 'get' | 'transition' | 'byDedupeKey'>;
   watchRecords: Pick<WatchStore, 'forOperation'>;
   slack: Pick<SlackApi, 'completeStep'>;
   /** The client of a record's account (a backup step looks until the backup is finished). */
@@ -121,10 +124,14 @@ export async function advanceStep(deps: StepDeps, step: StepRecord, teamId?: str
   const op = spec && deps.catalog.byId(spec.opId);
   if (!spec || !op) return settle(deps, step, { outcome: 'error', error: words.stepUnknown(step.callbackId) });
   const overdue = () => deps.clock.now() - step.createdAt >= (deps.giveUpMs ?? 2 * 3_600_000);
-  const gaveUp: StepOutcome = { outcome: 'error', error: words.stepGaveUp() };
   let operationId = step.operationId;
   if (!operationId) {
-    if (overdue()) return settle(deps, step, gaveUp);
+    if (overdue()) {
+      // A replica that stopped after storing the change but before noting it left a card that may be live.
+      const orphan = await deps.operations.byDedupeKey(`step:${step.executionId}`);
+      if (!orphan) return settle(deps, step, { outcome: 'error', error: words.stepGaveUp() });
+      return settle(deps, step, (await follow(deps, spec, orphan)) ?? (await giveUp(deps, op, orphan, (r) => follow(deps, spec, r))));
+    }
     const begun = await begin(deps, step, spec, op, teamId);
     if (begun.kind === 'settled') return settle(deps, step, begun.outcome);
     if (begun.kind === 'wait') return later(deps, step);
@@ -135,7 +142,7 @@ export async function advanceStep(deps: StepDeps, step: StepRecord, teamId?: str
   const outcome = record ? await follow(deps, spec, record) : { outcome: 'error' as const, error: words.stepOutcomeUnknown() };
   // An outcome already there is told even past the give-up time: only a step still waiting gives up.
   if (outcome) return settle(deps, step, outcome);
-  return overdue() ? settle(deps, step, gaveUp) : later(deps, step);
+  return overdue() ? settle(deps, step, await giveUp(deps, op, record!, (r) => follow(deps, spec, r))) : later(deps, step);
 }
 
 type Begun = { kind: 'settled'; outcome: StepOutcome } | { kind: 'wait' } | { kind: 'change'; record: OperationRecord };
@@ -195,6 +202,8 @@ async function follow(deps: StepDeps, spec: StepSpec, record: OperationRecord): 
       return undefined;
     case 'cancelled':
       if (record.errorCode === 'STATUS_NOT_POSTED' || record.errorCode === 'NOT_IN_CHANNEL') return error(words.stepNotPosted());
+      // Closed by a give-up whose completion a stopped replica never claimed: nobody cancelled it.
+      if (record.errorCode === STEP_GAVE_UP) return error(words.stepGaveUpClosed());
       return error(words.stepCancelled(str((record.result as { cancelledBy?: unknown } | null)?.cancelledBy)));
     case 'expired':
       // Confirmed, but its undo window ended while no bot ran (confirm/undo-window.ts): not sent late.
