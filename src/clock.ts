@@ -50,16 +50,21 @@ export function createManualClock(startMs = Date.parse('2026-11-22T12:00:00Z')):
     sleep(ms, signal) {
       return new Promise<void>((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);
-        const sleeper = { until: now + Math.max(0, ms), resolve };
-        sleepers.push(sleeper);
-        signal?.addEventListener(
-          'abort',
-          () => {
-            sleepers = sleepers.filter((s) => s !== sleeper);
-            reject(signal.reason);
+        const onAbort = () => {
+          sleepers = sleepers.filter((s) => s !== sleeper);
+          reject(signal!.reason);
+        };
+        // Woken, it takes its listener off: a loop that passes one long-lived signal (the
+        // runtime's stop) to every sleep would otherwise add one per pass for good.
+        const sleeper = {
+          until: now + Math.max(0, ms),
+          resolve: () => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
           },
-          { once: true },
-        );
+        };
+        sleepers.push(sleeper);
+        signal?.addEventListener('abort', onAbort, { once: true });
         if (ms <= 0) wake();
       });
     },
