@@ -89,6 +89,8 @@ export interface RuntimeOverrides {
   expirySweepMs?: number;
   /** How soon the monitor looks again at a state it is holding (default 1 s). */
   monitorRecheckMs?: number;
+  /** false: the watcher does not poll on its own; tests call `watcher.tick()` with their clock. */
+  watchLoop?: boolean;
   /** false: the monitor does not run on its own; tests call `monitor.tick()` with their clock. */
   monitorLoop?: boolean;
   /** false: the scheduler's loop is not started (tests call runtime.scheduler.tick()). */

@@ -209,7 +209,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     sweep.unref();
     // Changes waiting out an undo delay: on the injected clock, so a restart resumes them from the store.
     undoLoop = runUndoWindow(flow, clock, logger, stopping.signal);
-    watcher.start(); // resumes every open watch from the store
+    if (overrides.watchLoop !== false) watcher.start(); // resumes every open watch from the store
     if (overrides.stepLoop !== false) steps.driver.start(); // and every waiting workflow step
     if (overrides.monitorLoop !== false) monitor.start(); // one replica at a time polls the subscriptions (the monitor lease)
     if (overrides.schedulerLoop !== false) scheduler.start(); // every replica; one run per occurrence

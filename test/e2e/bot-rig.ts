@@ -95,6 +95,8 @@ export interface BotRigOptions {
   schedule?: { graceMs?: number; backupPollMs?: number };
   /** true: waiting workflow steps move on their own; default false, tests call `bot.steps.tick()`. */
   stepLoop?: boolean;
+  /** false: the watcher polls only when a test calls `bot.watcher.tick()` (rig-watch.ts); default true. */
+  watchLoop?: boolean;
 }
 
 /** The rig's panel and workers' domain (the sandbox's workers answer under workers.example.net). */
@@ -141,6 +143,11 @@ export interface BotRig {
   sendCommand(text: string, input?: SlashCommandInput, send?: SendOptions): Promise<SignedResponse>;
   /** The newest top-level bot message in a channel, once there is one newer than `after`. */
   statusMessage(channel?: string, after?: number): Promise<FakeMessage>;
+  /**
+   * The first top-level message posted in `channel` by a Slack call at index `from` or later
+   * (take `from` as `rig.slack.calls.length` before acting): a cursor no clock can fool.
+   */
+  postedSince(from: number, channel?: string): Promise<FakeMessage>;
   /** Clicks a button of a channel message as `userId`. */
   click(message: FakeMessage, actionId: string, userId: string): Promise<SignedResponse>;
   /** Mutating requests (POST/PATCH/DELETE) the cloud received since `from`. */
@@ -203,6 +210,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
         ...(options.watch?.concurrency ? { watchConcurrency: options.watch.concurrency } : {}),
         ...(options.afterAck ? { afterAck: options.afterAck } : {}),
         stepLoop: options.stepLoop ?? false,
+        ...(options.watchLoop === false ? { watchLoop: false } : {}),
         ...monitor.overrides,
         schedulerLoop: false,
       },
@@ -262,6 +270,14 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
     },
     statusMessage(channel = OPS_CHANNEL.id, after = -1) {
       return waitFor(() => slack.messages.inChannel(channel).filter((m) => m.postedAt > after).at(-1), { timeoutMs: 10_000 });
+    },
+    postedSince(from, channel = OPS_CHANNEL.id) {
+      return waitFor(() => {
+        const call = slack.calls
+          .slice(from)
+          .find((c) => c.method === 'chat.postMessage' && c.response.ok === true && c.response.channel === channel && !c.params.thread_ts);
+        return call && slack.messages.get(channel, String(call.response.ts));
+      }, { timeoutMs: 10_000 });
     },
     click(message, actionId, userId) {
       return instance.send.interaction(blockActionsPayload({ actionId, message, userId, channelId: message.channel, responseUrl: responses.next() }));

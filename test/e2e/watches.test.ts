@@ -1,17 +1,23 @@
 /**
- * Watches end to end: a deploy and a reinstall followed to their end through the real bot,
- * with the sandbox's builds shortened to a second or two and a fast poll interval.
+ * Watches end to end: a deploy and a reinstall followed to their end through the real bot.
+ * The bot and the sandbox share one JumpClock and the watcher's loop is off: each watch pass is
+ * one interval the test jumps and one tick it makes (rig-watch.ts), so builds of a minute move
+ * only when the test says so and no assertion waits for real time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, CAROL, OPS_CHANNEL } from '../rig/workspace.js';
-import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { createJumpClock, rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { watchSteps } from './rig-watch.js';
 
-const INTERVAL = 150;
+const INTERVAL = 10_000;
+const BUILD_MS = 60_000;
 let rig: BotRig;
+const clock = createJumpClock();
+const watch = watchSteps(() => rig, clock, INTERVAL);
 const { text, latest, confirmByTyping } = rigHelpers(() => rig);
 beforeAll(async () => {
-  rig = await startBotRig({ sandbox: { buildMs: 1500, reinstallMs: 1500 }, watch: { intervalMs: INTERVAL } });
+  rig = await startBotRig({ clock, sandbox: { clock, buildMs: BUILD_MS, reinstallMs: BUILD_MS }, watch: { intervalMs: INTERVAL }, watchLoop: false });
 });
 afterAll(async () => {
   await rig.close();
@@ -24,18 +30,23 @@ const broadcasts = (m: { channel: string; ts: string }) =>
 
 describe('a worker deploy is followed to its end', () => {
   it('thread replies per state change, the status message edited, the final state broadcast once', async () => {
-    const before = Date.now();
+    const from = rig.slack.calls.length;
     await rig.sendCommand('worker deploy --name api --location 1 --repo https://github.com/acme/api.git');
-    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const msg = await rig.postedSince(from);
     await rig.click(msg, 'op_confirm', ALICE.id);
-    const final = await waitFor(() => broadcasts(msg)[0], { timeoutMs: 10_000 });
+    await watch.begun();
+    await watch.tick(); // the first look: queued
+    const final = await watch.stepUntil(() => broadcasts(msg)[0]);
     const uuid = rig.sandbox.state.workers.at(-1)!.uuid;
     expect(JSON.stringify(final.params.blocks)).toMatch(/Worker `api` is active at <https:/);
     // Intermediate states stay in the thread; the end is one broadcast reply.
     const replies = thread(msg).map((r) => text(r));
     expect(replies.some((r) => r.includes('deployment in progress'))).toBe(true);
     expect(replies.at(-1)).toMatch(/Worker `api` is active at/);
-    await new Promise((r) => setTimeout(r, INTERVAL * 6));
+    // Nothing more later: six intervals pass, each with its pass, and nothing is posted.
+    const posted = rig.slack.callsTo('chat.postMessage').length;
+    await watch.step(6);
+    expect(rig.slack.callsTo('chat.postMessage')).toHaveLength(posted);
     expect(broadcasts(msg)).toHaveLength(1);
     // While the worker builds, the status message is never headed done (issue 14): only the
     // edit that carries the watch's end says so.
@@ -48,27 +59,31 @@ describe('a worker deploy is followed to its end', () => {
     expect(status).toContain('— done');
     expect(status).toMatch(/status active · deployment finished · runtime running · finished after/);
     const polls = rig.sandbox.requests.filter((r) => r.path === `/workers/${uuid}/status`).length;
-    // Recorded for the closing note: polls for one 1.5 s build at a 150 ms base interval.
+    // Polls for one 60 s build at a 10 s base interval, the six passes after its end included.
     process.stderr.write(`[watch] build polls: ${polls}\n`);
-    expect(polls).toBeLessThanOrEqual(1500 / INTERVAL + 2);
+    expect(polls).toBeLessThanOrEqual(BUILD_MS / INTERVAL + 2);
   });
 });
 
 describe('a reinstall is followed until its credentials are ready', () => {
   it('final broadcast once; the new password to the requester only', async () => {
-    const before = Date.now();
+    const from = rig.slack.calls.length;
     await rig.sendCommand('server reinstall 104 --template debian-12');
-    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const msg = await rig.postedSince(from);
     const pollsBefore = rig.sandbox.requests.length;
     await confirmByTyping(msg, 'staging-1.example.net');
-    const final = await waitFor(() => broadcasts(msg)[0], { timeoutMs: 10_000 });
+    await watch.begun();
+    await watch.tick();
+    const final = await watch.stepUntil(() => broadcasts(msg)[0]);
     expect(JSON.stringify(final.params.blocks)).toMatch(/reinstalled and its credentials are ready/);
     const password = rig.sandbox.state.servers.find((s) => s.id === 104)!.rootPassword!;
     // Shown once (issue 14): the change's private reply, not again when the watch ends.
     const carrying = () => rig.slack.messages.ephemeral(ALICE.id).filter((e) => JSON.stringify(e.blocks).includes(password));
     await waitFor(() => carrying().length >= 1, { timeoutMs: 5000 });
-    await waitFor(async () => (await rig.store.watches.listRecent(1))[0]?.status === 'done' || undefined, { timeoutMs: 5000 });
-    await new Promise((r) => setTimeout(r, INTERVAL * 4));
+    expect((await rig.store.watches.listRecent(1))[0]?.status).toBe('done'); // the pass that posted the end recorded it
+    const posted = rig.slack.calls.length;
+    await watch.step(4);
+    expect(rig.slack.calls.slice(posted).filter((c) => c.method.startsWith('chat.post'))).toEqual([]);
     expect(carrying()).toHaveLength(1);
     expect(JSON.stringify(rig.slack.messages.all())).not.toContain(password);
     expect(rig.logLines.join('\n')).not.toContain(password);
@@ -82,13 +97,15 @@ describe('a reinstall is followed until its credentials are ready', () => {
 describe('watches by hand', () => {
   it('a viewer watching a reinstall by hand (a read) is not sent the new root password; the final post still comes', async () => {
     const r = await rig.cloud.servers.reinstall('101', { template_slug: 'debian-12' }); // from the panel, say
-    const before = Date.now();
+    const from = rig.slack.calls.length;
     const w = await rig.command('server status 101 --watch', { userId: CAROL.id });
     expect(visibleText(w.final)).toMatch(/Watching in the channel as `w[a-z2-7]{8}`/);
-    const own = await rig.statusMessage(OPS_CHANNEL.id, before);
-    await waitFor(() => thread(own).some((m) => /reinstalled and its credentials are ready/.test(text(m))) || undefined, { timeoutMs: 10_000 });
-    // The watch's end decides about the password after its final post: wait for that decision.
-    await waitFor(() => rig.logLines.some((l) => l.includes('its requester may not read')) || undefined, { timeoutMs: 5000 });
+    const own = await rig.postedSince(from);
+    await watch.begun();
+    await watch.tick();
+    await watch.stepUntil(() => thread(own).some((m) => /reinstalled and its credentials are ready/.test(text(m))));
+    // The watch's end decides about the password after its final post, in the same pass.
+    expect(rig.logLines.some((l) => l.includes('its requester may not read'))).toBe(true);
     expect(JSON.stringify(rig.slack.messages.ephemeral(CAROL.id))).not.toContain(r.password!);
     expect(JSON.stringify(rig.slack.messages.all())).not.toContain(r.password!);
   });
@@ -96,12 +113,13 @@ describe('watches by hand', () => {
 
   it('--watch follows a build in its own message; watch list shows it; watch cancel stops it', async () => {
     const worker = await rig.cloud.workers.deploy({ location_id: 1, name: 'by-hand', git_source: 'public', git_repository: 'https://github.com/acme/b.git' });
-    const before = Date.now();
+    const from = rig.slack.calls.length;
     const r = await rig.command(`worker status ${worker.uuid} --watch`);
     expect(visibleText(r.final)).toMatch(/Watching in the channel as `w[a-z2-7]{8}`/);
     const id = /`(w[a-z2-7]{8})`/.exec(visibleText(r.final))![1]!;
-    const own = await rig.statusMessage(OPS_CHANNEL.id, before);
-    expect(text(own)).toContain(worker.uuid); // edited in place after the first poll
+    const own = await rig.postedSince(from);
+    await watch.tick(); // the first look
+    expect(text(latest(own))).toContain(worker.uuid); // edited in place after the first poll
     const list = await rig.command('watch list');
     expect(visibleText(list.final)).toContain(id);
     const cancel = await rig.command(`watch cancel ${id}`);
