@@ -1,19 +1,25 @@
 /**
  * The audit trail and secret handling over one full run: reads, refusals, cloud errors,
  * confirmed changes, a reinstall with a typed password, one with a generated password that a
- * watch delivers later, and credentials read by an admin. Afterwards every log line, every
+ * watch follows to its end, and credentials read by an admin. Afterwards every log line, every
  * non-ephemeral Slack call, the audit trail and the database file are searched for secrets.
+ * The reinstalls' watches are stepped to their end on the injected clock (rig-watch.ts), so
+ * their polls and final posts are always in what is searched.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewSubmissionPayload } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, BOT_TOKEN, CAROL, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
-import { CLOUD_TOKEN, rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { CLOUD_TOKEN, createJumpClock, rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { watchSteps } from './rig-watch.js';
 
 const AUDIT = { id: 'CAUDIT0001', name: 'cloud-audit', botIsMember: true };
 const TYPED_PASSWORD = 'Typed-Pa55word-For-Reinstall';
+const INTERVAL = 10_000;
 let rig: BotRig;
+const clock = createJumpClock();
+const watch = watchSteps(() => rig, clock, INTERVAL);
 const { text, confirmByTyping } = rigHelpers(() => rig);
 const secrets = new Set<string>([CLOUD_TOKEN, BOT_TOKEN, SIGNING_SECRET, TYPED_PASSWORD]);
 
@@ -21,8 +27,10 @@ beforeAll(async () => {
   rig = await startBotRig({
     auditChannel: AUDIT.id,
     extraChannels: [AUDIT],
-    sandbox: { reinstallMs: 800 },
-    watch: { intervalMs: 150 },
+    clock,
+    sandbox: { clock, reinstallMs: 60_000 },
+    watch: { intervalMs: INTERVAL },
+    watchLoop: false,
   });
 });
 afterAll(async () => {
@@ -32,6 +40,12 @@ afterAll(async () => {
 
 const auditPosts = () => rig.slack.messages.inChannel(AUDIT.id).map(text);
 const entries = () => rig.store.audit.list({ limit: 500 });
+/** The change's watch, from its first look to its end (the reinstall's credentials ready). */
+async function watchToItsEnd(): Promise<void> {
+  const w = await watch.begun();
+  await watch.tick();
+  await watch.stepUntil(async () => (await rig.store.watches.get(w.id))?.status === 'done');
+}
 
 
 describe('audit trail', () => {
@@ -56,9 +70,9 @@ describe('audit trail', () => {
   it('a cloud error is recorded with its code, for a read and for a change', async () => {
     await rig.command('sg show 999', { userId: BOB.id });
     expect((await entries())[0]).toMatchObject({ opId: 'sg.show', outcome: 'failed', errorCode: 'NOT_FOUND' });
-    const before = Date.now();
+    const from = rig.slack.calls.length;
     await rig.sendCommand('backup create 102 --name over-the-limit', { userId: BOB.id });
-    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const msg = await rig.postedSince(from);
     await waitFor(() => text(rig.slack.messages.get(msg.channel, msg.ts)!).includes('— failed'), { timeoutMs: 5000 });
     // The message is edited before the failure's audit entry is written: wait for the entry,
     // not for the message (reading at once raced the write).
@@ -71,14 +85,14 @@ describe('audit trail', () => {
   });
 
   it('a confirmed destroy: requested, then succeeded with who confirmed; the typed password masked', async () => {
-    const before = Date.now();
+    const from = rig.slack.calls.length;
     await rig.sendCommand('server reinstall 102');
     const form = await waitFor(() => {
       const v = rig.slack.views.latest();
       return v && JSON.stringify(v.view).includes('"block_id":"ssh-keys"') ? v : undefined;
     }, { timeoutMs: 5000 });
     await rig.send.interaction(viewSubmissionPayload({ view: { ...form.view, id: form.id }, values: { template: 'debian-12', password: TYPED_PASSWORD }, userId: ALICE.id }));
-    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const msg = await rig.postedSince(from);
     expect((await entries())[0]).toMatchObject({ opId: 'server.reinstall', tier: 'destroy', outcome: 'requested', userId: ALICE.id });
     await confirmByTyping(msg, 'db-1.example.net');
     await waitFor(async () => (await entries())[0]?.outcome === 'succeeded', { timeoutMs: 5000 });
@@ -87,6 +101,8 @@ describe('audit trail', () => {
     expect(done!.args).toEqual({ server: '102', template: 'debian-12' });
     // The password reaches Alice once, with the change's outcome; the watch does not repeat it (issue 14).
     await waitFor(() => rig.slack.messages.ephemeral(ALICE.id).filter((e) => JSON.stringify(e.blocks).includes(TYPED_PASSWORD)).length >= 1, { timeoutMs: 10_000 });
+    await watchToItsEnd();
+    expect(rig.slack.messages.ephemeral(ALICE.id).filter((e) => JSON.stringify(e.blocks).includes(TYPED_PASSWORD))).toHaveLength(1);
   });
 
   it('/cloud audit lists entries for admins, filters by user, and refuses operators', async () => {
@@ -103,9 +119,9 @@ describe('audit trail', () => {
 
 describe('secrets over the whole run', () => {
   it('a generated password and credentials read by an admin reach only the requester', async () => {
-    const before = Date.now();
+    const from = rig.slack.calls.length;
     await rig.sendCommand('server reinstall 104 --template ubuntu-24.04');
-    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const msg = await rig.postedSince(from);
     await confirmByTyping(msg, 'staging-1.example.net');
     // Once the reinstall request has arrived, the server's password is the new one.
     await waitFor(() => rig.sandbox.requests.some((r) => r.method === 'POST' && r.path === '/servers/104/reinstall'), { timeoutMs: 5000 });
@@ -113,6 +129,7 @@ describe('secrets over the whole run', () => {
     const generated = (server.pendingPassword ?? server.rootPassword)!;
     secrets.add(generated);
     await waitFor(() => rig.slack.messages.ephemeral(ALICE.id).filter((e) => JSON.stringify(e.blocks).includes(generated)).length >= 1, { timeoutMs: 10_000 });
+    await watchToItsEnd(); // its polls read the new password and its final post is made: all searched below
     const creds = await rig.command('server credentials 101', { userId: ALICE.id });
     const root = rig.sandbox.state.servers.find((s) => s.id === 101)!.rootPassword!;
     secrets.add(root);

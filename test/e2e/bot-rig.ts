@@ -144,9 +144,11 @@ export interface BotRig {
   /** The newest top-level bot message in a channel, once there is one newer than `after`. */
   statusMessage(channel?: string, after?: number): Promise<FakeMessage>;
   /**
-   * The first top-level message posted in `channel` by a Slack call at index `from` or later
-   * (take `from` as `rig.slack.calls.length` before acting): a cursor no clock can fool.
+   * Top-level messages posted in `channel` by Slack calls at index `from` or later, oldest first,
+   * as they are now (take `from` as `rig.slack.calls.length` before acting): a cursor no clock can fool.
    */
+  postsSince(from: number, channel?: string): FakeMessage[];
+  /** The first of `postsSince`, once there is one. */
   postedSince(from: number, channel?: string): Promise<FakeMessage>;
   /** Clicks a button of a channel message as `userId`. */
   click(message: FakeMessage, actionId: string, userId: string): Promise<SignedResponse>;
@@ -271,13 +273,15 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
     statusMessage(channel = OPS_CHANNEL.id, after = -1) {
       return waitFor(() => slack.messages.inChannel(channel).filter((m) => m.postedAt > after).at(-1), { timeoutMs: 10_000 });
     },
+    postsSince(from, channel = OPS_CHANNEL.id) {
+      return slack.calls
+        .slice(from)
+        .filter((c) => c.method === 'chat.postMessage' && c.response.ok === true && c.response.channel === channel && !c.params.thread_ts)
+        .map((c) => slack.messages.get(channel, String(c.response.ts)))
+        .filter((m): m is FakeMessage => m !== undefined);
+    },
     postedSince(from, channel = OPS_CHANNEL.id) {
-      return waitFor(() => {
-        const call = slack.calls
-          .slice(from)
-          .find((c) => c.method === 'chat.postMessage' && c.response.ok === true && c.response.channel === channel && !c.params.thread_ts);
-        return call && slack.messages.get(channel, String(call.response.ts));
-      }, { timeoutMs: 10_000 });
+      return waitFor(() => rig.postsSince(from, channel)[0], { timeoutMs: 10_000 });
     },
     click(message, actionId, userId) {
       return instance.send.interaction(blockActionsPayload({ actionId, message, userId, channelId: message.channel, responseUrl: responses.next() }));
