@@ -5,13 +5,15 @@
  * Confirm is two traces: the command's (parse, access, the store, the status post), and the
  * click's, whose send is linked to the command's and carries the cloud request, the watch's
  * polls and their thread posts. Spans carry no secret and no user text,
- * and log lines written during a request carry its trace id.
+ * and log lines written during a request carry its trace id. The deploy's build and its watch
+ * move on the injected clock (rig-watch.ts): each pass is one jumped interval and one tick.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../rig/otlp-receiver.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOT_TOKEN, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
-import { CLOUD_TOKEN, rigHelpers, startBotRig, type BotRig } from './bot-rig.js';
+import { CLOUD_TOKEN, createJumpClock, rigHelpers, startBotRig, type BotRig } from './bot-rig.js';
+import { watchSteps } from './rig-watch.js';
 
 const COLLECTOR_KEY = 'collector-key-0123456789';
 const NEW_NAME = 'renamed-by-trace';
@@ -19,14 +21,19 @@ const REPO = 'https://github.com/acme/traced-api.git';
 const SERVER = 2; // OTLP's SpanKind numbers
 const CLIENT = 3;
 
+const INTERVAL = 10_000;
 let rig: BotRig;
 let otlp: OtlpReceiver;
+const clock = createJumpClock();
+const watch = watchSteps(() => rig, clock, INTERVAL);
 const { text, until, latest: latestOf } = rigHelpers(() => rig);
 beforeAll(async () => {
   otlp = await startOtlpReceiver();
   rig = await startBotRig({
-    sandbox: { buildMs: 600 },
-    watch: { intervalMs: 150 },
+    clock,
+    sandbox: { clock, buildMs: 60_000 },
+    watch: { intervalMs: INTERVAL },
+    watchLoop: false,
     // One piece of work after an ack at a time: the next waits in the queue (after-ack.ts), and
     // is started from the end of the one before, so its trace must come with it, not from there.
     afterAck: { running: 1 },
@@ -63,9 +70,9 @@ async function flushed(): Promise<void> {
 
 describe('a slash command that changes something', () => {
   it('is one trace: the Slack request is the root of the store calls, the cloud request and the status post', async () => {
-    const before = Date.now();
+    const from = rig.slack.calls.length;
     await rig.sendCommand(`server rename 101 ${NEW_NAME}`);
-    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const msg = await rig.postedSince(from);
     await until(msg, 'is now called');
     expect(rig.mutations().map((r) => `${r.method} ${r.rawPath}`)).toEqual(['PATCH /v2/servers/101/rename']);
     await flushed();
@@ -104,12 +111,14 @@ describe('a slash command that changes something', () => {
   });
 
   it('a confirmed deploy: the click’s send links to the command’s trace and reaches the cloud request, the watch’s polls and their thread posts', async () => {
-    const before = Date.now();
+    const from = rig.slack.calls.length;
     await rig.sendCommand(`worker deploy --name traced-api --location 1 --repo ${REPO}`);
-    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const msg = await rig.postedSince(from);
     await rig.click(msg, 'op_confirm', ALICE.id);
-    await waitFor(() => rig.slack.messages.thread(msg.channel, msg.ts).find((m) => /is active at/.test(text(m))), { timeoutMs: 10_000 });
-    await waitFor(async () => (await rig.store.watches.listRecent(1))[0]?.status === 'done' || undefined, { timeoutMs: 5000 });
+    await watch.begun();
+    await watch.tick();
+    await watch.stepUntil(() => rig.slack.messages.thread(msg.channel, msg.ts).find((m) => /is active at/.test(text(m))));
+    expect((await rig.store.watches.listRecent(1))[0]?.status).toBe('done'); // recorded by the pass that posted the end
 
     const post = () => otlp.spans.filter((s) => s.name === 'cloud POST /workers');
     const root = () => rootOf(post()[0]!)!;
@@ -160,9 +169,9 @@ describe('a slash command that changes something', () => {
   });
 
   it('work that waited its turn after the ack stays in its own request’s trace', async () => {
-    const before = Date.now();
+    const from = rig.slack.calls.length;
     await Promise.all([rig.sendCommand('server rename 102 queued-one'), rig.sendCommand('server rename 103 queued-two')]);
-    await waitFor(() => (rig.slack.messages.inChannel(OPS_CHANNEL.id).filter((m) => m.postedAt > before && /is now called/.test(text(latestOf(m)))).length === 2) || undefined, { timeoutMs: 5000 });
+    await waitFor(() => (rig.postsSince(from).filter((m) => /is now called/.test(text(latestOf(m)))).length === 2) || undefined, { timeoutMs: 5000 });
     const renames = () => otlp.spans.filter((s) => s.name === 'cloud PATCH /servers/{server}/rename').slice(1);
     await waitFor(async () => (await flushed(), renames().length === 2) || undefined, { timeoutMs: 5000 });
     const roots = renames().map((s) => rootOf(s)!);
