@@ -17,6 +17,9 @@ import { buildFormNotFilled, buildFormNotOpened } from '../views/slack-failure-v
 import { buildChangeModal, buildChoicesUnreadable, buildLoadingModal } from '../views/modal-views.js';
 import { buildFieldErrors, FORM_VALUES_TOO_LONG } from '../views/click-views.js';
 
+/** The change flow's dedupe key of a typed (or scheduled) command: one record per trigger. */
+export const commandDedupeKey = (triggerId: string): string => `cmd:${triggerId}`;
+
 export interface ChangeCommandDeps {
   flow: ChangeFlow;
   slack: SlackApi;
@@ -150,7 +153,7 @@ export async function runChangeCommand(
     channelId: inv.channelId,
     account: inv.account,
     ...(inv.teamId ? { teamId: inv.teamId } : {}),
-    dedupeKey: `cmd:${inv.triggerId}`,
+    dedupeKey: commandDedupeKey(inv.triggerId),
     dryRun: inv.dryRun,
     ...(inv.scheduled ? { scheduled: inv.scheduled.run } : {}),
   });

@@ -13,29 +13,36 @@ import type { OperationStore } from '../store/types.js';
 import type { ScheduleRecord } from '../store/schedule-types.js';
 import { context, section } from '../views/blocks.js';
 import { md, val, type Mrkdwn } from '../views/mrkdwn.js';
-import { buildRunHeader, buildRunRefused } from '../views/schedule-views.js';
+import { buildRunHeader, buildRunRefused, buildTakeoverSkipped } from '../views/schedule-views.js';
+import { RUN_TAKEN_OVER } from '../views/status-views.js';
 import type { Reply } from '../views/types.js';
 import { admit } from './guard.js';
 import { runCommand, type CommandCoreDeps } from './run-command.js';
 import { readScheduled } from './schedule-command.js';
 import { keepNewest, makeRoom, type RetentionDeps } from './backup-retention.js';
-import { createScheduler, DEFAULT_GRACE_MS } from '../schedule/scheduler.js';
+import { createScheduler, DEFAULT_GRACE_MS, type RunEnd } from '../schedule/scheduler.js';
+import { commandDedupeKey } from './change-commands.js';
 import type { Store } from '../store/store.js';
 import { createScheduleControl, type ScheduleControlDeps } from './schedule-control.js';
 import type { Clock } from '../clock.js';
 
 export interface ScheduleRunDeps extends CommandCoreDeps {
   slack: CommandCoreDeps['slack'] & Pick<SlackApi, 'postMessage'>;
-  /** The Confirm records of schedules that needed one (who approved); a stopped run's record closed. */
-  operations: Pick<OperationStore, 'get' | 'transition'>;
+  /** The Confirm records of schedules that needed one (who approved); a stopped run's record found and closed. */
+  operations: Pick<OperationStore, 'get' | 'transition' | 'byDedupeKey'>;
+  /** SCHEDULE_GRACE_MS: a run taken over later than this after its time starts nothing it had not sent. */
+  graceMs?: number;
   /** How often a `--keep` run looks for its new backup to finish (default backup-retention.ts). */
   backupPollMs?: number;
 }
 
 /** What a run came to, for the schedule's "last result". */
 export type RunResult = string;
+/** The result of a run taken over too late to start what its first attempt had not sent. */
+export const SKIPPED_TAKEN_OVER_LATE = 'skipped: taken over too late; nothing was sent';
 
-export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord, occurrence: number, attempt: 'first' | 'takeover', signal?: AbortSignal) => Promise<RunResult> {
+export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord, occurrence: number, attempt: 'first' | 'takeover', signal?: AbortSignal) => Promise<RunEnd> {
+  const graceMs = deps.graceMs ?? DEFAULT_GRACE_MS;
   const post = async (channel: string, reply: Reply) => {
     await deps.slack.postMessage({ channel, text: reply.text, blocks: reply.blocks });
   };
@@ -95,14 +102,24 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
       return 'refused before sending';
     };
 
+    // The grace holds for a run taken over as for a first attempt: every replica may have been
+    // down, and what the stopped run had not sent is not started hours late.
+    const late = attempt === 'takeover' && deps.clock.now() - occurrence > graceMs;
+    const skipLate = async (): Promise<RunEnd> => {
+      await post(s.channelId, buildTakeoverSkipped(s, at, Math.round(graceMs / 60_000), !!op.change));
+      return { skipped: op.change ? SKIPPED_TAKEN_OVER_LATE : 'skipped: taken over too late' };
+    };
+
     /**
      * A run taken over finds the first attempt's record (the same dedupe key) and sends nothing
      * again. When that attempt stopped before its change was confirmed, nothing was sent at all:
      * its record is closed (so a click on its orphaned message finds it over; if someone did
      * confirm it meanwhile, that send stands and nothing more is tried) and the occurrence runs
-     * afresh, once.
+     * afresh, once — unless it is past the grace by now: then it is skipped and said.
      */
-    const onceTakenOver = async (suffix: string): Promise<RunResult> => {
+    const onceTakenOver = async (suffix: string): Promise<RunEnd> => {
+      // No record: the first attempt sent nothing (a read has none: its answer is not made up late either).
+      if (late && !(await deps.operations.byDedupeKey(commandDedupeKey(input(suffix).triggerId)))) return skipLate();
       const result = await once(suffix);
       const o = started as StartOutcome | undefined;
       const earlier = o?.kind === 'duplicate' ? o.record : undefined;
@@ -112,12 +129,17 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
           from: ['pending'],
           to: 'cancelled',
           now: deps.clock.now(),
-          patch: { errorCode: 'RUN_TAKEN_OVER', errorMessage: 'the replica running this scheduled change stopped before sending it; the run started again' },
+          patch: {
+            errorCode: RUN_TAKEN_OVER,
+            errorMessage: late
+              ? 'the replica running this scheduled change stopped before sending it; it was too late to start it again'
+              : 'the replica running this scheduled change stopped before sending it; the run started again',
+          },
         });
         if (!closed.ok && closed.record?.status !== 'expired') return result;
         await deps.flow.retell(earlier.id, undefined).catch(() => undefined);
       }
-      return once(`${suffix}:again`);
+      return late ? skipLate() : once(`${suffix}:again`);
     };
     if (attempt === 'takeover' && !retention) return onceTakenOver('');
     if (!retention) return once('');
@@ -126,7 +148,10 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
       // while waiting for the backup (a deploy) must not leave one backup too many for good. The
       // excess is counted again from the cloud's list, so what the first attempt already deleted
       // is not deleted twice.
+      // Past the grace, its backup is still done if the first attempt sent it (today's rule):
+      // the retention it owed counts from that backup, however late.
       const result = await onceTakenOver('');
+      if (typeof result !== 'string') return result; // nothing was sent, so nothing is owed
       const o = started as StartOutcome | undefined;
       const made = o?.kind === 'duplicate' || o?.kind === 'posted' ? o.record : undefined;
       if (made?.status !== 'succeeded') return `${result}; retention skipped (run taken over)`;
@@ -181,7 +206,7 @@ export function createSchedules(input: ScheduleControlDeps & {
     control: createScheduleControl({ ...input, graceMs, logger: input.logger.child({ component: 'schedules' }) }),
     scheduler,
     withCore<T extends Omit<ScheduleRunDeps, 'operations'>>(core: T): T {
-      runner = createScheduleRunner({ ...core, operations: stores.operations, ...(settings?.backupPollMs ? { backupPollMs: settings.backupPollMs } : {}) });
+      runner = createScheduleRunner({ ...core, operations: stores.operations, graceMs, ...(settings?.backupPollMs ? { backupPollMs: settings.backupPollMs } : {}) });
       return core;
     },
   };

@@ -188,7 +188,13 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
           ...(req.scheduled?.approvedBy ? { approvedBy: req.scheduled.approvedBy, approvedAt: deps.clock.now() } : {}),
         },
       });
-      if (!claimed.ok) return { kind: 'posted', record };
+      if (!claimed.ok) {
+        // Closed while its post was under way (a run taken over closed it: app/schedule-run.ts),
+        // so nobody could edit the message then: it says so now rather than "starting" for good.
+        const over = claimed.record?.status === 'cancelled' || claimed.record?.status === 'expired' ? claimed.record : undefined;
+        if (over) await editStatus(op, { ...over, channelId: posted.channel, messageTs: posted.ts }, deps.clock.now());
+        return { kind: 'posted', record };
+      }
       const { record: final, unseen: notice } = await execute(op, claimed.record, req.userId);
       const fieldErrors = final.errorCode === 'VALIDATION_ERROR' ? validationFields(final) : undefined;
       if (fieldErrors && Object.keys(fieldErrors).length) return { kind: 'invalid', fieldErrors };

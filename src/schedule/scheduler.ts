@@ -7,7 +7,8 @@
  * A replica renews the leases of the runs it is still running at every look, so a run longer
  * than its lease is not taken over while its replica lives (nor by the replica running it).
  * A run whose replica died is taken over once its lease ends (unless its schedule was cancelled
- * since); the change flow's dedupe key then keeps its change from being sent twice. Pending
+ * since); the change flow's dedupe key then keeps its change from being sent twice, and a change
+ * the stopped run had not sent is not started past the grace either (app/schedule-run.ts). Pending
  * schedules are armed here once their Confirm record succeeded (or closed when it was
  * cancelled or expired).
  */
@@ -18,7 +19,9 @@ import type { OperationStore } from '../store/types.js';
 import { buildRunsSkipped } from '../views/schedule-views.js';
 import { armConfirmed } from './arm.js';
 
-export type ScheduledRunner = (s: ScheduleRecord, occurrence: number, attempt: 'first' | 'takeover', signal: AbortSignal) => Promise<string>;
+/** What a run came to, for the schedule's "last result"; `skipped` ends the run as skipped, not done. */
+export type RunEnd = string | { skipped: string };
+export type ScheduledRunner = (s: ScheduleRecord, occurrence: number, attempt: 'first' | 'takeover', signal: AbortSignal) => Promise<RunEnd>;
 
 export interface SchedulerDeps extends ChannelPosterDeps {
   store: ScheduleStore;
@@ -65,8 +68,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     running.set(key, { scheduleId: s.id, occurrence });
     const p = (async () => {
       let result: string;
+      let skipped = false;
       try {
-        result = await deps.run(s, occurrence, attempt, stopping.signal);
+        const end = await deps.run(s, occurrence, attempt, stopping.signal);
+        skipped = typeof end !== 'string';
+        result = typeof end === 'string' ? end : end.skipped;
       } catch (error) {
         // Stopped: its lease ends now (renewed to now), so another replica takes it over at its
         // next look, not in 45 min; the change flow's dedupe key keeps its change from going twice.
@@ -74,7 +80,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         log.error('a scheduled run failed inside the bot', { schedule: s.id, occurrence, error });
         result = 'failed inside the bot';
       }
-      await deps.store.finishRun(s.id, occurrence, deps.owner, result.slice(0, 300), deps.clock.now());
+      await deps.store.finishRun(s.id, occurrence, deps.owner, result.slice(0, 300), deps.clock.now(), skipped ? 'skipped' : 'done');
     })()
       .catch((error: unknown) => log.error('could not record a scheduled run', { schedule: s.id, error }))
       .finally(() => {

@@ -102,7 +102,7 @@ export function createScheduleStore(sql: Sql): ScheduleStore {
   const finish = sql.prepare((k, p, f) =>
     k
       .updateTable('schedule_runs')
-      .set({ status: 'done', finished_at: p('now'), result: p('result') })
+      .set({ status: p('status'), finished_at: p('now'), result: p('result') })
       .where('schedule_id', '=', p('id'))
       .where('occurrence', '=', f.typed<number>(p('occ'), 'bigint'))
       .where('status', '=', 'running')
@@ -181,8 +181,8 @@ export function createScheduleStore(sql: Sql): ScheduleStore {
     async renew(id, occ, owner, now, leaseMs) {
       return (await sql.run(renew, { id, occ, owner, until: now + leaseMs })) === 1;
     },
-    async finishRun(id, occ, owner, result, now) {
-      const ok = (await sql.run(finish, { id, occ, owner, result, now })) === 1;
+    async finishRun(id, occ, owner, result, now, status = 'done') {
+      const ok = (await sql.run(finish, { id, occ, owner, result, now, status })) === 1;
       if (ok) await sql.run(noteResult, { id, occ, result, now });
       return ok;
     },

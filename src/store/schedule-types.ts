@@ -82,8 +82,8 @@ export interface ScheduleStore {
   takeOver(scheduleId: string, occurrence: number, owner: string, now: number, leaseMs: number): Promise<boolean>;
   /** Extends the lease of a run `owner` still holds and is still running: false when it no longer holds it. */
   renew(scheduleId: string, occurrence: number, owner: string, now: number, leaseMs: number): Promise<boolean>;
-  /** Ends a run (while `owner` holds it) and notes its result on the schedule. */
-  finishRun(scheduleId: string, occurrence: number, owner: string, result: string, now: number): Promise<boolean>;
+  /** Ends a run (while `owner` holds it), as done or skipped (nothing started), and notes its result on the schedule. */
+  finishRun(scheduleId: string, occurrence: number, owner: string, result: string, now: number, status?: 'done' | 'skipped'): Promise<boolean>;
   runs(scheduleId: string): Promise<ScheduleRun[]>;
 }
 

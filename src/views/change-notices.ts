@@ -3,7 +3,7 @@ import type { OperationRecord } from '../store/types.js';
 import type { Reply } from './types.js';
 import { context, section } from './blocks.js';
 import { md, mention, val, type Mrkdwn } from './mrkdwn.js';
-import { STEP_GAVE_UP } from './status-views.js';
+import { RUN_TAKEN_OVER, STEP_GAVE_UP } from './status-views.js';
 
 export function buildNotInChannel(slackCode: string): Reply {
   const why =
@@ -42,6 +42,7 @@ export function buildClickAnswer(record: OperationRecord | undefined, userId: st
     case 'cancelled':
       if (typeof record.result?.undoneBy === 'string') return md`Taken back by ${who(record.result.undoneBy)}; nothing was sent.`;
       if (record.errorCode === STEP_GAVE_UP) return md`The workflow that asked for this stopped waiting, so the request was closed; nothing was sent.`;
+      if (record.errorCode === RUN_TAKEN_OVER) return md`The bot running this scheduled change stopped before sending it, so the request was closed; nothing was sent.`;
       return md`Cancelled by ${who(typeof record.result?.cancelledBy === 'string' ? record.result.cancelledBy : null)}; nothing was done.`;
     case 'expired':
       return md`This request has expired; nothing was done. Run the command again.`;

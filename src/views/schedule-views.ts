@@ -95,6 +95,17 @@ export function buildRunsSkipped(s: ScheduleRecord, missed: number, last: string
   );
 }
 
+/**
+ * In the channel: a run whose replica stopped, found by another only after the grace (every
+ * replica was down). A change it had not sent is not started that late; a read may have
+ * answered before its replica stopped, so only a change says nothing was sent.
+ */
+export function buildTakeoverSkipped(s: ScheduleRecord, at: string, graceMinutes: number, change: boolean): Reply {
+  return say(
+    md`:fast_forward: Skipped the scheduled run of ${command(s)} (${val(s.id)}, ${val(at)}, scheduled by ${mention(s.createdBy)}): the bot running it stopped${change ? md` before sending the change` : md``}, and it is now more than ${plural(graceMinutes, md`minute`, md`minutes`)} late, which is not made up.${change ? md` Nothing was sent.` : md``}`,
+  );
+}
+
 /** Above a scheduled read's answer in the channel. */
 export function buildRunHeader(s: ScheduleRecord, at: string): Mrkdwn {
   return md`:calendar: Scheduled by ${mention(s.createdBy)} (${val(s.id)}, ${val(at)}): ${command(s)}`;

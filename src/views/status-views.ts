@@ -23,6 +23,17 @@ export const ACTION_UNDO = 'op_undo';
  * stopped waiting (app/run-step.ts): its card and a late click say so, not "cancelled by someone".
  */
 export const STEP_GAVE_UP = 'STEP_GAVE_UP';
+/**
+ * The error code of a scheduled change's pending record the bot closed because the replica
+ * running it stopped before sending it and another took the run over (app/schedule-run.ts).
+ */
+export const RUN_TAKEN_OVER = 'RUN_TAKEN_OVER';
+
+/** Pending changes the bot closed itself: what their card says instead of "cancelled by someone". */
+const CLOSED_BY_BOT = new Map<string | null, Mrkdwn>([
+  [STEP_GAVE_UP, md`closed — the workflow stopped waiting for a Confirm; nothing was sent`],
+  [RUN_TAKEN_OVER, md`closed — the bot running this scheduled change stopped before sending it; nothing was sent`],
+]);
 
 /** Each status's icon and words on the status message. */
 const LOOK: Record<OperationRecord['status'], { icon: Mrkdwn; state: Mrkdwn }> = {
@@ -79,7 +90,7 @@ export function buildStatusMessage(s: StatusInput): Reply {
   const holding = r.status === 'confirmed' && typeof r.sendAt === 'number';
   const undone = r.status === 'cancelled' && typeof r.result?.undoneBy === 'string';
   const handled = r.status === 'failed' && s.handling !== undefined;
-  const gaveUp = r.status === 'cancelled' && r.errorCode === STEP_GAVE_UP;
+  const closedByBot = r.status === 'cancelled' ? CLOSED_BY_BOT.get(r.errorCode) : undefined;
   const icon = starting || underway ? md`:hourglass_flowing_sand:` : holding ? md`:stopwatch:` : handled ? md`:information_source:` : LOOK[r.status].icon;
   const state = handled
     ? s.handling!
@@ -91,8 +102,8 @@ export function buildStatusMessage(s: StatusInput): Reply {
         : md`confirmed; sending now`
       : undone
         ? md`taken back — nothing was sent`
-        : gaveUp
-        ? md`closed — the workflow stopped waiting for a Confirm; nothing was sent`
+        : closedByBot
+        ? closedByBot
         : underway
       ? s.underway!
       : r.status === 'pending' && s.approval
@@ -123,7 +134,7 @@ export function buildStatusMessage(s: StatusInput): Reply {
   if (r.approvedBy) who.push(md`approved by ${mention(r.approvedBy)}`);
   else if (r.confirmedBy && s.needsConfirm) who.push(md`confirmed by ${mention(r.confirmedBy)}`);
   if (undone) who.push(md`taken back by ${mention(r.result!.undoneBy as string)}`);
-  else if (r.status === 'cancelled' && !gaveUp) who.push(md`cancelled by ${mention(typeof r.result?.cancelledBy === 'string' ? r.result.cancelledBy : null)}`);
+  else if (r.status === 'cancelled' && !closedByBot) who.push(md`cancelled by ${mention(typeof r.result?.cancelledBy === 'string' ? r.result.cancelledBy : null)}`);
   if (r.status === 'pending' && !starting) who.push(md`expires in ${words(elapsed(s.now, r.expiresAt))}`);
   if (r.finishedAt && (r.status === 'succeeded' || r.status === 'failed')) {
     who.push(md`took ${words(elapsed(r.confirmedAt ?? r.createdAt, r.finishedAt))}`);

@@ -1,0 +1,99 @@
+/**
+ * A run taken over after its occurrence plus SCHEDULE_GRACE_MS (issue 25): the replica running
+ * it died and no other took it over in time (every replica was down). When the first attempt
+ * had sent nothing, the change is not started that late — the grace forbids it for a first
+ * attempt too — and the channel is told; a change already sent stands, and nothing is sent again.
+ */
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../rig/wait-for.js';
+import { visibleText } from './bot-rig.js';
+import { startScheduleRig } from './schedule-rig.js';
+
+const GRACE = 60 * 60_000;
+let h: Awaited<ReturnType<typeof startScheduleRig>>;
+beforeAll(async () => {
+  h = await startScheduleRig(GRACE);
+});
+afterAll(async () => {
+  await h.rig.close();
+  expect(h.rig.slack.violations).toEqual([]);
+});
+
+/** Its replica is gone: the run's lease is over and nobody renews it. */
+function replicaDied(scheduleId: string, reopen = false): void {
+  const db = new Database(h.rig.databasePath);
+  db.prepare(`UPDATE schedule_runs SET ${reopen ? "status = 'running', finished_at = NULL, " : ''}owner = 'dead-replica', lease_until = 0 WHERE schedule_id = ?`).run(scheduleId);
+  db.close();
+}
+
+describe('a run taken over after its grace', () => {
+  it('its first attempt made no record: nothing is started, the run is skipped, and the channel is told nothing was sent', async () => {
+    const { rig, tick, scheduled, idIn, jumpTo, posted, channelSince, mutationsSince } = h;
+    const s = await scheduled(idIn(visibleText((await rig.command('schedule "backup create 101 --name lateA" in 2h')).final)));
+    // A replica claimed the run and died before its run made a record.
+    expect(await rig.store.schedules.claimRun(s.id, s.nextAt!, 'dead-replica', s.nextAt!, 0)).toBe(true);
+    await rig.store.schedules.advance(s.id, s.nextAt!, null, s.nextAt!);
+    jumpTo(s.nextAt! + GRACE + 60_000); // the other replicas were down past the grace
+    const from = rig.sandbox.requests.length;
+    const seen = posted();
+    await tick();
+    expect(mutationsSince(from)).toEqual([]);
+    const said = channelSince(seen);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(`Skipped the scheduled run of \`/cloud backup create 101 --name lateA\` (\`${s.id}\``);
+    expect(said[0]).toContain('more than 60 minutes late');
+    expect(said[0]).toContain('Nothing was sent.');
+    expect(await rig.store.schedules.runs(s.id)).toMatchObject([{ status: 'skipped', result: 'skipped: taken over too late; nothing was sent' }]);
+    expect((await scheduled(s.id)).lastResult).toBe('skipped: taken over too late; nothing was sent');
+  });
+
+  it('its first attempt stopped before its change was confirmed: that record is closed, nothing is sent, and the channel is told', async () => {
+    const { rig, text, scheduled, idIn, jumpTo, posted, channelSince, mutationsSince } = h;
+    const s = await scheduled(idIn(visibleText((await rig.command('schedule "backup create 101 --name lateB" in 3h')).final)));
+    const from = rig.sandbox.requests.length;
+    const calls = rig.slack.calls.length;
+    jumpTo(s.nextAt! + 1);
+    // The first attempt's status message never gets its answer: the run stops there, its record pending.
+    rig.slack.hangNext('chat.postMessage');
+    await rig.bot.scheduler.tick();
+    await waitFor(() => rig.slack.calls.slice(calls).find((c) => c.method === 'chat.postMessage' && c.status === 0), { timeoutMs: 5000 });
+    const stuck = (await rig.store.operations.listRecent({ limit: 5 })).find((o) => o.dedupeKey?.endsWith(`sched:${s.id}:${s.nextAt}`))!;
+    expect(stuck.status).toBe('pending');
+    replicaDied(s.id);
+    jumpTo(s.nextAt! + GRACE + 60_000);
+    const seen = posted();
+    await rig.bot.scheduler.tick();
+    await waitFor(async () => ((await rig.store.schedules.runs(s.id))[0]?.status !== 'running' ? true : undefined), { timeoutMs: 5000 });
+    // The first attempt's post lands late (its replica is dead in the story): its record is closed, it sends nothing.
+    rig.slack.releaseHung();
+    await rig.bot.scheduler.settled();
+    expect(mutationsSince(from)).toEqual([]);
+    expect(await rig.store.operations.get(stuck.id)).toMatchObject({ status: 'cancelled', errorCode: 'RUN_TAKEN_OVER', confirmedAt: null });
+    const note = channelSince(seen).find((t) => t.includes('Skipped the scheduled run'));
+    expect(note).toContain(`\`/cloud backup create 101 --name lateB\` (\`${s.id}\``);
+    expect(note).toContain('Nothing was sent.');
+    expect(channelSince(seen).some((t) => /Back up server `101` as `lateB`.*— (done|running|confirmed)/.test(t))).toBe(false);
+    expect(await rig.store.schedules.runs(s.id)).toMatchObject([{ status: 'skipped', result: 'skipped: taken over too late; nothing was sent' }]);
+    // Its status message, once it landed, says the bot closed it and nothing was sent, not "starting".
+    const card = rig.slack.messages.inChannel(stuck.channelId).find((m) => text(m).includes('Back up server `101` as `lateB`'))!;
+    expect(text(card)).toContain('closed — the bot running this scheduled change stopped before sending it; nothing was sent');
+  });
+
+  it('its first attempt had sent its change: that stands, nothing is sent again and nothing is said to be skipped', async () => {
+    const { rig, tick, scheduled, idIn, jumpTo, posted, channelSince, mutationsSince } = h;
+    const s = await scheduled(idIn(visibleText((await rig.command('schedule "backup create 101 --name lateC" in 4h')).final)));
+    const from = rig.sandbox.requests.length;
+    jumpTo(s.nextAt! + 1);
+    await tick();
+    expect(mutationsSince(from)).toEqual(['POST /v2/servers/101/backups']);
+    // Its replica died after the cloud took the request, before it noted the run done.
+    replicaDied(s.id, true);
+    jumpTo(s.nextAt! + GRACE + 60_000);
+    const seen = posted();
+    await tick();
+    expect(mutationsSince(from)).toEqual(['POST /v2/servers/101/backups']);
+    expect(channelSince(seen).some((t) => t.includes('Skipped'))).toBe(false);
+    expect(await rig.store.schedules.runs(s.id)).toMatchObject([{ status: 'done', result: 'already started by a run that stopped' }]);
+  });
+});
