@@ -23,7 +23,7 @@ import { fieldErrorText } from '../views/modal-views.js';
 import { buildNotInChannel, buildClickAnswer } from '../views/change-notices.js';
 import { buildCloudRefusal, onlyRequesterMay, OWN_REQUEST_NEEDS_APPROVAL, typedMismatch, UNKNOWN_REQUEST } from '../views/click-views.js';
 import { createStatusEditor, type EditFailure } from './status-message.js';
-import { renderStatus, storedRequest, withStoredRequest, type RenderOptions } from '../views/status-message.js';
+import { renderStatus, storedRequest, successLook, withStoredRequest, type RenderOptions } from '../views/status-message.js';
 import { buildOutcomeNotShown, buildStatusNotPosted } from '../views/slack-failure-views.js';
 import { expireDue, recoverInterrupted, retrySync, type FlowContext } from './upkeep.js';
 import { createExecutor } from './execute.js';
@@ -76,7 +76,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   const execute = createExecutor({ deps, audit, editStatus, unseen });
 
   async function claimAnswer(recordId: string, userId: string, record: OperationRecord | undefined, reason: string): Promise<ClickOutcome> {
-    return { kind: 'tell', text: buildClickAnswer(record, userId, reason) };
+    return { kind: 'tell', text: buildClickAnswer(record, userId, reason, record && successLook(opOf(record), record)) };
   }
 
   return {

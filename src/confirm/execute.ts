@@ -109,7 +109,8 @@ export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteConte
     // Followed by a watch: headed with the kind's word ("building") until the watch ends, not "done".
     const watched = target && deps.startWatch ? { underway: deps.catalog.watchKinds[target.kind].underway } : undefined;
     const edited = editStatus(op, final, deps.clock.now(), watched);
-    await audit(op, final, 'succeeded');
+    // A success its entry says did not do what was asked (a too-late Confirm) is audited as such.
+    await audit(op, final, 'succeeded', op.change!.succeededAs?.(outputs ?? {})?.audit);
     // A watch edits this message too: it begins once the final edit is through (or given up).
     const failure = await edited;
     const secret = op.change!.privateReply?.(result as never, args as never);

@@ -17,6 +17,7 @@ import type { AliasRecord } from '../store/alias-types.js';
 
 import type { Reply } from '../views/types.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
+import type { SuccessLook } from '../views/status-views.js';
 import type { ViewContext } from '../views/types.js';
 import type { ModalField as FormField, ModalSpec as FormSpec } from '../views/modal-spec.js';
 import type { AliasCreateOutcome, AliasRemoveOutcome } from '../views/alias-views.js';
@@ -251,6 +252,12 @@ export interface ChangeSpec<A, R> {
    * secret. Stored with the record, so a step resumed after a restart still has them.
    */
   outputs?(result: R, args: A): Record<string, string | number>;
+  /**
+   * A success that did not do what the title asks (a schedule's Confirm that came too late arms
+   * nothing): the status message's heading instead of "done", and the audit entry's detail,
+   * read from the outputs stored with the record (so the message stays a view of it).
+   */
+  succeededAs?(outputs: Record<string, string | number>): (SuccessLook & { audit: string }) | undefined;
   /** Shown to the requester only after success (a new root password). */
   privateReply?(result: R, args: A): Reply | undefined;
   /** Body field → argument, where they differ, so the cloud's field errors land on the form. */

@@ -3,7 +3,7 @@ import type { OperationRecord } from '../store/types.js';
 import type { Reply } from './types.js';
 import { context, section } from './blocks.js';
 import { md, mention, val, type Mrkdwn } from './mrkdwn.js';
-import { RUN_TAKEN_OVER, STEP_GAVE_UP } from './status-views.js';
+import { RUN_TAKEN_OVER, STEP_GAVE_UP, type SuccessLook } from './status-views.js';
 
 export function buildNotInChannel(slackCode: string): Reply {
   const why =
@@ -24,7 +24,7 @@ export function buildNotInChannel(slackCode: string): Reply {
 }
 
 /** What a click is told when it did not act: who already did, or why it is too late. */
-export function buildClickAnswer(record: OperationRecord | undefined, userId: string, reason: string): Mrkdwn {
+export function buildClickAnswer(record: OperationRecord | undefined, userId: string, reason: string, succeededAs?: SuccessLook): Mrkdwn {
   if (!record || reason === 'not_found') return md`This request is no longer known to the bot.`;
   const who = (id: string | null) => (id === userId ? md`you` : mention(id));
   switch (record.status) {
@@ -36,6 +36,7 @@ export function buildClickAnswer(record: OperationRecord | undefined, userId: st
     case 'running':
       return md`Already confirmed by ${who(record.confirmedBy)}; it is running.`;
     case 'succeeded':
+      if (succeededAs) return md`Already confirmed by ${who(record.confirmedBy)}: ${succeededAs.state}.`;
       return md`Already done: confirmed by ${who(record.confirmedBy)}.`;
     case 'failed':
       return md`Already tried after ${who(record.confirmedBy)} confirmed it; it failed. Run the command again to retry.`;

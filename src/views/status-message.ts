@@ -9,7 +9,7 @@ import type { CloudRequest } from '../domain/cloud-request.js';
 import type { OperationRecord } from '../store/types.js';
 import { describeCloudError, type LookedUp } from './cloud-error-text.js';
 import type { Mrkdwn } from './mrkdwn.js';
-import { buildStatusMessage } from './status-views.js';
+import { buildStatusMessage, type SuccessLook } from './status-views.js';
 import type { Reply } from './types.js';
 
 export interface RenderOptions {
@@ -36,6 +36,13 @@ export interface ChangeWords {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   typeToConfirm?(args: any, facts: Record<string, unknown>): string | undefined;
   syncGroup?: unknown;
+  succeededAs?(outputs: Record<string, string | number>): SuccessLook | undefined;
+}
+
+/** How a succeeded record is headed when its entry says success is not "done" (from its stored outputs); else undefined. */
+export function successLook(op: { change?: Pick<ChangeWords, 'succeededAs'> | undefined } | undefined, record: Pick<OperationRecord, 'status' | 'result'>): SuccessLook | undefined {
+  if (record.status !== 'succeeded' || !op?.change?.succeededAs) return undefined;
+  return op.change.succeededAs((record.result?.outputs as Record<string, string | number> | undefined) ?? {});
 }
 
 const METHODS = new Set<unknown>(['POST', 'PATCH', 'DELETE'] satisfies CloudRequest['method'][]);
@@ -80,6 +87,7 @@ export function renderStatus(op: { change?: ChangeWords | undefined }, record: O
         )
       : undefined;
   const typed = change.typeToConfirm?.(record.args as never, record.facts);
+  const look = successLook(op, record);
   const request = storedRequest(record);
   const retried = retriedRequest(record);
   return buildStatusMessage({
@@ -96,6 +104,7 @@ export function renderStatus(op: { change?: ChangeWords | undefined }, record: O
     ...(error ? { error } : {}),
     retrySync: record.errorCode === 'HYPERVISOR_SYNC_FAILED' && !!change.syncGroup,
     ...(options.underway ? { underway: options.underway } : {}),
+    ...(look ? { succeededAs: look } : {}),
     ...(options.handling ? { handling: options.handling } : {}),
     now,
   });

@@ -35,6 +35,15 @@ const CLOSED_BY_BOT = new Map<string | null, Mrkdwn>([
   [RUN_TAKEN_OVER, md`closed — the bot running this scheduled change stopped before sending it; nothing was sent`],
 ]);
 
+/**
+ * How a change that succeeded is headed when success is not the whole story (a schedule's
+ * Confirm that came too late arms nothing): its catalog entry says so from the stored outputs.
+ */
+export interface SuccessLook {
+  icon: Mrkdwn;
+  state: Mrkdwn;
+}
+
 /** Each status's icon and words on the status message. */
 const LOOK: Record<OperationRecord['status'], { icon: Mrkdwn; state: Mrkdwn }> = {
   pending: { icon: md`:warning:`, state: md`awaiting confirmation` },
@@ -63,6 +72,8 @@ export interface StatusInput {
   error?: ErrorText;
   /** Done, but a watch still follows the work it started: the heading's word until it ends. */
   underway?: Mrkdwn;
+  /** Succeeded, but not as "done" reads (ChangeSpec.succeededAs): its icon and words instead. */
+  succeededAs?: SuccessLook;
   /** A request sent after `request` by a Retry sync (the group's deploy). */
   retried?: CloudRequest;
   /** Offer "Retry sync" (HYPERVISOR_SYNC_FAILED on a security group). */
@@ -91,8 +102,11 @@ export function buildStatusMessage(s: StatusInput): Reply {
   const undone = r.status === 'cancelled' && typeof r.result?.undoneBy === 'string';
   const handled = r.status === 'failed' && s.handling !== undefined;
   const closedByBot = r.status === 'cancelled' ? CLOSED_BY_BOT.get(r.errorCode) : undefined;
-  const icon = starting || underway ? md`:hourglass_flowing_sand:` : holding ? md`:stopwatch:` : handled ? md`:information_source:` : LOOK[r.status].icon;
-  const state = handled
+  const notDone = r.status === 'succeeded' ? s.succeededAs : undefined;
+  const icon = notDone ? notDone.icon : starting || underway ? md`:hourglass_flowing_sand:` : holding ? md`:stopwatch:` : handled ? md`:information_source:` : LOOK[r.status].icon;
+  const state = notDone
+    ? notDone.state
+    : handled
     ? s.handling!
     : starting
     ? md`starting`

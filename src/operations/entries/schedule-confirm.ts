@@ -3,7 +3,8 @@
  * spend-tier command, or one the channel's policy wants approved. The change flow posts it,
  * with its Confirm (and approval) as for the command itself, on the command's account and at
  * its tier; the schedule is armed once the record succeeded (schedule/arm.ts reads it). A
- * one-off confirmed after its time runs at once, late, within SCHEDULE_GRACE_MS; later, not.
+ * one-off confirmed after its time runs at once, late, within SCHEDULE_GRACE_MS; later, not
+ * (its card is then headed "not armed", not "done").
  * Its arguments come only from the schedule (form-only), so it cannot be typed; it sends nothing.
  */
 import { z } from 'zod';
@@ -53,6 +54,9 @@ const confirmOf = (id: `schedule.${string}`, tier: 'destroy' | 'billing') =>
       },
       // What the Confirm decided, for schedule/arm.ts to arm it so.
       outputs: (r): Record<string, string> => (r.late ? { late: r.late } : {}),
+      // Confirmed too late, it armed nothing: its card and audit entry must not read as done.
+      succeededAs: (o) =>
+        o.late === 'missed' ? { icon: md`:warning:`, state: md`not armed: confirmed too late; it does not run`, audit: 'confirmed too late: not armed, it does not run' } : undefined,
     },
   });
 
