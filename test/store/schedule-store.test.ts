@@ -92,4 +92,15 @@ describeStores((t) => {
     expect(await store.schedules.claimRun(c.id, 7, 'r', T0, 1, 'skipped')).toBe(true);
     expect(await store.schedules.runs(c.id)).toMatchObject([{ status: 'skipped', result: 'skipped', finishedAt: T0 }]);
   });
+
+  it('a run taken over too late ends skipped, its result noted on the schedule', async () => {
+    const store = t.open(t.file());
+    const s = await store.schedules.add(nightly);
+    expect(await store.schedules.claimRun(s.id, 1000, 'dead', T0, 0)).toBe(true);
+    expect(await store.schedules.takeOver(s.id, 1000, 'rb', T0 + 1, 60_000)).toBe(true);
+    expect(await store.schedules.finishRun(s.id, 1000, 'rb', 'skipped: taken over too late', T0 + 2, 'skipped')).toBe(true);
+    expect(await store.schedules.runs(s.id)).toMatchObject([{ status: 'skipped', owner: 'rb', result: 'skipped: taken over too late', finishedAt: T0 + 2 }]);
+    expect(await store.schedules.get(s.id)).toMatchObject({ lastAt: 1000, lastResult: 'skipped: taken over too late' });
+    expect(await store.schedules.stale(T0 + 120_000, 10)).toEqual([]);
+  });
 });
