@@ -106,7 +106,11 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
     // down, and what the stopped run had not sent is not started hours late.
     const late = attempt === 'takeover' && deps.clock.now() - occurrence > graceMs;
     const skipLate = async (): Promise<RunEnd> => {
-      await post(s.channelId, buildTakeoverSkipped(s, at, Math.round(graceMs / 60_000), !!op.change));
+      deps.logger.warn('a scheduled run taken over past the grace is skipped', { schedule: s.id, occurrence });
+      // Skipped whether or not Slack takes the note (as the scheduler's skips): nothing was started.
+      await post(s.channelId, buildTakeoverSkipped(s, at, Math.round(graceMs / 60_000), !!op.change)).catch((error: unknown) =>
+        deps.logger.warn('could not say in the channel that a scheduled run was skipped', { schedule: s.id, error }),
+      );
       return { skipped: op.change ? SKIPPED_TAKEN_OVER_LATE : 'skipped: taken over too late' };
     };
 
