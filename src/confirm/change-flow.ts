@@ -21,7 +21,7 @@ import { buildCloudError } from '../views/error-views.js';
 import { buildDryRun } from '../views/status-views.js';
 import { fieldErrorText } from '../views/modal-views.js';
 import { buildNotInChannel, buildClickAnswer } from '../views/change-notices.js';
-import { buildCloudRefusal, onlyRequesterMay, OWN_REQUEST_NEEDS_APPROVAL, typedMismatch, UNKNOWN_REQUEST } from '../views/click-views.js';
+import { buildCloudRefusal, onlyRequesterMay, OWN_REQUEST_NEEDS_APPROVAL, STEP_APPROVAL_UNVERIFIED, typedMismatch, UNKNOWN_REQUEST } from '../views/click-views.js';
 import { createStatusEditor, type EditFailure } from './status-message.js';
 import { renderStatus, storedRequest, successLook, withStoredRequest, type RenderOptions } from '../views/status-message.js';
 import { buildOutcomeNotShown, buildStatusNotPosted } from '../views/slack-failure-views.js';
@@ -34,6 +34,9 @@ import type { AuditOutcome } from '../domain/audit-entry.js';
 import type { ChangeFlow, ChangeFlowDeps, ClickOutcome } from './change-types.js';
 
 export type { ChangeFlow, ChangeFlowDeps, ChangeRequest, ClickOutcome, StartOutcome } from './change-types.js';
+
+/** The audit code of a step's change refused because it needs an approval its requester cannot carry. */
+export const UNVERIFIED_REQUESTER = 'APPROVAL_UNVERIFIED_REQUESTER';
 
 export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   const ttl = deps.confirmTtlMs ?? 10 * 60_000;
@@ -88,6 +91,13 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       const resolved = await deps.names.resolve(op, typed.args, account);
       if (!resolved.ok) return { kind: 'tell', reply: buildCloudRefusal(op.command, resolved.message) };
       const req = { ...typed, args: resolved.args };
+      // Two-person approval rests on who asked; a step's requester is only what its workflow names.
+      if (req.via && needsApproval(op, { channelId: req.channelId, account })) {
+        await deps.auditor?.record(
+          auditEntry({ op, userId: req.userId, channelId: req.channelId, account, args: req.args, outcome: 'refused', errorCode: UNVERIFIED_REQUESTER, detail: `needs a second admin's approval; the step's requester is not verified (workflow ${req.via.workflow})` }),
+        );
+        return { kind: 'tell', reply: buildCloudRefusal(op.command, STEP_APPROVAL_UNVERIFIED) };
+      }
       if (req.dryRun) return { kind: 'tell', reply: buildDryRun(change.describe(req.args as never, {}).title, maskedRequest(op, req.args), deps.accountLabel?.(account)) };
 
       let facts: Record<string, unknown> = {};
@@ -210,6 +220,8 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
       if (approval && userId === record.requestedBy) {
         return { kind: 'tell', text: OWN_REQUEST_NEEDS_APPROVAL };
       }
+      // A reload may ask for approval after a step's card was posted: still not on an unverified requester.
+      if (approval && typeof record.facts.via === 'string') return { kind: 'tell', text: STEP_APPROVAL_UNVERIFIED };
       const refused = await authorize(record, op, userId, approval ? 'approve' : 'confirm');
       if (refused) return { kind: 'tell', text: refused };
       const expected = op.change.typeToConfirm?.(record.args as never, record.facts);

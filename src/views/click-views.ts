@@ -21,6 +21,11 @@ export function buildChangeResult(summary: Mrkdwn | undefined): Reply {
 
 export const UNKNOWN_REQUEST = md`This request is no longer known to the bot.`;
 export const OWN_REQUEST_NEEDS_APPROVAL = md`You asked for this, so another admin must approve it (two-person approval). Nothing was done.`;
+/**
+ * A workflow step's `requester` is whatever its workflow names, so one admin could name another
+ * and then approve "someone else's" request alone: two-person approval cannot rest on it.
+ */
+export const STEP_APPROVAL_UNVERIFIED = md`This change comes from a workflow step, whose requester is whatever the workflow names, so a second admin’s approval cannot be told apart from the first person; nothing was sent. Ask for it with ${val('/cloud')} instead.`;
 /** Two-person approval is a second *admin's* (README, CLOUD_APPROVAL and the policy's `approval`). */
 export const ONLY_ADMINS_APPROVE = md`Only an admin can approve this (two-person approval needs a second admin). Nothing was done; the request still waits.`;
 export const NOTHING_TO_SYNC = md`There is nothing to sync for this request.`;

@@ -3,7 +3,11 @@
  * deny` refuse through a step exactly as through /cloud — before anything is posted or sent,
  * audited as refused — and a read the channel allows runs on the channel's own account.
  */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPolicyFile } from '../../src/access/policy-file.js';
 import { functionExecutedEnvelope, newExecutionId } from '../rig/function-payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, OPS_CHANNEL, type FakeChannel } from '../rig/workspace.js';
@@ -69,8 +73,10 @@ describe('a step is held to the channel’s rules', () => {
 });
 
 describe('a step’s change where the policy wants a second admin', () => {
+  // A step's `requester` is whatever its workflow names (README, Workflow steps): one admin can
+  // name another as requester and then approve "someone else's" request alone. Two-person
+  // approval cannot tell the two people apart, so such a change is not started from a step.
   let r: BotRig;
-  const { text, latest, confirmByTyping } = rigHelpers(() => r);
   beforeAll(async () => {
     r = await startBotRig({ access: { admins: [ALICE.id, BOB.id], operators: [], approval: 'destroy' } });
   });
@@ -79,24 +85,72 @@ describe('a step’s change where the policy wants a second admin', () => {
     expect(r.slack.violations).toEqual([]);
   });
 
-  it('the card asks for approval: the requester cannot approve their own; another admin can, and one reinstall is sent', async () => {
+  it('one admin cannot be both people: the step fails before anything is posted or sent, and the refusal is audited', async () => {
     const from = r.sandbox.requests.length;
+    const posted = r.slack.messages.inChannel(OPS_CHANNEL.id).length;
+    const executionId = newExecutionId();
+    r.slack.executions.start(executionId, 'server_reinstall');
+    // Bob builds the workflow, names Alice as its requester, and would approve it himself.
+    const inputs = { channel: OPS_CHANNEL.id, requester: ALICE.id, server: '104', template: 'debian-12' };
+    await r.send.event(functionExecutedEnvelope({ callbackId: 'server_reinstall', executionId, inputs }));
+    const call = await waitFor(() => r.slack.calls.find((c) => c.method.startsWith('functions.complete') && c.params.function_execution_id === executionId && c.response.ok), {
+      timeoutMs: 10_000,
+    });
+    expect(call.method).toBe('functions.completeError');
+    expect(String(call.params.error)).toContain('approval');
+    expect(String(call.params.error)).toContain('nothing was sent');
+    expect(r.slack.messages.inChannel(OPS_CHANNEL.id).length).toBe(posted);
+    expect(r.mutations(from)).toEqual([]);
+    const entry = (await r.store.audit.list({ limit: 20 })).find((e) => e.opId === 'server.reinstall' && e.outcome === 'refused');
+    expect(entry).toMatchObject({ userId: ALICE.id, errorCode: 'APPROVAL_UNVERIFIED_REQUESTER' });
+  });
+});
+
+describe('a step’s card when a reload starts asking for a second admin', () => {
+  let dir: string;
+  let path: string;
+  let r: BotRig;
+  const { latest, ephemeralTo } = rigHelpers(() => r);
+  const PROD: FakeChannel = { id: 'CPROD00002', name: 'prod-steps', botIsMember: true };
+  const file = (approval: string, url: string) =>
+    `version: 1\naccounts:\n  prod: { base_url: ${url}, token_env: CLOUD_PROD_TOKEN }\ndefault_channel: deny\nchannels:\n  ${PROD.id}: { account: prod, ceiling: [read, change, billing, destroy, secret], approval: ${approval} }\n`;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'step-approval-'));
+    path = join(dir, 'policy.yaml');
+    const load = (urls: Record<string, string>) => {
+      if (!existsSync(path)) writeFileSync(path, file('[]', urls.prod!));
+      return readPolicyFile(path, { hasEnv: (n) => n === 'CLOUD_PROD_TOKEN' });
+    };
+    r = await startBotRig({
+      access: { admins: [ALICE.id, BOB.id], operators: [] },
+      accounts: { prod: ACCOUNTS.prod },
+      policy: load,
+      reloadPolicy: load,
+      policyPath: path,
+      extraChannels: [PROD],
+    });
+  });
+  afterAll(async () => {
+    await r.close();
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.slack.violations).toEqual([]);
+  });
+
+  it('the approval it now needs is refused at the click: nothing is sent', async () => {
+    const prod = r.accounts.prod!.sandbox;
     const before = Date.now();
     const executionId = newExecutionId();
     r.slack.executions.start(executionId, 'server_reinstall');
-    const inputs = { channel: OPS_CHANNEL.id, requester: ALICE.id, server: '104', template: 'debian-12' };
+    const inputs = { channel: PROD.id, requester: ALICE.id, server: '104', template: 'debian-12' };
     await r.send.event(functionExecutedEnvelope({ callbackId: 'server_reinstall', executionId, inputs }));
-    const card = await r.statusMessage(OPS_CHANNEL.id, before);
-    expect(text(card)).toContain('awaiting approval by a second admin');
-    await r.click(latest(card), 'op_confirm', ALICE.id);
-    await waitFor(() => r.slack.messages.ephemeral(ALICE.id).some((e) => e.text.includes('another admin must approve it')), { timeoutMs: 5000 });
-    expect(r.mutations(from)).toEqual([]);
-    await confirmByTyping(card, 'staging-1.example.net', BOB.id);
-    await waitFor(() => (r.mutations(from).length ? true : undefined), { timeoutMs: 5000 });
+    const card = await r.statusMessage(PROD.id, before);
+    const from = prod.requests.length;
+    writeFileSync(path, readFileSync(path, 'utf8').replace('approval: []', 'approval: [destroy]'));
+    expect((await r.bot.reloadPolicy('signal')).kind).toBe('changed');
+    await r.click(latest(card), 'op_confirm', BOB.id);
+    await waitFor(() => ephemeralTo(BOB.id).some((t) => t.includes('workflow step')), { timeoutMs: 5000 });
     await r.bot.settled();
-    expect(r.mutations(from).map((q) => `${q.method} ${q.rawPath}`)).toEqual(['POST /v2/servers/104/reinstall']);
-    const entry = (await r.store.audit.list({ limit: 20 })).find((e) => e.opId === 'server.reinstall' && e.outcome === 'succeeded');
-    expect(entry).toMatchObject({ userId: ALICE.id, approvedBy: BOB.id });
-    expect(entry!.detail).toMatch(/\(workflow Wx\w+\)$/);
+    expect(prod.requests.slice(from).filter((q) => q.method !== 'GET')).toEqual([]);
+    expect((await r.store.operations.byDedupeKey(`step:${executionId}`))?.status).toBe('pending');
   });
 });
