@@ -2,22 +2,15 @@
  * A one-off schedule whose Confirm comes after its time (issue 25): within SCHEDULE_GRACE_MS it
  * runs once, late, at the Confirm; later than that it does not run. The card says which.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appHomeOpenedEnvelope } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE } from '../rig/workspace.js';
 import { visibleText } from './bot-rig.js';
-import { startScheduleRig } from './schedule-rig.js';
+import { useScheduleRig } from './schedule-rig.js';
 
 const GRACE = 5 * 60_000; // under the card's 10 minutes, so a Confirm can come too late
-let h: Awaited<ReturnType<typeof startScheduleRig>>;
-beforeAll(async () => {
-  h = await startScheduleRig(GRACE);
-});
-afterAll(async () => {
-  await h.rig.close();
-  expect(h.rig.slack.violations).toEqual([]);
-});
+const h = useScheduleRig(GRACE);
 
 const unlocked = () => h.oldestFirst(101).filter((b) => !b.isLocked);
 async function confirmedLate(uuid: string, lateBy: number) {

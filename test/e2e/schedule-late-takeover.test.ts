@@ -4,28 +4,13 @@
  * had sent nothing, the change is not started that late — the grace forbids it for a first
  * attempt too — and the channel is told; a change already sent stands, and nothing is sent again.
  */
-import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../rig/wait-for.js';
 import { visibleText } from './bot-rig.js';
-import { startScheduleRig } from './schedule-rig.js';
+import { useScheduleRig } from './schedule-rig.js';
 
 const GRACE = 60 * 60_000;
-let h: Awaited<ReturnType<typeof startScheduleRig>>;
-beforeAll(async () => {
-  h = await startScheduleRig(GRACE);
-});
-afterAll(async () => {
-  await h.rig.close();
-  expect(h.rig.slack.violations).toEqual([]);
-});
-
-/** Its replica is gone: the run's lease is over and nobody renews it. */
-function replicaDied(scheduleId: string, reopen = false): void {
-  const db = new Database(h.rig.databasePath);
-  db.prepare(`UPDATE schedule_runs SET ${reopen ? "status = 'running', finished_at = NULL, " : ''}owner = 'dead-replica', lease_until = 0 WHERE schedule_id = ?`).run(scheduleId);
-  db.close();
-}
+const h = useScheduleRig(GRACE);
 
 describe('a run taken over after its grace', () => {
   it('its first attempt made no record: nothing is started, the run is skipped, and the channel is told nothing was sent', async () => {
@@ -49,17 +34,11 @@ describe('a run taken over after its grace', () => {
   });
 
   it('its first attempt stopped before its change was confirmed: that record is closed, nothing is sent, and the channel is told', async () => {
-    const { rig, text, scheduled, idIn, jumpTo, posted, channelSince, mutationsSince } = h;
+    const { rig, text, scheduled, idIn, jumpTo, posted, channelSince, mutationsSince, firstAttemptStuck, replicaDied } = h;
     const s = await scheduled(idIn(visibleText((await rig.command('schedule "backup create 101 --name lateB" in 3h')).final)));
     const from = rig.sandbox.requests.length;
-    const calls = rig.slack.calls.length;
-    jumpTo(s.nextAt! + 1);
     // The first attempt's status message never gets its answer: the run stops there, its record pending.
-    rig.slack.hangNext('chat.postMessage');
-    await rig.bot.scheduler.tick();
-    await waitFor(() => rig.slack.calls.slice(calls).find((c) => c.method === 'chat.postMessage' && c.status === 0), { timeoutMs: 5000 });
-    const stuck = (await rig.store.operations.listRecent({ limit: 5 })).find((o) => o.dedupeKey?.endsWith(`sched:${s.id}:${s.nextAt}`))!;
-    expect(stuck.status).toBe('pending');
+    const stuck = await firstAttemptStuck(s);
     replicaDied(s.id);
     jumpTo(s.nextAt! + GRACE + 60_000);
     const seen = posted();
@@ -81,14 +60,14 @@ describe('a run taken over after its grace', () => {
   });
 
   it('its first attempt had sent its change: that stands, nothing is sent again and nothing is said to be skipped', async () => {
-    const { rig, tick, scheduled, idIn, jumpTo, posted, channelSince, mutationsSince } = h;
+    const { rig, tick, scheduled, idIn, jumpTo, posted, channelSince, mutationsSince, replicaDied } = h;
     const s = await scheduled(idIn(visibleText((await rig.command('schedule "backup create 101 --name lateC" in 4h')).final)));
     const from = rig.sandbox.requests.length;
     jumpTo(s.nextAt! + 1);
     await tick();
     expect(mutationsSince(from)).toEqual(['POST /v2/servers/101/backups']);
     // Its replica died after the cloud took the request, before it noted the run done.
-    replicaDied(s.id, true);
+    replicaDied(s.id, { reopen: true });
     jumpTo(s.nextAt! + GRACE + 60_000);
     const seen = posted();
     await tick();

@@ -4,19 +4,12 @@
  * says of its deletes is what the cloud answered, locked backups count among the newest N, and
  * a run left by a stopped replica is not taken over once its schedule was cancelled.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../rig/wait-for.js';
 import { visibleText } from './bot-rig.js';
-import { startScheduleRig } from './schedule-rig.js';
+import { useScheduleRig } from './schedule-rig.js';
 
-let h: Awaited<ReturnType<typeof startScheduleRig>>;
-beforeAll(async () => {
-  h = await startScheduleRig();
-});
-afterAll(async () => {
-  await h.rig.close();
-  expect(h.rig.slack.violations).toEqual([]);
-});
+const h = useScheduleRig();
 
 describe('a retention delete the cloud did not do', () => {
   it('at the backup limit: the next run deletes again and makes its backup (not blocked by the first attempt)', async () => {

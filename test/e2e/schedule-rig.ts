@@ -2,10 +2,29 @@
  * Helpers of the schedule end-to-end files: a bot rig on a jump clock shared with the sandbox,
  * the scheduler ticked by hand, and a schedule confirmed through its card.
  */
-import { expect } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
 import { createJumpClock, rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
+
+export type ScheduleRig = Awaited<ReturnType<typeof startScheduleRig>>;
+
+/**
+ * A file's schedule rig: started before its tests, closed after them, with no Slack rule broken.
+ * The object is filled in when the rig is up, so tests read it inside their bodies.
+ */
+export function useScheduleRig(graceMs?: number): ScheduleRig {
+  const h = {} as ScheduleRig;
+  beforeAll(async () => {
+    Object.assign(h, await startScheduleRig(graceMs));
+  });
+  afterAll(async () => {
+    await h.rig.close();
+    expect(h.rig.slack.violations).toEqual([]);
+  });
+  return h;
+}
 
 export async function startScheduleRig(graceMs = 60 * 60_000) {
   const clock = createJumpClock();
@@ -53,7 +72,30 @@ export async function startScheduleRig(graceMs = 60 * 60_000) {
     clock.jump(31_000);
     await rig.bot.scheduler.settled();
   }
+  /**
+   * The replica running this schedule's run died: its lease is over and nobody renews it.
+   * `reopen`: it died after the cloud took the request and before it noted the run done.
+   */
+  function replicaDied(scheduleId: string, { reopen = false } = {}): void {
+    const db = new Database(rig.databasePath);
+    db.prepare(`UPDATE schedule_runs SET ${reopen ? "status = 'running', finished_at = NULL, " : ''}owner = 'dead-replica', lease_until = 0 WHERE schedule_id = ?`).run(scheduleId);
+    db.close();
+  }
+  /**
+   * The schedule's time comes and its first attempt's status message never gets its answer
+   * from Slack: the run stops there, its record pending. Returns that record.
+   */
+  async function firstAttemptStuck(s: { id: string; nextAt: number | null }) {
+    const calls = rig.slack.calls.length;
+    jumpTo(s.nextAt! + 1);
+    rig.slack.hangNext('chat.postMessage');
+    await rig.bot.scheduler.tick();
+    await waitFor(() => rig.slack.calls.slice(calls).find((c) => c.method === 'chat.postMessage' && c.status === 0), { timeoutMs: 5000 });
+    const stuck = (await rig.store.operations.listRecent({ limit: 5 })).find((o) => o.dedupeKey?.endsWith(`sched:${s.id}:${s.nextAt}`))!;
+    expect(stuck.status).toBe('pending');
+    return stuck;
+  }
   const oldestFirst = (server: number) => [...rig.sandbox.state.backups[server]!].sort((a, b) => a.createdAt - b.createdAt);
   const mutationsSince = (from: number) => rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`);
-  return { rig, clock, text, posted, channelSince, scheduled, idIn, jumpTo, tick, scheduledWithCard, confirm, scheduleConfirmed, runWithBackup, oldestFirst, mutationsSince };
+  return { rig, clock, text, posted, channelSince, scheduled, idIn, jumpTo, tick, scheduledWithCard, confirm, scheduleConfirmed, runWithBackup, replicaDied, firstAttemptStuck, oldestFirst, mutationsSince };
 }

@@ -99,9 +99,7 @@ describe('scheduling', () => {
 
     // The replica died after the cloud took the request and before it noted the run done: the
     // run is left running, its lease over. Another replica takes it over and sends nothing.
-    const db = new Database(rig.databasePath);
-    db.prepare("UPDATE schedule_runs SET status = 'running', owner = 'dead-replica', lease_until = 0, finished_at = NULL WHERE schedule_id = ?").run(s.id);
-    db.close();
+    h.replicaDied(s.id, { reopen: true });
     await tick();
     expect(rig.mutations(from)).toHaveLength(1);
     const runs = await rig.store.schedules.runs(s.id);
@@ -112,18 +110,10 @@ describe('scheduling', () => {
     const r = await rig.command('schedule "backup create 101 --name again" in 3h');
     const s = await scheduled(idIn(visibleText(r.final)));
     const from = rig.sandbox.requests.length;
-    const calls = rig.slack.calls.length;
-    jumpTo(s.nextAt! + 1);
     // The first attempt's status message never gets its answer: the run stops there, its record pending.
-    rig.slack.hangNext('chat.postMessage');
-    await rig.bot.scheduler.tick();
-    await waitFor(() => rig.slack.calls.slice(calls).find((c) => c.method === 'chat.postMessage' && c.status === 0), { timeoutMs: 5000 });
-    const stuck = (await rig.store.operations.listRecent({ limit: 5 })).find((o) => o.dedupeKey?.endsWith(`sched:${s.id}:${s.nextAt}`))!;
-    expect(stuck.status).toBe('pending');
+    const stuck = await h.firstAttemptStuck(s);
     // Its replica dies: another takes the run over once the lease is gone.
-    const db = new Database(rig.databasePath);
-    db.prepare("UPDATE schedule_runs SET owner = 'dead-replica', lease_until = 0 WHERE schedule_id = ?").run(s.id);
-    db.close();
+    h.replicaDied(s.id);
     await rig.bot.scheduler.tick();
     await waitFor(async () => ((await rig.store.schedules.runs(s.id))[0]?.status === 'done' ? true : undefined), { timeoutMs: 5000 });
     // The first attempt's post lands late (here only: its replica is dead in the story): its record is closed, it sends nothing.
@@ -329,9 +319,7 @@ describe('backups with --keep (retention) against the sandbox', () => {
     const runs = await rig.store.schedules.runs(s.id);
     expect(runs.at(-1)).toMatchObject({ status: 'done', result: 'succeeded (run taken over); deleted 1 old backup' });
     // Taken over again (another replica dying the same way): nothing more is sent.
-    const db = new Database(rig.databasePath);
-    db.prepare("UPDATE schedule_runs SET status = 'running', owner = 'dead-replica', lease_until = 0, finished_at = NULL WHERE schedule_id = ?").run(s.id);
-    db.close();
+    h.replicaDied(s.id, { reopen: true });
     await tick();
     expect(rig.mutations(from)).toHaveLength(2);
     await rig.command(`schedule cancel ${s.id}`);
