@@ -29,7 +29,7 @@ import type { Clock } from '../clock.js';
 export interface ScheduleRunDeps extends CommandCoreDeps {
   slack: CommandCoreDeps['slack'] & Pick<SlackApi, 'postMessage'>;
   /** The Confirm records of schedules that needed one (who approved); a stopped run's record found and closed. */
-  operations: Pick<OperationStore, 'get' | 'transition' | 'byDedupeKey'>;
+  operations: Pick<OperationStore, 'get' | 'transition' | 'byDedupeKey' | 'create'>;
   /** SCHEDULE_GRACE_MS: a run taken over later than this after its time starts nothing it had not sent. */
   graceMs?: number;
   /** How often a `--keep` run looks for its new backup to finish (default backup-retention.ts). */
@@ -115,6 +115,35 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
     };
 
     /**
+     * Before the channel is told nothing was sent, the occurrence is closed under the first
+     * attempt's key: a first attempt that was only slow (its replica stalled past its lease)
+     * then finds it and sends nothing. False: its record appeared meanwhile (handled as found).
+     */
+    const closeUnstarted = async (key: string): Promise<boolean> => {
+      const now = deps.clock.now();
+      const made = await deps.operations.create({
+        opId: op.id,
+        args: read.masked,
+        facts: {},
+        sealedSecrets: null,
+        requestedBy: s.createdBy,
+        teamId: s.teamId ?? null,
+        channelId: s.channelId,
+        account: admitted.account,
+        dedupeKey: key,
+        expiresAt: now,
+      });
+      if (!made.created) return false;
+      await deps.operations.transition(made.record.id, {
+        from: ['pending'],
+        to: 'cancelled',
+        now,
+        patch: { errorCode: RUN_TAKEN_OVER, errorMessage: 'the replica running this scheduled change stopped before making its request; it was too late to start it' },
+      });
+      return true;
+    };
+
+    /**
      * A run taken over finds the first attempt's record (the same dedupe key) and sends nothing
      * again. When that attempt stopped before its change was confirmed, nothing was sent at all:
      * its record is closed (so a click on its orphaned message finds it over; if someone did
@@ -122,8 +151,9 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
      * afresh, once — unless it is past the grace by now: then it is skipped and said.
      */
     const onceTakenOver = async (suffix: string): Promise<RunEnd> => {
+      const key = commandDedupeKey(input(suffix).triggerId);
       // No record: the first attempt sent nothing (a read has none: its answer is not made up late either).
-      if (late && !(await deps.operations.byDedupeKey(commandDedupeKey(input(suffix).triggerId)))) return skipLate();
+      if (late && !(await deps.operations.byDedupeKey(key)) && (!op.change || (await closeUnstarted(key)))) return skipLate();
       const result = await once(suffix);
       const o = started as StartOutcome | undefined;
       const earlier = o?.kind === 'duplicate' ? o.record : undefined;

@@ -33,6 +33,29 @@ describe('a run taken over after its grace', () => {
     expect((await scheduled(s.id)).lastResult).toBe('skipped: taken over too late; nothing was sent');
   });
 
+  it('its first attempt was only slow, not stopped: once the channel was told nothing was sent, it sends nothing', async () => {
+    const { rig, scheduled, idIn, jumpTo, posted, channelSince, mutationsSince, replicaDied } = h;
+    const s = await scheduled(idIn(visibleText((await rig.command('schedule "backup create 101 --name lateS" in 150m')).final)));
+    const from = rig.sandbox.requests.length;
+    // The first attempt's look at the server takes long (its replica stalled): it has made no record yet.
+    rig.sandbox.addFault({ method: 'GET', path: '/servers/101/status', latencyMs: 1500 });
+    jumpTo(s.nextAt! + 1);
+    await rig.bot.scheduler.tick();
+    await waitFor(() => rig.sandbox.requests.slice(from).find((q) => q.method === 'GET' && q.rawPath.endsWith('/servers/101/status')), { timeoutMs: 5000 });
+    // Its lease lapsed meanwhile and the run was taken over past the grace: skipped, and said so.
+    replicaDied(s.id);
+    jumpTo(s.nextAt! + GRACE + 60_000);
+    const seen = posted();
+    await rig.bot.scheduler.tick();
+    await waitFor(() => channelSince(seen).find((t) => t.includes('Skipped the scheduled run')), { timeoutMs: 5000 });
+    // The slow attempt goes on when its look comes back: it finds the occurrence closed and sends nothing.
+    await rig.bot.scheduler.settled();
+    expect(mutationsSince(from)).toEqual([]);
+    expect(channelSince(seen).some((t) => t.includes('`lateS`') && !t.includes('Skipped'))).toBe(false);
+    const closed = (await rig.store.operations.listRecent({ limit: 5 })).find((o) => o.dedupeKey?.endsWith(`sched:${s.id}:${s.nextAt}`));
+    expect(closed).toMatchObject({ status: 'cancelled', errorCode: 'RUN_TAKEN_OVER', confirmedAt: null });
+  });
+
   it('its first attempt stopped before its change was confirmed: that record is closed, nothing is sent, and the channel is told', async () => {
     const { rig, text, scheduled, idIn, jumpTo, posted, channelSince, mutationsSince, firstAttemptStuck, replicaDied } = h;
     const s = await scheduled(idIn(visibleText((await rig.command('schedule "backup create 101 --name lateB" in 3h')).final)));
