@@ -33,6 +33,38 @@ describe('a run taken over after its grace', () => {
     expect((await scheduled(s.id)).lastResult).toBe('skipped: taken over too late; nothing was sent');
   });
 
+  it('a scheduled read: its answer is not made up late; the channel is told it was skipped', async () => {
+    const { rig, tick, scheduled, idIn, jumpTo, posted, channelSince } = h;
+    const s = await scheduled(idIn(visibleText((await rig.command('schedule "server status 101" in 6h')).final)));
+    expect(await rig.store.schedules.claimRun(s.id, s.nextAt!, 'dead-replica', s.nextAt!, 0)).toBe(true);
+    await rig.store.schedules.advance(s.id, s.nextAt!, null, s.nextAt!);
+    jumpTo(s.nextAt! + GRACE + 60_000);
+    const from = rig.sandbox.requests.length;
+    const seen = posted();
+    await tick();
+    // Not even asked of the cloud: an answer hours late would read as current.
+    expect(rig.sandbox.requests.slice(from).filter((q) => q.rawPath.includes('/servers/101'))).toEqual([]);
+    const said = channelSince(seen);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(`Skipped the scheduled run of \`/cloud server status 101\` (\`${s.id}\``);
+    expect(said[0]).not.toContain('Nothing was sent');
+    expect(await rig.store.schedules.runs(s.id)).toMatchObject([{ status: 'skipped', result: 'skipped: taken over too late' }]);
+  });
+
+  it('a --keep backup whose first attempt sent nothing: no backup and no retention delete, late', async () => {
+    const { rig, tick, scheduleConfirmed, jumpTo, posted, channelSince, mutationsSince } = h;
+    const s = await scheduleConfirmed('schedule "backup create 101 --name lateK" in 7h --keep 1');
+    expect(await rig.store.schedules.claimRun(s.id, s.nextAt!, 'dead-replica', s.nextAt!, 0)).toBe(true);
+    await rig.store.schedules.advance(s.id, s.nextAt!, null, s.nextAt!);
+    jumpTo(s.nextAt! + GRACE + 60_000);
+    const from = rig.sandbox.requests.length;
+    const seen = posted();
+    await tick();
+    expect(mutationsSince(from)).toEqual([]);
+    expect(channelSince(seen).filter((t) => t.includes('Skipped the scheduled run') && t.includes('Nothing was sent.'))).toHaveLength(1);
+    expect(await rig.store.schedules.runs(s.id)).toMatchObject([{ status: 'skipped', result: 'skipped: taken over too late; nothing was sent' }]);
+  });
+
   it('its first attempt was only slow, not stopped: once the channel was told nothing was sent, it sends nothing', async () => {
     const { rig, scheduled, idIn, jumpTo, posted, channelSince, mutationsSince, replicaDied } = h;
     const s = await scheduled(idIn(visibleText((await rig.command('schedule "backup create 101 --name lateS" in 150m')).final)));
