@@ -25,6 +25,7 @@ import { SUBSCRIPTION_READS, WATCH_READ } from '../operations/record-reads.js';
 import type { GuardDeps } from './guard.js';
 import type { RunDeps } from './run-operation.js';
 import { runButton, type ButtonAnswer } from './run-button.js';
+import { approvalNeeded, judgedAs } from '../confirm/judged-as.js';
 
 export interface HomeDataDeps extends RunDeps, GuardDeps {
   catalog: Catalog;
@@ -63,6 +64,7 @@ export async function homeData(deps: HomeDataDeps, userId: string): Promise<Home
     deps.home?.maintenance?.() ?? Promise.resolve([]),
   ]);
 
+  const byId = (id: string) => catalog.byId(id);
   const pending = records.filter((r) => r.status === 'pending' && r.expiresAt > now);
   const request = (r: OperationRecord, op: AnyOperation): HomeRequest => ({
     id: r.id,
@@ -72,7 +74,8 @@ export async function homeData(deps: HomeDataDeps, userId: string): Promise<Home
     requestedBy: r.requestedBy,
     expiresAt: r.expiresAt,
     account: r.account,
-    needsApproval: !!access.approvalFor(op, r.channelId, r.account ?? policy.defaultAccount),
+    // As the change flow asks it (a schedule's card: as the command it arms).
+    needsApproval: approvalNeeded(op, r, (o) => !!access.approvalFor(o, r.channelId, r.account ?? policy.defaultAccount), byId),
   });
   const ownRequests: HomeRequest[] = [];
   const approvals: HomeRequest[] = [];
@@ -85,7 +88,7 @@ export async function homeData(deps: HomeDataDeps, userId: string): Promise<Home
     else if (
       req.needsApproval &&
       (await access.roleOf(userId, r.channelId)) === 'admin' &&
-      (await access.check(userId, r.channelId, op, r.account ?? policy.defaultAccount)).ok
+      (await everyOk(judgedAs(op, r.facts, byId), (o) => access.check(userId, r.channelId, o, r.account ?? policy.defaultAccount)))
     ) {
       approvals.push(req);
     }
@@ -122,6 +125,12 @@ export async function homeData(deps: HomeDataDeps, userId: string): Promise<Home
     auditOfOthers,
     buttons,
   };
+}
+
+/** Whether every check passes, in turn (the first refusal ends it). */
+async function everyOk<T>(items: T[], check: (item: T) => Promise<{ ok: boolean }>): Promise<boolean> {
+  for (const item of items) if (!(await check(item)).ok) return false;
+  return true;
 }
 
 /** The records this person may read: each one's reads, in its channel, on its account. */

@@ -3,8 +3,9 @@
  * the slash command would and checks it as the person, here, now (a refusal is audited and
  * stores nothing); a destroy- or spend-tier command, or one the policy wants approved, posts
  * the change flow's confirmation card first and the schedule stays pending until it is
- * confirmed (the scheduler activates it: schedule/scheduler.ts). Each run is checked again
- * (app/schedule-run.ts).
+ * confirmed (the scheduler activates it: schedule/scheduler.ts). The card asks for a second
+ * admin's approval when the command (or, with `--keep`, deleting backups) needs one here, and
+ * only then (confirm/judged-as.ts). Each run is checked again (app/schedule-run.ts).
  */
 import type { Access } from '../access/access.js';
 import type { Clock } from '../clock.js';
@@ -68,9 +69,9 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
       const nextAt = nextAfter(parsed.when, now);
       const op = read.op;
       const approval = !!op.change && !!deps.access.approvalFor(op, input.channelId, admitted.account);
+      const del = keep !== undefined ? deps.catalog.byId('backup.delete') : undefined;
       if (keep !== undefined) {
         // `--keep` deletes backups: the person needs that right here too, and the schedule a Confirm.
-        const del = deps.catalog.byId('backup.delete');
         const may = del ? await admit(deps, del, input.userId, input.channelId, {}, read.account) : undefined;
         if (!may?.ok) return may ? { kind: 'refused', reply: may.reply } : { kind: 'invalid', problem: md`backups cannot be deleted here` };
       }
@@ -104,6 +105,9 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
         account: admitted.account,
         ...(input.teamId ? { teamId: input.teamId } : {}),
         dedupeKey: confirmCardKey(record.id),
+        // Approved (and clicked) as what it arms, not as the card's tier: an approval the
+        // command needs is given here, once, and the runs check for it (app/schedule-run.ts).
+        judgedAs: del ? [op, del] : [op],
       });
       if (outcome.kind !== 'posted') {
         await store.move(record.id, ['pending'], 'cancelled', deps.clock.now());

@@ -60,14 +60,15 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
     const admitted = await admit(deps, op, s.createdBy, s.channelId, read.masked, read.account);
     if (!admitted.ok) return refuse(admitted.reply.text, 'refused');
     const confirm = s.confirmRecord ? await deps.operations.get(s.confirmRecord) : undefined;
-    if (op.change && deps.access.approvalFor(op, s.channelId, admitted.account) && !confirm?.approvedBy) {
-      return refuse(md`the channel’s rules now want an admin’s approval for this, which the schedule never had. Schedule it again to have it approved.`, 'refused: needs approval');
-    }
     const keep = s.keep ?? undefined;
     const retention: RetentionDeps | undefined = keep !== undefined && op.id === 'backup.create' ? { ...deps, schedule: s, occurrence, account: admitted.account, args: read.args, ...(signal ? { signal } : {}) } : undefined;
+    const del = retention ? deps.catalog.byId('backup.delete') : undefined;
+    // Its deletions too: a schedule confirmed alone does not delete backups once deleting needs an approval.
+    if (op.change && [op, ...(del ? [del] : [])].some((o) => deps.access.approvalFor(o, s.channelId, admitted.account)) && !confirm?.approvedBy) {
+      return refuse(md`the channel’s rules now want an admin’s approval for this, which the schedule never had. Schedule it again to have it approved.`, 'refused: needs approval');
+    }
     if (retention) {
       // Deleting needs the creator's right to delete backups here, now.
-      const del = deps.catalog.byId('backup.delete');
       const may = del ? await admit(deps, del, s.createdBy, s.channelId, {}, read.account) : undefined;
       if (!may?.ok) return refuse(may ? may.reply.text : md`backup delete is not in the catalog`, 'refused: may not delete backups');
     }

@@ -23,6 +23,7 @@ import { expireDue, recoverInterrupted, retrySync, type FlowContext } from './up
 import { createExecutor } from './execute.js';
 import { createStart } from './start-change.js';
 import { sendDue, undo } from './undo-window.js';
+import { approvalNeeded, judgedAs } from './judged-as.js';
 import { auditEntry } from '../audit/entry.js';
 import type { AuditOutcome } from '../domain/audit-entry.js';
 
@@ -33,11 +34,21 @@ export type { ChangeFlow, ChangeFlowDeps, ChangeRequest, ClickOutcome, StartOutc
 export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   const ttl = deps.confirmTtlMs ?? 10 * 60_000;
   const opOf = (r: OperationRecord) => deps.catalog.byId(r.opId);
-  const needsApproval = deps.needsApproval ?? (() => false);
-  const authorize =
+  const byId = (id: string) => deps.catalog.byId(id);
+  const rule = deps.needsApproval ?? (() => false);
+  // A card judged as other operations (judged-as.ts) waits for approval, and is clicked, as they would be.
+  const needsApproval = (op: AnyOperation, r: Pick<OperationRecord, 'channelId' | 'account' | 'facts'>) => approvalNeeded(op, r, rule, byId);
+  const authorizeOne =
     deps.authorize ??
     (async (r: OperationRecord, _op: AnyOperation, u: string, action: 'confirm' | 'approve' | 'cancel' | 'retry' | 'undo') =>
       r.requestedBy === u ? undefined : onlyRequesterMay(r.requestedBy, action));
+  const authorize = async (r: OperationRecord, op: AnyOperation, u: string, action: 'confirm' | 'approve' | 'cancel' | 'retry' | 'undo') => {
+    for (const o of judgedAs(op, r.facts, byId)) {
+      const refused = await authorizeOne(r, o, u, action);
+      if (refused) return refused;
+    }
+    return undefined;
+  };
   /**
    * One audit entry for a record's move; arguments are stored without secrets already. The
    * request is the one stored with the record; a record made before requests were stored has
@@ -55,7 +66,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
         ...(detail ? { detail } : op.change?.local ? {} : { request: storedRequest(r) ?? maskedRequest(op, r.args) }),
       }),
     ) ?? Promise.resolve();
-  const options = (op: AnyOperation, r: Pick<OperationRecord, 'channelId' | 'account' | 'args'>): RenderOptions => {
+  const options = (op: AnyOperation, r: Pick<OperationRecord, 'channelId' | 'account' | 'args' | 'facts'>): RenderOptions => {
     const account = deps.accountLabel?.(r.account);
     return { approval: needsApproval(op, r), ...(account ? { account } : {}), lookedUp: lookedUp(op, r.args) };
   };

@@ -80,6 +80,12 @@ export interface ChangeRequest {
    * catalog's `confirm`, and the record (so its audit entries) names the workflow.
    */
   via?: { workflow: string };
+  /**
+   * The operations this change is judged as instead of itself (confirm/judged-as.ts): a
+   * schedule's card asks for approval, and lets who click, as the command it arms would (and
+   * backup delete, with `--keep`), not as its own tier would. Stored on the record by id.
+   */
+  judgedAs?: AnyOperation[];
 }
 
 export interface ScheduledRun {

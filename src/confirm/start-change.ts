@@ -23,6 +23,7 @@ import { buildStatusNotPosted } from '../views/slack-failure-views.js';
 import { auditEntry } from '../audit/entry.js';
 import type { Execute } from './execute.js';
 import type { ChangeFlowDeps, ChangeRequest, StartOutcome } from './change-types.js';
+import { JUDGED_AS } from './judged-as.js';
 
 /** The audit code of a step's change refused because it needs an approval its requester cannot carry. */
 export const UNVERIFIED_REQUESTER = 'APPROVAL_UNVERIFIED_REQUESTER';
@@ -32,7 +33,8 @@ export interface StartContext {
   deps: ChangeFlowDeps;
   /** How long its Confirm button works. */
   ttlMs: number;
-  needsApproval(op: AnyOperation, where: Pick<OperationRecord, 'channelId' | 'account'>): boolean;
+  /** Whether it waits for a second admin (judged-as.ts: as the operations its facts name, if any). */
+  needsApproval(op: AnyOperation, where: Pick<OperationRecord, 'channelId' | 'account' | 'facts'>): boolean;
   audit(op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string): Promise<void>;
   /** The record's status message as it stands. */
   status(op: AnyOperation, r: OperationRecord, now: number): Reply;
@@ -51,8 +53,10 @@ export function createStart(ctx: StartContext): (typed: ChangeRequest) => Promis
     const resolved = await deps.names.resolve(op, typed.args, account);
     if (!resolved.ok) return { kind: 'tell', reply: buildCloudRefusal(op.command, resolved.message) };
     const req = { ...typed, args: resolved.args };
+    // Whose rules its clicks follow, kept with the record so every later click asks the same.
+    const judged: Record<string, unknown> = req.judgedAs ? { [JUDGED_AS]: req.judgedAs.map((o) => o.id) } : {};
     // Two-person approval rests on who asked; a step's requester is only what its workflow names.
-    if (req.via && needsApproval(op, { channelId: req.channelId, account })) {
+    if (req.via && needsApproval(op, { channelId: req.channelId, account, facts: judged })) {
       await deps.auditor?.record(
         auditEntry({ op, userId: req.userId, channelId: req.channelId, account, args: req.args, outcome: 'refused', errorCode: UNVERIFIED_REQUESTER, detail: `needs a second admin's approval; the step's requester is not verified (workflow ${req.via.workflow})` }),
       );
@@ -96,6 +100,7 @@ export function createStart(ctx: StartContext): (typed: ChangeRequest) => Promis
     // A schedule's run says so on its status message and in its audit entries.
     if (req.scheduled) facts = { ...facts, scheduled: { id: req.scheduled.scheduleId, by: req.userId } };
     if (req.via) facts = { ...facts, askFirst: true, via: `workflow ${req.via.workflow}` };
+    facts = { ...facts, ...judged };
     // The request's trace (ids only), so its send, whoever confirms it and when, links back to it.
     const traceparent = deps.tracing?.traceparent();
     if (traceparent) facts = { ...facts, traceparent };

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { md } from '../../src/views/mrkdwn.js';
+import { catalog } from '../../src/operations/index.js';
 import {
   ALICE, BOB, CAROL, shown, buttons, rig, slack, flow, makeFlow, request, sent, posted, get, audits, lastUpdate, setFlow, useChangeFlowRig,
 } from './change-flow-helpers.js';
@@ -48,5 +49,49 @@ describe('approval by a second admin', () => {
     expect(await flow.cancel(record.id, BOB)).toEqual({ kind: 'tell', text: 'nobody may.' });
     expect(await flow.cancel(record.id, ALICE)).toEqual({ kind: 'done' });
     expect((await get(record.id)).status).toBe('cancelled');
+  });
+});
+
+describe('a schedule’s card is judged as the command it arms, not by its own tier', () => {
+  const cardOf = (...judgedAs: string[]) => ({
+    ...request('schedule.confirm', { id: 'sch_0123456789', what: '/cloud server rename 101 later', when: 'in 1h (UTC)' }),
+    judgedAs: judgedAs.map((id) => catalog.byId(id)!),
+  });
+  /** A flow whose policy wants these tiers approved; the operations and actions it authorized. */
+  const flowApproving = (tiers: string[], seen: string[]) =>
+    makeFlow({
+      needsApproval: (op) => tiers.includes(op.tier),
+      authorize: async (_r, op, userId, action) => (seen.push(`${op.id} ${action}`), userId === BOB ? md`it needs the *admin* role.` : undefined),
+    });
+
+  it('`approval: [destroy]`: a change-tier command’s card (itself destroy-tier) is its requester’s to confirm alone', async () => {
+    const seen: string[] = [];
+    setFlow(flowApproving(['destroy'], seen));
+    const record = await posted(cardOf('server.rename'));
+    expect(slack.posts()[0]!.text).not.toContain('approval');
+    expect(await flow.confirm(record.id, ALICE)).toEqual({ kind: 'done' });
+    expect(await get(record.id)).toMatchObject({ status: 'succeeded', confirmedBy: ALICE, approvedBy: null });
+    expect(seen).toEqual(['server.rename confirm']);
+  });
+
+  it('`approval: [change]`: it needs a second admin, who is checked as for the command', async () => {
+    const seen: string[] = [];
+    setFlow(flowApproving(['change'], seen));
+    const record = await posted(cardOf('server.rename'));
+    expect(slack.posts()[0]!.text).toContain('awaiting approval by a second admin');
+    expect((await flow.confirm(record.id, ALICE)).kind).toBe('tell');
+    expect(await flow.confirm(record.id, BOB)).toEqual({ kind: 'tell', text: 'it needs the *admin* role.' });
+    expect(await flow.confirm(record.id, CAROL)).toEqual({ kind: 'done' });
+    expect(await get(record.id)).toMatchObject({ status: 'succeeded', approvedBy: CAROL });
+    expect(seen).toEqual(['server.rename approve', 'server.rename approve']);
+  });
+
+  it('`--keep`: judged as backup create and backup delete — either one’s approval asks for it, both are checked', async () => {
+    const seen: string[] = [];
+    setFlow(flowApproving(['destroy'], seen));
+    const record = await posted(cardOf('backup.create', 'backup.delete'));
+    expect(slack.posts()[0]!.text).toContain('awaiting approval by a second admin');
+    expect(await flow.confirm(record.id, CAROL)).toEqual({ kind: 'done' });
+    expect(seen).toEqual(['backup.create approve', 'backup.delete approve']);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * The confirmation card of a schedule whose command needs one (issue 25): a destroy- or
  * spend-tier command, or one the channel's policy wants approved. The change flow posts it,
- * with its Confirm (and approval) as for the command itself, on the command's account and at
- * its tier; the schedule is armed once the record succeeded (schedule/arm.ts reads it). A
- * one-off confirmed after its time runs at once, late, within SCHEDULE_GRACE_MS; later, not
- * (its card is then headed "not armed", not "done").
+ * on the command's account; its approval, and who may click it, are the command's (and backup
+ * delete's, with `--keep`: confirm/judged-as.ts), whatever this card's tier. The schedule is
+ * armed once the record succeeded (schedule/arm.ts reads it). A one-off confirmed after its
+ * time runs at once, late, within SCHEDULE_GRACE_MS; later, not (its card is then headed "not
+ * armed", not "done").
  * Its arguments come only from the schedule (form-only), so it cannot be typed; it sends nothing.
  */
 import { z } from 'zod';
