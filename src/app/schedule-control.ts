@@ -89,7 +89,7 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
         now,
       });
       const next = nextAt === null ? null : formatInZone(nextAt, tz);
-      if (!confirmOp) return { kind: 'created', record, next, awaitsConfirm: false };
+      if (!confirmOp) return { kind: 'created', record, next };
       // The change flow's card: Confirm (and approval where the policy wants it) arms the schedule.
       const outcome = await deps.flow.start({
         op: confirmOp,
@@ -114,7 +114,9 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
         return outcome.kind === 'tell' ? { kind: 'refused', reply: outcome.reply } : { kind: 'invalid', problem: md`the confirmation could not be posted; nothing was scheduled` };
       }
       const linked = await store.link(record.id, outcome.record.id, deps.clock.now());
-      return { kind: 'created', record: linked ?? record, next, awaitsConfirm: true };
+      // What the card waits for, as the card itself says it (judged as what it arms: confirm/judged-as.ts).
+      const approved = [op, ...(del ? [del] : [])].some((o) => !!deps.access.approvalFor(o, input.channelId, admitted.account));
+      return { kind: 'created', record: linked ?? record, next, awaits: approved ? 'approval' : 'confirm' };
     },
     async list(channelId) {
       await armConfirmed(store, operations, deps.clock.now());

@@ -13,7 +13,8 @@ import { plural } from './format.js';
 export type ZoneTime = (at: number, tz: string) => string;
 
 export type ScheduleCreateOutcome =
-  | { kind: 'created'; record: ScheduleRecord; next: string | null; awaitsConfirm: boolean }
+  /** `awaits`: the card it waits for asks the requester's Confirm, or a second admin's approval. */
+  | { kind: 'created'; record: ScheduleRecord; next: string | null; awaits?: 'confirm' | 'approval' }
   | { kind: 'invalid'; problem: Mrkdwn }
   | { kind: 'refused'; reply: Reply }
   | { kind: 'full'; max: number };
@@ -30,9 +31,10 @@ export function buildScheduleCreated(o: ScheduleCreateOutcome): Reply {
     case 'created': {
       const s = o.record;
       const next = o.next ? md`next run ${val(o.next)}` : md`no run left`;
-      if (o.awaitsConfirm) {
+      if (o.awaits) {
+        const what = o.awaits === 'approval' ? md`a second admin’s approval` : md`its Confirm`;
         return say(
-          md`:hourglass: Schedule ${val(s.id)}: ${command(s)} ${whenText(s)} waits for its Confirm (the card in the channel); it is not active until then. Then: ${next}.`,
+          md`:hourglass: Schedule ${val(s.id)}: ${command(s)} ${whenText(s)} waits for ${what} (the card in the channel); it is not active until then. Then: ${next}.`,
           md`Each run is checked again as ${mention(s.createdBy)} under the channel’s rules at that time.`,
         );
       }

@@ -61,11 +61,12 @@ function withPolicy(ceiling: string, approval: string) {
 }
 
 /** Schedules `line` as Alice in PROD; the schedule and its card there. */
-async function scheduleWithCard(rig: BotRig, line: string) {
+async function scheduleWithCard(rig: BotRig, line: string, waitsFor: 'approval' | 'confirm' = 'approval') {
   const seen = rig.slack.messages.inChannel(PROD.id).length;
   const r = await rig.command(line, { channelId: PROD.id });
   const answer = visibleText(r.final);
-  expect(answer).toContain('waits for its Confirm');
+  // The requester is told what the card waits for: their own Confirm, or another admin.
+  expect(answer).toContain(waitsFor === 'approval' ? 'waits for a second admin’s approval (the card in the channel)' : 'waits for its Confirm (the card in the channel)');
   const s = (await rig.store.schedules.get(/sch_[0-9a-f]{10}/.exec(answer)![0]))!;
   const card = await waitFor(() => rig.slack.messages.inChannel(PROD.id).slice(seen).find((m) => text(m).includes(s.id)), { timeoutMs: 5000 });
   return { s, card };
@@ -140,7 +141,7 @@ describe('a channel whose policy starts to want destroys approved after a `--kee
 
   it('its run deletes nothing and makes no backup: the deletions were never approved', async () => {
     const { rig } = h;
-    const { s, card } = await scheduleWithCard(rig, 'schedule "backup create 101 --name kept" daily 03:00 --keep 2');
+    const { s, card } = await scheduleWithCard(rig, 'schedule "backup create 101 --name kept" daily 03:00 --keep 2', 'confirm');
     expect(text(card)).not.toContain('approval');
     await rig.click(card, 'op_confirm', ALICE.id);
     await waitFor(async () => ((await rig.store.operations.get(s.confirmRecord!))?.status === 'succeeded' ? true : undefined), { timeoutMs: 5000 });
