@@ -4,12 +4,15 @@
  * only way to `running` is the executor's compare-and-set with `requireDue`, so an early
  * tick, a second replica or a restart cannot send it early, and of several senders one wins.
  * Undo is the other way out (confirmed → cancelled), and the same compare-and-set decides a
- * race between them.
+ * race between them. When the delay ends the change is checked again, as a schedule's run is,
+ * under the rules in force then: one its confirmer or approver may no longer make is not sent.
  */
 import { buildClickAnswer } from '../views/change-notices.js';
 import { UNDO_TOO_LATE, UNKNOWN_REQUEST } from '../views/click-views.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
-import type { OperationRecord } from '../store/types.js';
+import { APPROVAL_NOW_REQUIRED, RIGHTS_WITHDRAWN } from '../views/status-views.js';
+import type { AnyOperation } from '../operations/types.js';
+import type { OperationPatch, OperationRecord } from '../store/types.js';
 import type { ChangeFlow, ClickOutcome } from './change-types.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
@@ -52,9 +55,38 @@ export async function undo(ctx: FlowContext, recordId: string, userId: string): 
 }
 
 /**
+ * Why a due change must not be sent now, if it must not: its confirmer (and approver, who must
+ * still be an admin) may no longer make it here, or the rules now want an approval it never had.
+ */
+async function notAllowedNow(ctx: FlowContext, op: AnyOperation, r: OperationRecord): Promise<{ patch: OperationPatch; detail: string } | undefined> {
+  const confirmer = r.confirmedBy ?? r.requestedBy;
+  // An approver's click confirmed too: checked once, as an approver.
+  const checks: [string, 'confirm' | 'approve'][] = [[confirmer, r.approvedBy === confirmer ? 'approve' : 'confirm']];
+  if (r.approvedBy && r.approvedBy !== confirmer) checks.push([r.approvedBy, 'approve']);
+  for (const [who, action] of checks) {
+    const refused = await ctx.authorize(r, op, who, action);
+    if (!refused) continue;
+    // The refusal is worded to the person; the audit keeps its rule, without markup.
+    const why = refused.replace(/^:[a-z_]+: /, '').replace(/[`*_]/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').slice(0, 300);
+    return {
+      patch: { errorCode: RIGHTS_WITHDRAWN, result: { withdrawnFrom: who } },
+      detail: `not sent: ${who} may no longer make this change here (checked again when its undo window ended; they would be told: ${why})`,
+    };
+  }
+  if (!r.approvedBy && ctx.deps.needsApproval?.(op, r)) {
+    return {
+      patch: { errorCode: APPROVAL_NOW_REQUIRED },
+      detail: 'not sent: the channel’s rules now want a second admin’s approval, which this change never had (checked again when its undo window ended)',
+    };
+  }
+  return undefined;
+}
+
+/**
  * One pass over the waiting changes: those due are sent (once: the executor claims them),
- * those long overdue (no bot ran when they were due) expire unsent, the others have their
- * countdown edited. Every replica runs it; returns how many were sent.
+ * those long overdue (no bot ran when they were due) expire unsent, those whose people lost
+ * the right meanwhile are closed unsent, the others have their countdown edited. Every
+ * replica runs it; returns how many were sent.
  */
 export async function sendDue(ctx: FlowContext, execute: Execute): Promise<number> {
   const { deps } = ctx;
@@ -72,6 +104,16 @@ export async function sendDue(ctx: FlowContext, execute: Execute): Promise<numbe
       if (late.ok) {
         await ctx.editStatus(op, late.record, now);
         await ctx.audit(op, late.record, 'expired', 'its undo window ended while no bot was running; nothing was sent');
+      }
+      continue;
+    }
+    const refused = await notAllowedNow(ctx, op, r);
+    if (refused) {
+      // requireDue as the send's claim: an Undo or another replica's pass racing this one is decided by the store.
+      const closed = await deps.store.transition(r.id, { from: ['confirmed'], to: 'cancelled', now, requireDue: true, patch: refused.patch });
+      if (closed.ok) {
+        await ctx.editStatus(op, closed.record, now);
+        await ctx.audit(op, closed.record, 'cancelled', refused.detail);
       }
       continue;
     }

@@ -3,7 +3,7 @@ import type { OperationRecord } from '../store/types.js';
 import type { Reply } from './types.js';
 import { context, section } from './blocks.js';
 import { md, mention, val, type Mrkdwn } from './mrkdwn.js';
-import { RUN_TAKEN_OVER, STEP_GAVE_UP, type SuccessLook } from './status-views.js';
+import { APPROVAL_NOW_REQUIRED, RUN_TAKEN_OVER, STEP_GAVE_UP, withdrawnFrom, type SuccessLook } from './status-views.js';
 
 export function buildNotInChannel(slackCode: string): Reply {
   const why =
@@ -43,6 +43,8 @@ export function buildClickAnswer(record: OperationRecord | undefined, userId: st
     case 'cancelled':
       if (typeof record.result?.undoneBy === 'string') return md`Taken back by ${who(record.result.undoneBy)}; nothing was sent.`;
       if (record.errorCode === STEP_GAVE_UP) return md`The workflow that asked for this stopped waiting, so the request was closed; nothing was sent.`;
+      if (withdrawnFrom(record) !== undefined) return md`Not sent: ${who(withdrawnFrom(record)!)} may no longer make this change here (the rules changed during its undo window).`;
+      if (record.errorCode === APPROVAL_NOW_REQUIRED) return md`Not sent: the channel’s rules now want a second admin’s approval, which this change never had.`;
       if (record.errorCode === RUN_TAKEN_OVER) return md`The bot running this scheduled change stopped before sending it, so the request was closed; nothing was sent.`;
       return md`Cancelled by ${who(typeof record.result?.cancelledBy === 'string' ? record.result.cancelledBy : null)}; nothing was done.`;
     case 'expired':

@@ -29,11 +29,25 @@ export const STEP_GAVE_UP = 'STEP_GAVE_UP';
  */
 export const RUN_TAKEN_OVER = 'RUN_TAKEN_OVER';
 
-/** Pending changes the bot closed itself: what their card says instead of "cancelled by someone". */
+/**
+ * The error codes of a change the undo window did not send when its delay ended (undo-window.ts):
+ * its confirmer or approver (`result.withdrawnFrom`) may no longer make it here, or the
+ * channel's rules now want an approval it never had.
+ */
+export const RIGHTS_WITHDRAWN = 'RIGHTS_WITHDRAWN';
+export const APPROVAL_NOW_REQUIRED = 'APPROVAL_NOW_REQUIRED';
+
+/** Changes the bot closed itself: what their card says instead of "cancelled by someone". */
 const CLOSED_BY_BOT = new Map<string | null, Mrkdwn>([
   [STEP_GAVE_UP, md`closed — the workflow stopped waiting for a Confirm; nothing was sent`],
   [RUN_TAKEN_OVER, md`closed — the bot running this scheduled change stopped before sending it; nothing was sent`],
+  [RIGHTS_WITHDRAWN, md`not sent — the right to make it here was withdrawn during its undo window; nothing was sent`],
+  [APPROVAL_NOW_REQUIRED, md`not sent — the channel’s rules now want a second admin’s approval, which this change never had; nothing was sent`],
 ]);
+
+/** Who a change was not sent for, once the undo window found their right gone. */
+export const withdrawnFrom = (r: OperationRecord): string | undefined =>
+  r.status === 'cancelled' && r.errorCode === RIGHTS_WITHDRAWN && typeof r.result?.withdrawnFrom === 'string' ? r.result.withdrawnFrom : undefined;
 
 /**
  * How a change that succeeded is headed when success is not the whole story (a schedule's
@@ -158,6 +172,12 @@ export function buildStatusMessage(s: StatusInput): Reply {
   // In every state: a change on the wrong account must be told apart at a glance.
   if (s.account !== undefined) who.push(md`account ${accountValue(s.account)}`);
   blocks.push(context(join(who, ' · ')));
+  if (r.status === 'cancelled' && (r.errorCode === RIGHTS_WITHDRAWN || r.errorCode === APPROVAL_NOW_REQUIRED)) {
+    // Named here, not in the heading: the notification text mentions nobody.
+    const lost = withdrawnFrom(r);
+    const whose = lost !== undefined ? md`${mention(lost)} may no longer make this change here. ` : md``;
+    blocks.push(context(md`${whose}Checked again when its undo delay ended, under the rules in force then (${val('/cloud policy')} shows them). Ask again if it should still be done.`));
+  }
 
   if (r.status === 'pending' && s.needsConfirm) {
     if (s.approval) blocks.push(context(md`Needs a second admin: ${mention(r.requestedBy)} cannot approve their own request.`));
