@@ -74,7 +74,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   const editor = createStatusEditor(deps);
   const editStatus = (op: AnyOperation, r: OperationRecord, now: number, extra: Pick<RenderOptions, 'underway' | 'handling'> = {}) =>
     editor(op, r, now, { ...options(op, r), ...extra });
-  const ctx: FlowContext = { deps, opOf, authorize, audit, editStatus: (op, r, now) => editStatus(op, r, now).then(() => undefined) };
+  const ctx: FlowContext = { deps, opOf, authorize, audit, needsApproval, editStatus: (op, r, now) => editStatus(op, r, now).then(() => undefined) };
   /** The record's state as a private reply, when its status message could not be edited. */
   const unseen = (op: AnyOperation, r: OperationRecord, failure: EditFailure | undefined): Reply | undefined =>
     failure ? buildOutcomeNotShown(status(op, r, deps.clock.now()), failure.code, failure.unavailable) : undefined;

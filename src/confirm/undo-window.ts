@@ -73,7 +73,7 @@ async function notAllowedNow(ctx: FlowContext, op: AnyOperation, r: OperationRec
       detail: `not sent: ${who} may no longer make this change here (checked again when its undo window ended; they would be told: ${why})`,
     };
   }
-  if (!r.approvedBy && ctx.deps.needsApproval?.(op, r)) {
+  if (!r.approvedBy && ctx.needsApproval(op, r)) {
     return {
       patch: { errorCode: APPROVAL_NOW_REQUIRED },
       detail: 'not sent: the channel’s rules now want a second admin’s approval, which this change never had (checked again when its undo window ended)',

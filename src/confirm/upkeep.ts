@@ -19,6 +19,8 @@ export interface FlowContext {
   authorize(r: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'approve' | 'cancel' | 'retry' | 'undo'): Promise<Mrkdwn | undefined>;
   audit(op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string): Promise<void>;
   editStatus(op: AnyOperation, r: OperationRecord, now: number): Promise<void>;
+  /** Whether it waits for a second admin's approval here now, as the flow judges it (judged-as.ts). */
+  needsApproval(op: AnyOperation, r: OperationRecord): boolean;
 }
 
 /**
