@@ -219,7 +219,7 @@ export async function startBotRig(options: BotRigOptions = {}): Promise<BotRig> 
     );
     const { port } = await bot.start();
     const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
-    return { store: bot.store, bot, eventsUrl, send: createSlackSender(eventsUrl) };
+    return { store: bot.store, bot, eventsUrl, send: createSlackSender(eventsUrl, { slack }) };
   };
   let instance = await startInstance();
 

@@ -43,7 +43,7 @@ async function startReplica(url: string) {
     { slackRetryConfig: RIG_SLACK_RETRY, cloudRetry: { budgetMs: 1500, baseDelayMs: 50, maxDelayMs: 200 } },
   );
   const { port } = await bot.start();
-  const replica = { bot, send: createSlackSender(`http://127.0.0.1:${port}/slack/events`), logLines };
+  const replica = { bot, send: createSlackSender(`http://127.0.0.1:${port}/slack/events`, { slack }), logLines };
   replicas.push(replica);
   return replica;
 }

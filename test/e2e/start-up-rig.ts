@@ -94,7 +94,7 @@ export async function startUpRig(mode: 'http' | 'socket' = 'http', options: { da
     clock,
     logLines,
     bot: () => bot!,
-    send: () => createSlackSender(eventsUrl()),
+    send: () => createSlackSender(eventsUrl(), { slack }),
     eventsUrl,
     async start() {
       await (await create()).start();

@@ -36,7 +36,7 @@ async function startReplica(url: string) {
     { clock, stepLoop: false, slackRetryConfig: RIG_SLACK_RETRY, cloudRetry: { budgetMs: 1500, baseDelayMs: 50, maxDelayMs: 200 } },
   );
   const { port } = await bot.start();
-  const replica = { bot, send: createSlackSender(`http://127.0.0.1:${port}/slack/events`) };
+  const replica = { bot, send: createSlackSender(`http://127.0.0.1:${port}/slack/events`, { slack }) };
   replicas.push(replica);
   return replica;
 }

@@ -41,7 +41,7 @@ describe('listener routes: one Bolt listener per kind, routed by id', () => {
     });
     await app.start({ port: 0, host: '127.0.0.1' });
     const server = (app as unknown as { receiver: { server?: Server } }).receiver.server ?? (receiver as unknown as { server: Server }).server;
-    send = createSlackSender(`http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`);
+    send = createSlackSender(`http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`, { slack });
   });
 
   afterEach(async () => {

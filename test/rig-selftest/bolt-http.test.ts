@@ -50,7 +50,7 @@ describe('the rig against a real Bolt HTTP receiver', () => {
     app.options('pick', async ({ ack }) => ack({ options: [{ text: { type: 'plain_text', text: 'one' }, value: '1' }] }));
     const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
     eventsUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
-    send = createSlackSender(eventsUrl);
+    send = createSlackSender(eventsUrl, { slack });
   });
 
   afterEach(async () => {

@@ -53,8 +53,17 @@ export interface FakeView {
   /** Every version, first the opened one; views.update appends. */
   versions: JsonObject[];
   openedAt: number;
-  method: 'views.open' | 'views.push';
+  /** How it was opened: a Web API call, or the app's answer to a submission (`response_action: 'push'`). */
+  method: 'views.open' | 'views.push' | 'response_action';
+  /**
+   * When Slack closed it: the app acked its submission with an empty body (or `clear`, or it
+   * sat under one cleared), or the person closed it (view_closed). views.update / views.push
+   * on a closed view answer `not_found`.
+   */
+  closedAt?: number;
 }
+
+export const isOpenView = (v: FakeView): boolean => v.closedAt === undefined;
 
 /** Slack gives every block without a block_id a random one; buttons in messages then carry it. */
 export function withBlockIds(blocks: unknown[]): unknown[] {
@@ -82,6 +91,8 @@ export class FakeSlackModel {
   /** Each person's published Home tab (views.publish), every version, newest last. */
   readonly homes = new Map<string, JsonObject[]>();
   readonly usedTriggers = new Set<string>();
+  /** The modal a trigger_id came from (an interaction inside it): views.push stacks there. */
+  readonly triggerViews = new Map<string, string>();
   /** Links people shared, by `channel/ts` of their message (chat.unfurl may unfurl only these). */
   readonly sharedLinks = new Map<string, Set<string>>();
   /** What chat.unfurl attached, by `channel/ts`, then URL. */
@@ -110,5 +121,10 @@ export class FakeSlackModel {
 
   view(id: string): FakeView | undefined {
     return this.viewList.find((v) => v.id === id);
+  }
+
+  /** The open views of one modal, root first (the person sees the last). */
+  openStack(rootId: string): FakeView[] {
+    return this.viewList.filter((v) => isOpenView(v) && v.view.root_view_id === rootId);
   }
 }

@@ -3,12 +3,20 @@
  * interaction (their leading unix seconds, as in real trigger ids); a view breaking Block
  * Kit limits gets `invalid_arguments` with `[ERROR] … [json-pointer:/view/…]` messages, as
  * Slack answers for views.
+ *
+ * Modals close as in Slack (https://api.slack.com/surfaces/modals#interactions): the rig
+ * tells the model what the app acked to a view_submission (`viewSubmissionAcked`: an empty
+ * body closes the submitted view — for a root view the whole modal —, `clear` the whole
+ * stack, `update` replaces it under the same id, `push` stacks a new one, `errors` leaves it
+ * open) and when the person closed a view (`viewInteractionDelivered` with view_closed).
+ * views.update / views.push on a closed view then answer `not_found`, like a missing one.
  */
 import { randomBytes } from 'node:crypto';
 import { fail, ok, str, type MethodContext, type MethodHandler, type SlackResponse } from './fake-slack-context.js';
-import { withBlockIds, type FakeView } from './fake-slack-model.js';
+import { isOpenView, withBlockIds, type FakeSlackModel, type FakeView } from './fake-slack-model.js';
 import { slackId } from './ids.js';
 import { isObject, type JsonObject } from './json.js';
+import { submissionAckProblems } from './submission-ack.js';
 
 export const TRIGGER_TTL_SEC = 3;
 /** Slack allows a stack of at most 3 views (root + 2 pushed). */
@@ -33,7 +41,10 @@ function checkedView(raw: unknown, ctx: MethodContext): JsonObject | SlackRespon
   return raw;
 }
 
-function stored(raw: JsonObject, ctx: MethodContext, id: string, rootId: string, previousId: string | null): JsonObject {
+/** What storing a view needs: the model, who the app is, and the clock. */
+export type ViewContext = Pick<MethodContext, 'model' | 'identity' | 'now'>;
+
+function stored(raw: JsonObject, ctx: Pick<MethodContext, 'identity' | 'now'>, id: string, rootId: string, previousId: string | null): JsonObject {
   const { identity } = ctx;
   return {
     id,
@@ -70,12 +81,14 @@ function open(method: 'views.open' | 'views.push'): MethodHandler {
     let rootId = id;
     let previousId: string | null = null;
     if (method === 'views.push') {
-      const top = model.viewList.at(-1);
-      if (!top) return fail('not_found');
-      rootId = String(top.view.root_view_id);
-      previousId = top.id;
-      const depth = model.viewList.filter((v) => v.view.root_view_id === rootId).length;
-      if (depth >= VIEW_STACK_LIMIT) return fail('push_limit_reached');
+      // The modal the trigger came from (when the rig knows it), else the newest open one.
+      const fromId = model.triggerViews.get(String(params.trigger_id));
+      const from = fromId ? model.view(fromId) : model.viewList.filter(isOpenView).at(-1);
+      if (!from || !isOpenView(from)) return fail('not_found');
+      rootId = String(from.view.root_view_id);
+      const stack = model.openStack(rootId);
+      previousId = stack.at(-1)!.id;
+      if (stack.length >= VIEW_STACK_LIMIT) return fail('push_limit_reached');
     }
     const view = stored(raw, ctx, id, rootId, previousId);
     const record: FakeView = { id, view, versions: [view], openedAt: ctx.now(), method };
@@ -87,7 +100,8 @@ function open(method: 'views.open' | 'views.push'): MethodHandler {
 const update: MethodHandler = (params, ctx) => {
   const viewId = str(params.view_id);
   const externalId = str(params.external_id);
-  const record = ctx.model.viewList.find((v) => (viewId ? v.id === viewId : v.view.external_id === externalId));
+  const record = ctx.model.viewList.find((v) => isOpenView(v) && (viewId ? v.id === viewId : v.view.external_id === externalId));
+  // A view Slack closed (submitted, cleared, closed by the person) is gone, as a missing one.
   if (!record) return fail('not_found');
   const hash = str(params.hash);
   if (hash && hash !== record.view.hash) return fail('hash_conflict');
@@ -98,6 +112,76 @@ const update: MethodHandler = (params, ctx) => {
   record.versions.push(view);
   return ok({ view });
 };
+
+/** Closes `record` and every open view stacked above it (the person sees the one below, if any). */
+function closeFrom(model: FakeSlackModel, record: FakeView, at: number): void {
+  const stack = model.openStack(String(record.view.root_view_id));
+  const from = stack.indexOf(record);
+  for (const v of from < 0 ? [record] : stack.slice(from)) v.closedAt = at;
+}
+
+function closeStack(model: FakeSlackModel, record: FakeView, at: number): void {
+  for (const v of model.openStack(String(record.view.root_view_id))) v.closedAt = at;
+  record.closedAt ??= at;
+}
+
+/** The open modal view a payload is about (its `view.id`), if the fake opened it. */
+function openViewOf(model: FakeSlackModel, payload: JsonObject): FakeView | undefined {
+  const id = isObject(payload.view) ? str(payload.view.id) : undefined;
+  const record = id ? model.view(id) : undefined;
+  return record && isOpenView(record) ? record : undefined;
+}
+
+/**
+ * Slack is about to deliver an interactive payload: a trigger_id from inside a modal is tied
+ * to it (views.push stacks there), and a `view_closed` means the person already closed the
+ * view (`is_cleared`: the whole stack).
+ */
+export function viewInteractionDelivered(ctx: ViewContext, payload: JsonObject): void {
+  const record = openViewOf(ctx.model, payload);
+  if (!record) return;
+  const trigger = str(payload.trigger_id);
+  if (trigger) ctx.model.triggerViews.set(trigger, record.id);
+  if (payload.type === 'view_closed') {
+    if (payload.is_cleared === true) closeStack(ctx.model, record, ctx.now());
+    else closeFrom(ctx.model, record, ctx.now());
+  }
+}
+
+/**
+ * The app acked a `view_submission` (HTTP 200 / a Socket Mode ack) with `ack` (undefined for
+ * an empty body). An answer Slack would refuse (submission-ack.ts) leaves the view open.
+ */
+export function viewSubmissionAcked(ctx: ViewContext, payload: JsonObject, ack: unknown): void {
+  if (payload.type !== 'view_submission') return;
+  const record = openViewOf(ctx.model, payload);
+  if (!record || submissionAckProblems(payload, ack).length > 0) return;
+  const answer = isObject(ack) ? ack : {};
+  const at = ctx.now();
+  switch (answer.response_action) {
+    case 'errors':
+      return;
+    case 'clear':
+      closeStack(ctx.model, record, at);
+      return;
+    case 'update': {
+      if (!isObject(answer.view)) return;
+      const view = stored(answer.view, ctx, record.id, String(record.view.root_view_id), record.view.previous_view_id as string | null);
+      record.view = view;
+      record.versions.push(view);
+      return;
+    }
+    case 'push': {
+      if (!isObject(answer.view)) return;
+      const id = slackId('V', 11);
+      const view = stored(answer.view, ctx, id, String(record.view.root_view_id), record.id);
+      ctx.model.viewList.push({ id, view, versions: [view], openedAt: at, method: 'response_action' });
+      return;
+    }
+    default:
+      closeFrom(ctx.model, record, at);
+  }
+}
 
 /** views.publish: a Home tab per person; needs a known user and a `home` view within Block Kit limits. */
 const publish: MethodHandler = (params, ctx) => {

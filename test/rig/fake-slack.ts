@@ -18,8 +18,8 @@ import { fail, type Identity, type MethodContext, type MethodHandler, type Slack
 import { directoryMethods } from './fake-slack-directory.js';
 import { functionMethods } from './fake-slack-functions.js';
 import { historyMethods } from './fake-slack-history.js';
-import { FakeSlackModel, type FakeEphemeral, type FakeExecution, type FakeMessage, type FakeView } from './fake-slack-model.js';
-import { viewMethods } from './fake-slack-views.js';
+import { FakeSlackModel, isOpenView, type FakeEphemeral, type FakeExecution, type FakeMessage, type FakeView } from './fake-slack-model.js';
+import { viewInteractionDelivered, viewMethods, viewSubmissionAcked } from './fake-slack-views.js';
 import { unfurlKey, unfurlMethods } from './fake-slack-unfurl.js';
 import { parseParams, readBody } from './http-body.js';
 import type { JsonObject } from './json.js';
@@ -82,6 +82,21 @@ export interface FakeViews {
   all(): FakeView[];
   get(id: string): FakeView | undefined;
   latest(): FakeView | undefined;
+  /** False once Slack closed the view (see `delivered` / `acked`), or for an id it never opened. */
+  isOpen(id: string): boolean;
+  /**
+   * The rig is delivering an interactive payload to the app (slack-sender.ts and fake-socket.ts
+   * call this): a `view_closed` closes its view first, as the person already did; a trigger from
+   * inside a modal is tied to it, so views.push stacks there.
+   */
+  delivered(payload: JsonObject): void;
+  /**
+   * The app acknowledged a `view_submission` with `ack` (the body; undefined when empty), as
+   * Slack applies it: empty closes the submitted view (a root view: the modal), `clear` the
+   * whole stack, `update` replaces it under the same id, `push` stacks a new view, `errors`
+   * (or an answer Slack would refuse) leaves it open.
+   */
+  acked(payload: JsonObject, ack: unknown): void;
   /** The newest Home tab published to a person (views.publish), as Slack stores it. */
   home(userId: string): JsonObject | undefined;
 }
@@ -299,6 +314,12 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       all: () => [...model.viewList],
       get: (id) => model.view(id),
       latest: () => model.viewList.at(-1),
+      isOpen: (id) => {
+        const record = model.view(id);
+        return record !== undefined && isOpenView(record);
+      },
+      delivered: (payload) => viewInteractionDelivered({ model, identity, now }, payload),
+      acked: (payload, ack) => viewSubmissionAcked({ model, identity, now }, payload, ack),
       home: (userId) => model.homes.get(userId)?.at(-1),
     },
     channels: model.channels,

@@ -85,8 +85,13 @@ export async function createFakeSocket(options: FakeSocketOptions = {}): Promise
         return;
       }
       if (isObject(message) && typeof message.envelope_id === 'string') {
+        const envelopeId = message.envelope_id;
         const payload = isObject(message.payload) && Object.keys(message.payload).length > 0 ? message.payload : undefined;
-        acks.push({ envelope_id: message.envelope_id, ...(payload ? { payload } : {}), at: Date.now() });
+        const first = !acks.some((a) => a.envelope_id === envelopeId);
+        acks.push({ envelope_id: envelopeId, ...(payload ? { payload } : {}), at: Date.now() });
+        // Slack applies the first ack of a view_submission to the modal (closes, updates, pushes).
+        const envelope = envelopes.find((e) => e.envelope_id === envelopeId);
+        if (first && envelope?.type === 'interactive') options.slack?.views.acked(envelope.payload, payload);
       }
     });
     ws.send(
@@ -116,6 +121,7 @@ export async function createFakeSocket(options: FakeSocketOptions = {}): Promise
       ...(o.retryAttempt !== undefined ? { retry_attempt: o.retryAttempt, retry_reason: o.retryReason ?? 'timeout' } : {}),
     };
     envelopes.push(envelope);
+    if (type === 'interactive') options.slack?.views.delivered(payload);
     target.send(JSON.stringify(envelope));
     return envelope;
   };
