@@ -89,7 +89,7 @@ describe('audit trail', () => {
     await rig.sendCommand('server reinstall 102');
     const form = await waitFor(() => {
       const v = rig.slack.views.latest();
-      return v && JSON.stringify(v.view).includes('"block_id":"ssh-keys"') ? v : undefined;
+      return v && rig.slack.views.isOpen(v.id) && JSON.stringify(v.view).includes('"block_id":"ssh-keys"') ? v : undefined;
     }, { timeoutMs: 5000 });
     await rig.send.interaction(viewSubmissionPayload({ view: { ...form.view, id: form.id }, values: { template: 'debian-12', password: TYPED_PASSWORD }, userId: ALICE.id }));
     const msg = await rig.postedSince(from);

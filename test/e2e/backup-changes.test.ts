@@ -24,7 +24,8 @@ const sent = (from: number) => rig.mutations(from).map((r) => ({ method: r.metho
 const changeForm = (block: string) =>
   waitFor(() => {
     const v = rig.slack.views.latest();
-    return v && v.view.callback_id === 'cloud_change' && JSON.stringify(v.view).includes(`"block_id":"${block}"`) ? v : undefined;
+    // An open form: the previous test's form, submitted and closed, is not this one.
+    return v && rig.slack.views.isOpen(v.id) && v.view.callback_id === 'cloud_change' && JSON.stringify(v.view).includes(`"block_id":"${block}"`) ? v : undefined;
   }, { timeoutMs: 5000 });
 
 describe('backup create', () => {

@@ -30,7 +30,7 @@ describe('server reinstall', () => {
     // The form opens at once (loading), then is filled with the account's SSH keys.
     const view = await waitFor(() => {
       const v = rig.slack.views.latest();
-      return v && JSON.stringify(v.view).includes('"block_id":"ssh-keys"') ? v : undefined;
+      return v && rig.slack.views.isOpen(v.id) && JSON.stringify(v.view).includes('"block_id":"ssh-keys"') ? v : undefined;
     }, { timeoutMs: 5000 });
     expect(rig.slack.callsTo('views.open')).toHaveLength(1);
     const submit = await rig.send.interaction(
@@ -50,7 +50,7 @@ describe('server reinstall', () => {
     await rig.click(msg, 'op_confirm', ALICE.id);
     const dialog = await waitFor(() => {
       const v = rig.slack.views.latest();
-      return v && v.view.callback_id === 'cloud_type_confirm' ? v : undefined;
+      return v && rig.slack.views.isOpen(v.id) && v.view.callback_id === 'cloud_type_confirm' ? v : undefined;
     }, { timeoutMs: 5000 });
     const wrong = await rig.send.interaction(viewSubmissionPayload({ view: { ...dialog.view, id: dialog.id }, values: { typed: 'web-2.example.net' }, userId: ALICE.id }));
     expect(wrong.json).toMatchObject({ response_action: 'errors', errors: { typed: expect.stringContaining('web-1.example.net') } });
@@ -121,7 +121,7 @@ describe('server reinstall', () => {
     await rig.sendCommand('server reinstall 104');
     const view = await waitFor(() => {
       const v = rig.slack.views.latest();
-      return v && JSON.stringify(v.view).includes('"block_id":"password"') && v.view.callback_id === 'cloud_change' ? v : undefined;
+      return v && rig.slack.views.isOpen(v.id) && JSON.stringify(v.view).includes('"block_id":"password"') && v.view.callback_id === 'cloud_change' ? v : undefined;
     }, { timeoutMs: 5000 });
     const from = rig.sandbox.requests.length;
     const res = await rig.send.interaction(viewSubmissionPayload({ view: { ...view.view, id: view.id }, values: { template: 'debian-12', password: 'short' }, userId: ALICE.id }));

@@ -30,7 +30,8 @@ const sent = (from: number) => rig.mutations(from).map((r) => ({ method: r.metho
 const ruleForm = () =>
   waitFor(() => {
     const v = rig.slack.views.latest();
-    return v && v.view.callback_id === 'cloud_change' && JSON.stringify(v.view).includes('"block_id":"protocol"') ? v : undefined;
+    // An open form: the previous test's form, submitted and closed, is not this one.
+    return v && rig.slack.views.isOpen(v.id) && v.view.callback_id === 'cloud_change' && JSON.stringify(v.view).includes('"block_id":"protocol"') ? v : undefined;
   }, { timeoutMs: 5000 });
 /** Runs a change command and returns its status message once it reached `word`. */
 async function change(command: string, word: string) {
