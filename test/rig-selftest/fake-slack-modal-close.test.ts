@@ -163,6 +163,16 @@ describe('fake Slack closes modals as Slack does (HTTP)', () => {
     await slackError(client.views.update({ view_id: root.id!, view: modal('close') }), 'not_found');
   });
 
+  it('nobody can submit or click in a closed modal: the rig throws, unless Slack is redelivering', async () => {
+    const view = await open('close');
+    const stale = slack.views.get(view.id!)!.view;
+    await submit(view.id!);
+    await expect(send.interaction(viewSubmissionPayload({ view: stale }))).rejects.toThrow(/modal view V\w+ \(close\) is closed/);
+    await expect(send.interaction(blockActionsPayload({ actionId: 'more', view: stale }))).rejects.toThrow(/is closed/);
+    const retried = await send.interaction(viewSubmissionPayload({ view: stale }), { headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } });
+    expect(retried.status).toBe(200);
+  });
+
   it('views.push with a trigger from inside a closed modal answers not_found, even while another modal is open', async () => {
     const first = await open('close');
     const click = blockActionsPayload({ actionId: 'more', view: slack.views.get(first.id!)!.view });

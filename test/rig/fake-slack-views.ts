@@ -135,9 +135,16 @@ function openViewOf(model: FakeSlackModel, payload: JsonObject): FakeView | unde
 /**
  * Slack is about to deliver an interactive payload: a trigger_id from inside a modal is tied
  * to it (views.push stacks there), and a `view_closed` means the person already closed the
- * view (`is_cleared`: the whole stack).
+ * view (`is_cleared`: the whole stack). Nobody can submit, click in or close a modal Slack
+ * closed: such a payload throws, unless it is Slack redelivering (`redelivery`) one it sent
+ * before.
  */
-export function viewInteractionDelivered(ctx: ViewContext, payload: JsonObject): void {
+export function viewInteractionDelivered(ctx: ViewContext, payload: JsonObject, redelivery = false): void {
+  const id = isObject(payload.view) ? str(payload.view.id) : undefined;
+  const known = id ? ctx.model.view(id) : undefined;
+  if (known && !isOpenView(known) && !redelivery) {
+    throw new Error(`Slack would not deliver this ${String(payload.type)}: modal view ${id} (${String(known.view.callback_id)}) is closed; a person can only use an open one`);
+  }
   const record = openViewOf(ctx.model, payload);
   if (!record) return;
   const trigger = str(payload.trigger_id);

@@ -87,9 +87,10 @@ export interface FakeViews {
   /**
    * The rig is delivering an interactive payload to the app (slack-sender.ts and fake-socket.ts
    * call this): a `view_closed` closes its view first, as the person already did; a trigger from
-   * inside a modal is tied to it, so views.push stacks there.
+   * inside a modal is tied to it, so views.push stacks there. Throws for a payload from a modal
+   * Slack closed (nobody can submit or click in it), unless it is a `redelivery` (a retry).
    */
-  delivered(payload: JsonObject): void;
+  delivered(payload: JsonObject, redelivery?: boolean): void;
   /**
    * The app acknowledged a `view_submission` with `ack` (the body; undefined when empty), as
    * Slack applies it: empty closes the submitted view (a root view: the modal), `clear` the
@@ -318,7 +319,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
         const record = model.view(id);
         return record !== undefined && isOpenView(record);
       },
-      delivered: (payload) => viewInteractionDelivered({ model, identity, now }, payload),
+      delivered: (payload, redelivery) => viewInteractionDelivered({ model, identity, now }, payload, redelivery),
       acked: (payload, ack) => viewSubmissionAcked({ model, identity, now }, payload, ack),
       home: (userId) => model.homes.get(userId)?.at(-1),
     },

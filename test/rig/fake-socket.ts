@@ -120,8 +120,8 @@ export async function createFakeSocket(options: FakeSocketOptions = {}): Promise
       accepts_response_payload: type !== 'events_api',
       ...(o.retryAttempt !== undefined ? { retry_attempt: o.retryAttempt, retry_reason: o.retryReason ?? 'timeout' } : {}),
     };
+    if (type === 'interactive') options.slack?.views.delivered(payload, o.retryAttempt !== undefined);
     envelopes.push(envelope);
-    if (type === 'interactive') options.slack?.views.delivered(payload);
     target.send(JSON.stringify(envelope));
     return envelope;
   };

@@ -31,7 +31,8 @@ export function createSlackSender(eventsUrl: string, senderOptions: SlackSenderO
   return {
     command: (input, options = {}) => postSigned(eventsUrl, slashCommandBody(input), FORM_CONTENT_TYPE, { ...options, signingSecret }),
     interaction: async (payload, options = {}) => {
-      slack?.views.delivered(payload);
+      const redelivery = Object.keys(options.headers ?? {}).some((h) => h.toLowerCase() === 'x-slack-retry-num');
+      slack?.views.delivered(payload, redelivery);
       const res = await postSigned(eventsUrl, interactiveBody(payload), FORM_CONTENT_TYPE, { ...options, signingSecret });
       // Slack refuses a form answer it cannot show; so does the rig, loudly.
       const problems = submissionAckProblems(payload, res.json);
