@@ -12,14 +12,18 @@ import { useScheduleRig } from './schedule-rig.js';
 const GRACE = 60 * 60_000;
 const h = useScheduleRig(GRACE);
 
+/** A replica claimed the run and died before its run made a record; the others were down past the grace. */
+async function diedBeforeMakingARecord(s: { id: string; nextAt: number | null }): Promise<void> {
+  expect(await h.rig.store.schedules.claimRun(s.id, s.nextAt!, 'dead-replica', s.nextAt!, 0)).toBe(true);
+  await h.rig.store.schedules.advance(s.id, s.nextAt!, null, s.nextAt!);
+  h.jumpTo(s.nextAt! + GRACE + 60_000);
+}
+
 describe('a run taken over after its grace', () => {
   it('its first attempt made no record: nothing is started, the run is skipped, and the channel is told nothing was sent', async () => {
-    const { rig, tick, scheduled, idIn, jumpTo, posted, channelSince, mutationsSince } = h;
+    const { rig, tick, scheduled, idIn, posted, channelSince, mutationsSince } = h;
     const s = await scheduled(idIn(visibleText((await rig.command('schedule "backup create 101 --name lateA" in 2h')).final)));
-    // A replica claimed the run and died before its run made a record.
-    expect(await rig.store.schedules.claimRun(s.id, s.nextAt!, 'dead-replica', s.nextAt!, 0)).toBe(true);
-    await rig.store.schedules.advance(s.id, s.nextAt!, null, s.nextAt!);
-    jumpTo(s.nextAt! + GRACE + 60_000); // the other replicas were down past the grace
+    await diedBeforeMakingARecord(s);
     const from = rig.sandbox.requests.length;
     const seen = posted();
     await tick();
@@ -34,11 +38,9 @@ describe('a run taken over after its grace', () => {
   });
 
   it('a scheduled read: its answer is not made up late; the channel is told it was skipped', async () => {
-    const { rig, tick, scheduled, idIn, jumpTo, posted, channelSince } = h;
+    const { rig, tick, scheduled, idIn, posted, channelSince } = h;
     const s = await scheduled(idIn(visibleText((await rig.command('schedule "server status 101" in 6h')).final)));
-    expect(await rig.store.schedules.claimRun(s.id, s.nextAt!, 'dead-replica', s.nextAt!, 0)).toBe(true);
-    await rig.store.schedules.advance(s.id, s.nextAt!, null, s.nextAt!);
-    jumpTo(s.nextAt! + GRACE + 60_000);
+    await diedBeforeMakingARecord(s);
     const from = rig.sandbox.requests.length;
     const seen = posted();
     await tick();
@@ -52,11 +54,9 @@ describe('a run taken over after its grace', () => {
   });
 
   it('a --keep backup whose first attempt sent nothing: no backup and no retention delete, late', async () => {
-    const { rig, tick, scheduleConfirmed, jumpTo, posted, channelSince, mutationsSince } = h;
+    const { rig, tick, scheduleConfirmed, posted, channelSince, mutationsSince } = h;
     const s = await scheduleConfirmed('schedule "backup create 101 --name lateK" in 7h --keep 1');
-    expect(await rig.store.schedules.claimRun(s.id, s.nextAt!, 'dead-replica', s.nextAt!, 0)).toBe(true);
-    await rig.store.schedules.advance(s.id, s.nextAt!, null, s.nextAt!);
-    jumpTo(s.nextAt! + GRACE + 60_000);
+    await diedBeforeMakingARecord(s);
     const from = rig.sandbox.requests.length;
     const seen = posted();
     await tick();

@@ -7,11 +7,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PolicyFile } from '../../src/access/policy-file.js';
-import { createManualClock, type Clock, type ManualClock } from '../../src/clock.js';
-import { UNDO_TICK_MS } from '../../src/confirm/undo-window.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL, type FakeUser } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, type BotRig } from './bot-rig.js';
+import { createUndoClock } from './undo-clock.js';
 
 /** An admin of the ops channel by its policy rule only (Alice is one by CLOUD_ADMINS). */
 const DAVE: FakeUser = { id: 'UDAVE00004', name: 'dave', realName: 'Dave Channel-Admin' };
@@ -24,23 +23,13 @@ const policyWith = (rule: Partial<Rule> = {}): PolicyFile => ({
 });
 
 let rig: BotRig;
-let manual: ManualClock;
 let current: PolicyFile = policyWith();
-let parked = 0;
+const { clock, parkedLoop, advance } = createUndoClock();
 const { text, until, ephemeralTo, buttons } = rigHelpers(() => rig);
 
 beforeAll(async () => {
-  manual = createManualClock();
-  const clock: Clock = {
-    now: () => manual.now(),
-    sleep(ms, signal) {
-      if (ms !== UNDO_TICK_MS) return manual.sleep(ms, signal);
-      parked++;
-      return manual.sleep(ms, signal).finally(() => parked--);
-    },
-  };
   rig = await startBotRig({ clock, watch: { intervalMs: 3_600_000 }, extraUsers: [DAVE], policy: current, reloadPolicy: () => current });
-  await waitFor(() => parked === 1, { timeoutMs: 5000, message: 'the undo loop to park' });
+  await parkedLoop();
 });
 afterAll(async () => {
   await rig.close();
@@ -53,11 +42,6 @@ async function reload(next: PolicyFile): Promise<void> {
   current = next;
   const outcome = await rig.bot.reloadPolicy('signal');
   expect(outcome.kind).not.toBe('refused');
-}
-
-async function advance(ms: number): Promise<void> {
-  await manual.advance(ms);
-  await waitFor(() => parked === 1, { timeoutMs: 5000, message: 'the undo loop to sleep again' });
 }
 
 const deletes = (from: number) => rig.mutations(from).map((r) => `${r.method} ${r.rawPath}`);
@@ -78,6 +62,11 @@ async function ask(id = freshKey()) {
   return msg;
 }
 
+/** The 30 s undo delay passes, in the undo loop's 10 s ticks. */
+async function waitOutDelay(): Promise<void> {
+  for (let i = 0; i < 3; i++) await advance(10_000);
+}
+
 const entriesOf = async (recordId: string) => (await rig.store.audit.list({ limit: 50 })).filter((e) => e.operationId === recordId);
 const recordOf = async (ts: string) => (await rig.store.operations.listRecent({ limit: 20 })).find((r) => r.messageTs === ts)!;
 
@@ -89,9 +78,7 @@ describe('a destroy waiting out its undo delay is checked again when the delay e
     await until(msg, 'sending in 30 seconds');
 
     await reload(policyWith({ ceiling: ['read', 'change'] }));
-    await advance(10_000);
-    await advance(10_000);
-    await advance(10_000);
+    await waitOutDelay();
     expect(deletes(from)).toEqual([]);
     const closed = await until(msg, 'not sent');
     expect(text(closed)).toContain('not sent — the right to make it here was withdrawn during its undo window; nothing was sent');
@@ -122,9 +109,7 @@ describe('a destroy waiting out its undo delay is checked again when the delay e
     await until(msg, 'sending in 30 seconds');
 
     await reload(policyWith({ admins: [], operators: [DAVE.id] }));
-    await advance(10_000);
-    await advance(10_000);
-    await advance(10_000);
+    await waitOutDelay();
     expect(deletes(from)).toEqual([]);
     const closed = await until(msg, 'not sent');
     expect(text(closed)).toContain(`<@${DAVE.id}> may no longer make this change here.`);
@@ -144,9 +129,7 @@ describe('a destroy waiting out its undo delay is checked again when the delay e
     expect(text(await until(msg, 'approved by'))).toContain(`approved by <@${DAVE.id}>`);
 
     await reload(policyWith({ approval: ['destroy'], admins: [], operators: [DAVE.id] }));
-    await advance(10_000);
-    await advance(10_000);
-    await advance(10_000);
+    await waitOutDelay();
     expect(deletes(from)).toEqual([]);
     const closed = await until(msg, 'not sent');
     expect(text(closed)).toContain(`<@${DAVE.id}> may no longer make this change here.`);
@@ -160,9 +143,7 @@ describe('a destroy waiting out its undo delay is checked again when the delay e
     await until(msg, 'sending in 30 seconds');
 
     await reload(policyWith({ approval: ['destroy'] }));
-    await advance(10_000);
-    await advance(10_000);
-    await advance(10_000);
+    await waitOutDelay();
     expect(deletes(from)).toEqual([]);
     const closed = await until(msg, 'not sent');
     expect(text(closed)).toContain('not sent — the channel’s rules now want a second admin’s approval');

@@ -7,41 +7,23 @@
  * middle resumes the countdown from the SQLite file and sends once, on time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createManualClock, type Clock, type ManualClock } from '../../src/clock.js';
-import { UNDO_TICK_MS } from '../../src/confirm/undo-window.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, BOB, OPS_CHANNEL } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { createUndoClock } from './undo-clock.js';
 
 let rig: BotRig;
-let manual: ManualClock;
-/** Undo loops parked on the bot's clock (its sleeps are the only ones of UNDO_TICK_MS: the watcher's interval is set apart). */
-let parked = 0;
+const { manual, clock, parkedLoop, advance } = createUndoClock();
 const { text, latest, until, ephemeralTo, buttons } = rigHelpers(() => rig);
 
 beforeAll(async () => {
-  manual = createManualClock();
-  const clock: Clock = {
-    now: () => manual.now(),
-    sleep(ms, signal) {
-      if (ms !== UNDO_TICK_MS) return manual.sleep(ms, signal);
-      parked++;
-      return manual.sleep(ms, signal).finally(() => parked--);
-    },
-  };
   rig = await startBotRig({ clock, watch: { intervalMs: 3_600_000 }, policy: { version: 1, undo_delay: 30_000, channels: {} } });
-  await waitFor(() => parked === 1, { timeoutMs: 5000, message: 'the undo loop to park' });
+  await parkedLoop();
 });
 afterAll(async () => {
   await rig.close();
   expect(rig.slack.violations).toEqual([]);
 });
-
-/** Moves the bot's clock on and waits until the undo loop has done any pass it woke for and sleeps again. */
-async function advance(ms: number): Promise<void> {
-  await manual.advance(ms);
-  await waitFor(() => parked === 1, { timeoutMs: 5000, message: 'the undo loop to sleep again' });
-}
 
 const deletes = (from: number) => rig.mutations(from).map((r) => `${r.method} ${r.rawPath}`);
 
@@ -140,7 +122,7 @@ describe('a destroy in a channel with an undo delay', () => {
 
     await rig.restartBot();
     // The new instance edits the countdown from the store at once, and parks its loop.
-    await waitFor(() => parked === 1, { timeoutMs: 5000, message: 'the new undo loop to park' });
+    await parkedLoop('the new undo loop to park');
     await advance(10_000);
     await until(msg, 'sending in 10 seconds');
     expect(deletes(from)).toEqual([]);

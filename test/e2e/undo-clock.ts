@@ -1,0 +1,29 @@
+/**
+ * The bot's clock for undo-window tests: a manual clock whose undo loop's sleeps (the only ones
+ * of UNDO_TICK_MS: the watcher's interval is set apart) are counted, so a test moves time on and
+ * then waits until the loop has done the pass it woke for and sleeps again.
+ */
+import { createManualClock, type Clock } from '../../src/clock.js';
+import { UNDO_TICK_MS } from '../../src/confirm/undo-window.js';
+import { waitFor } from '../rig/wait-for.js';
+
+export function createUndoClock() {
+  const manual = createManualClock();
+  let parked = 0;
+  const clock: Clock = {
+    now: () => manual.now(),
+    sleep(ms, signal) {
+      if (ms !== UNDO_TICK_MS) return manual.sleep(ms, signal);
+      parked++;
+      return manual.sleep(ms, signal).finally(() => parked--);
+    },
+  };
+  /** Until one undo loop sleeps (after a start or a restart). */
+  const parkedLoop = (message = 'the undo loop to park') => waitFor(() => parked === 1, { timeoutMs: 5000, message });
+  /** Moves the bot's clock on and waits until the undo loop sleeps again. */
+  async function advance(ms: number): Promise<void> {
+    await manual.advance(ms);
+    await parkedLoop('the undo loop to sleep again');
+  }
+  return { manual, clock, parkedLoop, advance };
+}
