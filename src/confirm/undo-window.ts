@@ -9,7 +9,7 @@
  */
 import { buildClickAnswer } from '../views/change-notices.js';
 import { UNDO_TOO_LATE, UNKNOWN_REQUEST } from '../views/click-views.js';
-import type { Mrkdwn } from '../views/mrkdwn.js';
+import { unescapeEntities, type Mrkdwn } from '../views/mrkdwn.js';
 import { APPROVAL_NOW_REQUIRED, RIGHTS_WITHDRAWN } from '../views/status-views.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { OperationPatch, OperationRecord } from '../store/types.js';
@@ -67,7 +67,7 @@ async function notAllowedNow(ctx: FlowContext, op: AnyOperation, r: OperationRec
     const refused = await ctx.authorize(r, op, who, action);
     if (!refused) continue;
     // The refusal is worded to the person; the audit keeps its rule, without markup.
-    const why = refused.replace(/^:[a-z_]+: /, '').replace(/[`*_]/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').slice(0, 300);
+    const why = unescapeEntities(refused.replace(/^:[a-z_]+: /, '').replace(/[`*_]/g, '')).slice(0, 300);
     return {
       patch: { errorCode: RIGHTS_WITHDRAWN, result: { withdrawnFrom: who } },
       detail: `not sent: ${who} may no longer make this change here (checked again when its undo window ended; they would be told: ${why})`,

@@ -4,6 +4,7 @@
  * and its clients turn straight quotes into curly ones and `--` into a dash, so all of
  * those are read back as the person meant them.
  */
+import { unescapeEntities } from '../views/mrkdwn.js';
 
 /**
  * The longest command text the bot reads: Slack's own limit on a slash command's text (4,000
@@ -13,9 +14,8 @@ export const COMMAND_TEXT_MAX = 4000;
 
 const QUOTES: Record<string, string> = { '"': '"', "'": "'", '“': '”', '‘': '’', '”': '”' };
 
-export function unescapeSlack(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-}
+/** Slack escapes &, < and > in command text. */
+export const unescapeSlack = unescapeEntities;
 
 export class TokenizeError extends Error {
   constructor(

@@ -5,6 +5,7 @@
  * symbol, and Slack's three escapes are undone. No control character in what is rendered
  * reaches the terminal: only the styles added here do.
  */
+import { unescapeEntities } from '../views/mrkdwn.js';
 
 export interface TextContext {
   /** The local person: `<@id>` reads as "@you". */
@@ -87,9 +88,7 @@ export function terminalSafe(text: string): string {
     .join('');
 }
 
-export function unescapeEntities(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-}
+export { unescapeEntities };
 
 export function emoji(text: string): string {
   return text.replace(/:([a-z0-9_+-]+):/g, (whole, name: string) => EMOJI[name] ?? whole);

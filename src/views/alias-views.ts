@@ -6,7 +6,7 @@
 import type { AliasRecord } from '../store/alias-types.js';
 import type { Block, Reply } from './types.js';
 import { context, header, lineSections, section } from './blocks.js';
-import { md, mention, val, type Mrkdwn } from './mrkdwn.js';
+import { md, mention, unescapeEntities, val, type Mrkdwn } from './mrkdwn.js';
 import { plural } from './format.js';
 
 /** What saving an alias came to: saved, or why not (a bad name or command, the name taken, too many). */
@@ -18,7 +18,7 @@ export type AliasCreateOutcome =
 
 export type AliasRemoveOutcome = { kind: 'removed'; record: AliasRecord } | { kind: 'none'; name: string } | { kind: 'not-yours'; record: AliasRecord };
 
-const unescape = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescape = unescapeEntities;
 
 /** `/cloud server status $1` as saved. */
 export const aliasCommand = (command: string): Mrkdwn => val(`/cloud ${unescape(command)}`);

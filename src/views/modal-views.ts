@@ -7,7 +7,7 @@ import type { types } from '@slack/bolt';
 import type { ModalField, ModalOption, ModalSpec } from './modal-spec.js';
 import type { Block } from './types.js';
 import { context, section } from './blocks.js';
-import { md, plain as oneLine, val, type Mrkdwn } from './mrkdwn.js';
+import { md, plain as oneLine, unescapeEntities, val, type Mrkdwn } from './mrkdwn.js';
 import { words } from './words.js';
 
 export const CHANGE_MODAL_CALLBACK = 'cloud_change';
@@ -161,7 +161,7 @@ export function buildChoicesUnreadable(title: string, summary: Mrkdwn, nextStep:
 
 /** A refusal of ours as a field's `response_action: errors` text: plain (Slack shows it as is), one line. */
 export function fieldErrorText(refusal: Mrkdwn): string {
-  return oneLine(refusal.replace(/`/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
+  return oneLine(unescapeEntities(refusal.replace(/`/g, '')));
 }
 
 /** The `response_action: errors` text when the typed hostname does not match (plain text: Slack shows it as is). */

@@ -63,6 +63,11 @@ export function escapeEntities(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** Reads escaped text back (Slack sends typed text so escaped; a refusal kept as plain text). */
+export function unescapeEntities(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
 /**
  * Outside text as an inline code span: no mention, link, emoji or formatting inside it is
  * live, it stays on one line, and a backtick (which would close the span) becomes a look-alike.
