@@ -3,6 +3,7 @@
  * `--keep N` inside the quotes are taken off, the rest parsed against the catalog. Used when
  * scheduling (to check it) and at each run (the catalog may have changed since).
  */
+import type { Access } from '../access/access.js';
 import { maskedArgs } from '../access/secrets.js';
 import type { Catalog } from '../operations/catalog.js';
 import { parseCommand } from '../operations/parse-command.js';
@@ -45,4 +46,13 @@ export function readScheduled(typed: string, catalog: Catalog): ScheduledCommand
   }
   if (keep !== undefined && op.id !== 'backup.create') return { ok: false, problem: md`${val('--keep')} goes with ${val('backup create')} only` };
   return { ok: true, text, op, args, masked: maskedArgs(op, args), ...(parsed.account !== undefined ? { account: parsed.account } : {}), ...(keep !== undefined ? { keep } : {}) };
+}
+
+/**
+ * Whether a second admin must approve a schedule of these operations (its command and, with
+ * `--keep`, backup delete) in this channel on this account, under the rules in force now: asked
+ * when it is scheduled (its card) and again at each run.
+ */
+export function scheduleWantsApproval(access: Pick<Access, 'approvalFor'>, ops: readonly AnyOperation[], channelId: string, account: string): boolean {
+  return ops.some((o) => !!o.change && !!access.approvalFor(o, channelId, account));
 }

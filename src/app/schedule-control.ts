@@ -18,7 +18,7 @@ import type { SlackApi } from '../chat/slack-api.js';
 import type { Logger } from '../log.js';
 import { md, val } from '../views/mrkdwn.js';
 import { admit, type GuardDeps } from './guard.js';
-import { readScheduled } from './schedule-command.js';
+import { readScheduled, scheduleWantsApproval } from './schedule-command.js';
 import { CONFIRM_OPS } from '../operations/entries/schedule-confirm.js';
 import { armConfirmed, confirmCardKey } from '../schedule/arm.js';
 import { DEFAULT_GRACE_MS } from '../schedule/scheduler.js';
@@ -68,8 +68,10 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
       if ((await store.list(input.channelId)).length >= SCHEDULES_PER_CHANNEL) return { kind: 'full', max: SCHEDULES_PER_CHANNEL };
       const nextAt = nextAfter(parsed.when, now);
       const op = read.op;
-      const approval = !!op.change && !!deps.access.approvalFor(op, input.channelId, admitted.account);
       const del = keep !== undefined ? deps.catalog.byId('backup.delete') : undefined;
+      // What the schedule stands for: its card is approved and clicked as these (confirm/judged-as.ts).
+      const armed = del ? [op, del] : [op];
+      const approval = scheduleWantsApproval(deps.access, armed, input.channelId, admitted.account);
       if (keep !== undefined) {
         // `--keep` deletes backups: the person needs that right here too, and the schedule a Confirm.
         const may = del ? await admit(deps, del, input.userId, input.channelId, {}, read.account) : undefined;
@@ -107,16 +109,14 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
         dedupeKey: confirmCardKey(record.id),
         // Approved (and clicked) as what it arms, not as the card's tier: an approval the
         // command needs is given here, once, and the runs check for it (app/schedule-run.ts).
-        judgedAs: del ? [op, del] : [op],
+        judgedAs: armed,
       });
       if (outcome.kind !== 'posted') {
         await store.move(record.id, ['pending'], 'cancelled', deps.clock.now());
         return outcome.kind === 'tell' ? { kind: 'refused', reply: outcome.reply } : { kind: 'invalid', problem: md`the confirmation could not be posted; nothing was scheduled` };
       }
       const linked = await store.link(record.id, outcome.record.id, deps.clock.now());
-      // What the card waits for, as the card itself says it (judged as what it arms: confirm/judged-as.ts).
-      const approved = [op, ...(del ? [del] : [])].some((o) => !!deps.access.approvalFor(o, input.channelId, admitted.account));
-      return { kind: 'created', record: linked ?? record, next, awaits: approved ? 'approval' : 'confirm' };
+      return { kind: 'created', record: linked ?? record, next, awaits: approval ? 'approval' : 'confirm' };
     },
     async list(channelId) {
       await armConfirmed(store, operations, deps.clock.now());

@@ -18,7 +18,7 @@ import { RUN_TAKEN_OVER } from '../views/status-views.js';
 import type { Reply } from '../views/types.js';
 import { admit } from './guard.js';
 import { runCommand, type CommandCoreDeps } from './run-command.js';
-import { readScheduled } from './schedule-command.js';
+import { readScheduled, scheduleWantsApproval } from './schedule-command.js';
 import { keepNewest, makeRoom, type RetentionDeps } from './backup-retention.js';
 import { createScheduler, DEFAULT_GRACE_MS, type RunEnd } from '../schedule/scheduler.js';
 import { commandDedupeKey } from './change-commands.js';
@@ -64,7 +64,7 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
     const retention: RetentionDeps | undefined = keep !== undefined && op.id === 'backup.create' ? { ...deps, schedule: s, occurrence, account: admitted.account, args: read.args, ...(signal ? { signal } : {}) } : undefined;
     const del = retention ? deps.catalog.byId('backup.delete') : undefined;
     // Its deletions too: a schedule confirmed alone does not delete backups once deleting needs an approval.
-    if (op.change && [op, ...(del ? [del] : [])].some((o) => deps.access.approvalFor(o, s.channelId, admitted.account)) && !confirm?.approvedBy) {
+    if (scheduleWantsApproval(deps.access, del ? [op, del] : [op], s.channelId, admitted.account) && !confirm?.approvedBy) {
       return refuse(md`the channel’s rules now want an admin’s approval for this, which the schedule never had. Schedule it again to have it approved.`, 'refused: needs approval');
     }
     if (retention) {
