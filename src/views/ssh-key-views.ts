@@ -4,7 +4,7 @@ import type { ViewContext } from './types.js';
 import type { Reply } from './types.js';
 import { header, lineSections, section } from './blocks.js';
 import { ago } from './format.js';
-import { join, md, val, type Mrkdwn } from './mrkdwn.js';
+import { codeBlock, join, md, val, type Mrkdwn } from './mrkdwn.js';
 
 /** Plain text: the caller shows it as a value. */
 export function shortKey(publicKey: string | null | undefined): string {
@@ -22,4 +22,14 @@ export function buildSshKeys(keys: SshKey[], view: ViewContext): Reply {
     return join(parts, ' · ');
   });
   return { text: md`${keys.length} SSH keys`, blocks: [header('SSH keys'), ...lineSections(lines, 48)] };
+}
+
+/** One key, found in the account's list (`key` undefined: the account has none with that id). */
+export function buildSshKey(id: number, key: SshKey | undefined, view: ViewContext): Reply {
+  if (!key) return { text: md`No SSH key ${val(id)}.`, blocks: [section(md`The account has no SSH key ${val(id)}. \`/cloud ssh-key list\` shows them.`)] };
+  const lines: Mrkdwn[] = [md`*Name* ${key.name ? val(key.name) : md`_unnamed_`}`];
+  if (key.created_at) lines.push(md`*Added* ${ago(key.created_at, view.now)}`);
+  // Whole, in a code block, so it can be copied (a key is up to a few hundred characters).
+  const pub = key.public_key ? [section(md`*Public key*\n${codeBlock(key.public_key)}`)] : [];
+  return { text: md`SSH key ${val(id)}`, blocks: [header(`SSH key ${id}`), ...lineSections(lines, 48), ...pub] };
 }

@@ -36,7 +36,7 @@ export async function cloudTour(rig: BotRig, h: (i: number) => string): Promise<
     '', 'help', 'server', 'server status 101', 'server status 102', 'server status 103', 'server status 104',
     'server credentials 101', 'server ips 101', 'backup list 101', 'backup list 101 --page 2', 'backup list 102', 'ip subnets',
     'worker requirements', 'worker locations', 'worker templates', `worker status ${SEED_WORKER_UUID}`, 'sg show 7', 'sg show 8',
-    'ssh-key list', 'plan list', 'plan list --page 2', 'plan list --location 1', 'account usage', 'account invoices',
+    'ssh-key list', 'ssh-key show 11', 'plan list', 'plan list --page 2', 'plan list --location 1', 'account usage', 'account invoices',
     'account invoices --page 2', 'watch list', 'audit', 'audit --limit 50', 'policy', `policy ${CAROL.id}`,
     'server known', 'sg known', 'worker known', // hostile names remembered from the answers above
   ]) await r(c);

@@ -34,7 +34,7 @@ export async function typedTour(rig: BotRig, t: string, long: string = t): Promi
     `worker deploy --name x --location 1 --repo https://github.com/a/b.git --port ${q}`, `sg show ${q}`, `sg delete-rule 7 ${q}`,
     `sg attach 7 ${q}`, `sg deploy ${q}`, `sg add-rule 7 --type ${q} --action ACCEPT --protocol tcp`,
     `sg add-rule 7 --type inbound --action ACCEPT --protocol tcp --source ${q}`, `sg add-rule 7 --type inbound --action ACCEPT --protocol tcp --port ${q}`,
-    `sg add-rule 7 --type inbound --action ACCEPT --protocol tcp --priority ${q}`, `ssh-key delete ${q}`, `plan list --location ${q}`,
+    `sg add-rule 7 --type inbound --action ACCEPT --protocol tcp --priority ${q}`, `ssh-key delete ${q}`, `ssh-key show ${q}`, `plan list --location ${q}`,
     `plan list --page ${q}`, `account invoices --page ${q}`, `watch cancel ${q}`, `audit --user ${q}`, `audit --limit ${q}`,
     `server status 101 --dry-run ${q}`, `policy ${q}`, `server status 101 --account ${q}`, ...subscriptionTypedCommands(q),
     // Aliases: a hostile name is refused; a hostile command is saved, listed, run (and refused by the parser).

@@ -122,6 +122,26 @@ describe('read commands', () => {
     for (const id of ['11', '12', '13']) expect(visibleText(r.final)).toContain(`\`${id}\``);
   });
 
+  it('ssh-key show: one key from the list, its whole public key as data', async () => {
+    const key = rig.sandbox.state.sshKeys.find((k) => k.id === 12)!;
+    const r = await rig.command('ssh-key show 12');
+    expect(paths(r)).toEqual(['GET /v2/ssh-keys']);
+    const text = visibleText(r.final);
+    expect(text).toContain('SSH key 12');
+    expect(text).toContain(`\`${key.name}\``);
+    expect(text).toContain(key.public_key!.trim());
+    expect(r.final.response_type).toBe('ephemeral');
+  });
+
+  it('ssh-key show of a key the account lacks says so; a malformed id sends nothing', async () => {
+    const r = await rig.command('ssh-key show 999');
+    expect(paths(r)).toEqual(['GET /v2/ssh-keys']);
+    expect(visibleText(r.final)).toContain('The account has no SSH key `999`');
+    const bad = await rig.command('ssh-key show 12/../../servers');
+    expect(paths(bad)).toEqual([]);
+    expect(visibleText(bad.final)).toContain('`12/../../servers` is not an id');
+  });
+
   it('plan list with a location shows availability and sizes in GB', async () => {
     const r = await rig.command('plan list --location 1 --page 2');
     expect(paths(r)).toEqual(['GET /v2/plans?location_id=1&page=2']);

@@ -5,8 +5,8 @@ import { buildSubnets } from '../../views/ip-views.js';
 import { buildPager } from '../../views/pager.js';
 import { buildPlans } from '../../views/plan-views.js';
 import { buildSecurityGroup } from '../../views/sg-views.js';
-import { buildSshKeys } from '../../views/ssh-key-views.js';
-import { groupArg, locationFlag, serverArg } from '../args.js';
+import { buildSshKey, buildSshKeys } from '../../views/ssh-key-views.js';
+import { groupArg, locationFlag, serverArg, sshKeyIdArg } from '../args.js';
 import { defineOperation, pageFlag, defineRead, defineListRead } from '../define.js';
 import { groupSeen, serverSeen } from '../remember.js';
 
@@ -34,6 +34,15 @@ export const sgShow = defineRead({
 
 export const sshKeyList = defineListRead('ssh-key.list', 'SSH keys saved in the account', (cloud, o) => cloud.sshKeys.list(o), buildSshKeys);
 
+// The API has no GET /ssh-keys/{id} (spec: DELETE only): one key is read from the list.
+export const sshKeyShow = defineRead({
+  id: 'ssh-key.show',
+  summary: 'One SSH key: its name, full public key and when it was added',
+  args: { id: sshKeyIdArg },
+  run: async ({ cloud, signal }, { id }) => ({ id, key: (await cloud.sshKeys.list({ signal })).find((k) => k.id === id) }),
+  render: (result, _args, view) => buildSshKey(result.id, result.key, view),
+});
+
 export const planList = defineRead({
   id: 'plan.list',
   summary: 'Plans by monthly price; with --location, availability there',
@@ -58,4 +67,4 @@ export const accountInvoices = defineOperation({
 });
 
 /** This file's catalog entries (src/operations/index.ts lists each file's array once). */
-export const OTHER_READS = [backupList, ipSubnets, sgShow, sshKeyList, planList, accountUsage, accountInvoices];
+export const OTHER_READS = [backupList, ipSubnets, sgShow, sshKeyList, sshKeyShow, planList, accountUsage, accountInvoices];

@@ -40,7 +40,7 @@ describe('did you mean', () => {
     const add = problem('ssh-kye add');
     expect(add.notOffered).toBe(true);
     expect(add.message).toContain("I don't know `ssh-kye`. If you meant `ssh-key add`: The provider’s API cannot create SSH keys");
-    expect(problem('ssh-kye frob').usage.map((o) => o.id)).toEqual(['ssh-key.list', 'ssh-key.delete']);
+    expect(problem('ssh-kye frob').usage.map((o) => o.id)).toEqual(['ssh-key.list', 'ssh-key.show', 'ssh-key.delete']);
   });
 
   it('drops a leading `cloud` or `/cloud`: it is the command itself', () => {
