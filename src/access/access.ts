@@ -3,14 +3,15 @@
  * click, a form) against the policy in force then (it may be reloaded: policy-source.ts).
  * Secure by default: with no lists configured everyone is a viewer; with CLOUD_VIEWERS set,
  * someone on no list may do nothing at all. User groups are resolved through Slack
- * (usergroups.users.list) and cached briefly; a group that cannot be read grants nothing.
+ * (usergroups.users.list) and cached briefly; a group that cannot be read grants nothing, and
+ * the finding says so (`unread`), so a refusal it causes is not told as the rules' verdict.
  */
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { Scope, Tier } from '../domain/tier.js';
 import { approvalRule, decide, type Decision } from './decide.js';
-import type { Refusal, RuleRef, Role, PolicyExplanation } from '../domain/access-verdict.js';
+import type { Refusal, RuleRef, Role, PolicyExplanation, UnreadGroup } from '../domain/access-verdict.js';
 import { channelRule, rolesConfigured, type Policy, type RoleLists } from './policy.js';
 import { ROLES } from './roles.js';
 import { explainPolicy } from './explain.js';
@@ -26,6 +27,8 @@ export interface RoleFinding {
   role: Role | undefined;
   /** The list that granted it (`CLOUD_ADMINS`, `channels.C0PROD.operators`), or why none did. */
   source: string;
+  /** User groups on lists above `role` that could not be read: the role may be higher. Absent when none. */
+  unread?: UnreadGroup[];
 }
 
 export interface Access {
@@ -71,9 +74,10 @@ const ENV_NAMES: Record<Role, string> = { admin: 'CLOUD_ADMINS', operator: 'CLOU
 
 export function createAccess(deps: AccessDeps): Access {
   const cacheMs = deps.cacheMs ?? 60_000;
-  const cache = new Map<string, { at: number; members: Promise<Set<string>> }>();
+  const cache = new Map<string, { at: number; members: Promise<Set<string> | undefined> }>();
 
-  function members(groupId: string): Promise<Set<string>> {
+  /** A group's members; undefined while it cannot be read (not cached, so the next look reads again). */
+  function members(groupId: string): Promise<Set<string> | undefined> {
     const now = deps.clock.now();
     const hit = cache.get(groupId);
     if (hit && now - hit.at < cacheMs) return hit.members;
@@ -82,39 +86,51 @@ export function createAccess(deps: AccessDeps): Access {
       (error: unknown) => {
         deps.logger.warn('could not read a user group; it grants nothing until it can be read', { group: groupId, error });
         cache.delete(groupId);
-        return new Set<string>();
+        return undefined;
       },
     );
     cache.set(groupId, { at: now, members });
     return members;
   }
 
-  async function listed(userId: string, list: readonly string[]): Promise<boolean> {
-    if (list.includes(userId)) return true;
-    for (const id of list) if (id.startsWith('S') && (await members(id)).has(userId)) return true;
-    return false;
+  /** Whether the list names the person, directly or through a group; else the groups that could not be read. */
+  async function listed(userId: string, list: readonly string[]): Promise<{ hit: boolean; unread: string[] }> {
+    if (list.includes(userId)) return { hit: true, unread: [] };
+    const unread: string[] = [];
+    for (const id of list) {
+      if (!id.startsWith('S')) continue;
+      const group = await members(id);
+      if (group?.has(userId)) return { hit: true, unread: [] };
+      if (!group) unread.push(id);
+    }
+    return { hit: false, unread };
   }
 
-  async function highestIn(userId: string, lists: RoleLists): Promise<Role | undefined> {
-    for (const role of [...ROLES].reverse()) if (await listed(userId, lists[role])) return role;
-    return undefined;
+  /** The highest role the lists give, and the unread groups of the lists above it. */
+  async function highestIn(userId: string, lists: RoleLists): Promise<{ role: Role | undefined; unread: UnreadGroup[] }> {
+    const unread: UnreadGroup[] = [];
+    for (const role of [...ROLES].reverse()) {
+      const found = await listed(userId, lists[role]);
+      if (found.hit) return { role, unread };
+      unread.push(...found.unread.map((group) => ({ group, role })));
+    }
+    return { role: undefined, unread };
   }
 
   async function findRole(userId: string, channelId?: string): Promise<RoleFinding> {
     const policy = deps.policy();
     const ch = channelRule(policy, channelId);
-    const own = ch !== 'deny' ? await highestIn(userId, ch.roles) : undefined;
+    const own = ch !== 'deny' ? await highestIn(userId, ch.roles) : { role: undefined, unread: [] };
     const global = await highestIn(userId, policy.roles);
-    // The higher of the two; a tie is credited to the environment.
-    if (global && (!own || ROLES.indexOf(global) >= ROLES.indexOf(own))) return { role: global, source: policy.rolesFrom ?? ENV_NAMES[global] };
-    if (own && ch !== 'deny') return { role: own, source: `${ch.key}.${LIST_NAMES[own]}` };
-    // On no list: a viewer, unless CLOUD_VIEWERS names the viewers.
-    return policy.viewersListed ? { role: undefined, source: 'CLOUD_VIEWERS' } : { role: 'viewer', source: 'default (CLOUD_VIEWERS unset)' };
+    const found = pickRole(policy, ch === 'deny' ? undefined : ch.key, own.role, global.role);
+    // Only a group that could give more than was found leaves the finding in doubt.
+    const unread = [...own.unread, ...global.unread].filter((u) => !found.role || ROLES.indexOf(u.role) > ROLES.indexOf(found.role));
+    return unread.length ? { ...found, unread } : found;
   }
 
   async function check(userId: string, channelId: string | undefined, op: Guarded, account?: string): Promise<AccessDecision> {
-    const { role, source } = await findRole(userId, channelId);
-    return decide(deps.policy(), { role, roleSource: source, channelId, tier: op.tier, ...(op.scope ? { scope: op.scope } : {}), account });
+    const { role, source, unread } = await findRole(userId, channelId);
+    return decide(deps.policy(), { role, roleSource: source, channelId, tier: op.tier, ...(op.scope ? { scope: op.scope } : {}), account, ...(unread ? { unread } : {}) });
   }
 
   return {
@@ -145,4 +161,12 @@ export function createAccess(deps: AccessDeps): Access {
       return !rolesConfigured(deps.policy());
     },
   };
+}
+
+/** The higher of a channel's and the environment's role; a tie is credited to the environment. */
+function pickRole(policy: Policy, channelKey: string | undefined, own: Role | undefined, global: Role | undefined): RoleFinding {
+  if (global && (!own || ROLES.indexOf(global) >= ROLES.indexOf(own))) return { role: global, source: policy.rolesFrom ?? ENV_NAMES[global] };
+  if (own && channelKey !== undefined) return { role: own, source: `${channelKey}.${LIST_NAMES[own]}` };
+  // On no list: a viewer, unless CLOUD_VIEWERS names the viewers.
+  return policy.viewersListed ? { role: undefined, source: 'CLOUD_VIEWERS' } : { role: 'viewer', source: 'default (CLOUD_VIEWERS unset)' };
 }

@@ -6,7 +6,7 @@
  * would do, and an admin refused there hears which rule said no.
  */
 import type { Scope, Tier } from '../domain/tier.js';
-import type { Refusal, Role, RuleRef } from '../domain/access-verdict.js';
+import type { Refusal, Role, RuleRef, UnreadGroup } from '../domain/access-verdict.js';
 import { channelRule, type Policy } from './policy.js';
 import { covers, roleNeeded } from './roles.js';
 
@@ -19,6 +19,8 @@ export interface DecisionInput {
   scope?: Scope;
   /** `--account NAME`; else the channel's own. */
   account?: string | undefined;
+  /** User groups on lists above `role` that could not be read: a role refusal names those that could give the tier. */
+  unread?: readonly UnreadGroup[];
 }
 
 /** `source` of a rule the program sets itself (the local shell's admin): its key is words, not a setting. */
@@ -70,7 +72,9 @@ export function decide(policy: Policy, input: DecisionInput): Decision {
     }
   }
   if (!covers(input.role, input.tier)) {
-    return { ok: false, reason: 'role', role: input.role, needed: roleNeeded(input.tier), rule: roleRule(policy, input.roleSource) };
+    const unread = [...new Set((input.unread ?? []).filter((u) => covers(u.role, input.tier)).map((u) => u.group))];
+    const refusal = { ok: false, reason: 'role', role: input.role, needed: roleNeeded(input.tier), rule: roleRule(policy, input.roleSource) } as const;
+    return unread.length ? { ...refusal, unread } : refusal;
   }
   return { ok: true, role: input.role!, account, approval: scope === 'cloud' ? approvalRule(policy, input.channelId, account, input.tier) : undefined };
 }

@@ -19,7 +19,14 @@ export type Refusal =
   | { ok: false; reason: 'account'; account: string; allowed: string[]; rule: RuleRef }
   | { ok: false; reason: 'ceiling'; ceiling: Tier[]; rule: RuleRef }
   | { ok: false; reason: 'account-ceiling'; account: string; ceiling: Tier[]; rule: RuleRef }
-  | { ok: false; reason: 'role'; role: Role | undefined; needed: Role; rule: RuleRef };
+  /** `unread`: user groups that could give the needed role but could not be read (Slack did not answer), so the role is only what the bot could see. */
+  | { ok: false; reason: 'role'; role: Role | undefined; needed: Role; rule: RuleRef; unread?: string[] };
+
+/** A user group on a role's list that could not be read just now: it may name the person, or not. */
+export interface UnreadGroup {
+  group: string;
+  role: Role;
+}
 
 export interface RoleGrant {
   role: Role;

@@ -12,6 +12,11 @@ import { words } from './words.js';
 
 const does = (tier: string): Mrkdwn => TIER_DOES[tier] ?? md`needs more access`;
 
+/** Why a role could not be told: the user groups Slack did not let the bot read (ids, as `/cloud policy` shows them). */
+export function groupsUnread(groups: readonly string[]): Mrkdwn {
+  return md`Slack did not answer when the bot read user group${groups.length > 1 ? md`s` : md``} ${valueList(groups)}`;
+}
+
 /** The refusal without emoji: what the notification text says (and a click is told). */
 function reason(d: Refusal, what: string, tier: string): Mrkdwn {
   const rule = md`rule ${ruleName(d.rule)}`;
@@ -29,6 +34,10 @@ function reason(d: Refusal, what: string, tier: string): Mrkdwn {
     case 'account-ceiling':
       return md`${val(what)} ${does(tier)}, and account ${val(d.account, 60)} allows ${ceilingWords(d.ceiling)} from any channel (${rule}). Nothing was done.`;
     case 'role': {
+      // Not the rules' verdict: a group that may give the role could not be read just now.
+      if (d.unread?.length) {
+        return md`${val(what)} ${does(tier)}: it needs the *${words(d.needed)}* role. ${groupsUnread(d.unread)}, which may give it to you, so it cannot tell whether you have it. Nothing was done; try again in a moment.`;
+      }
       const yours = d.role ? md`Your role here is *${words(d.role)}*. It comes from ${ruleName(d.rule)}.` : md`You have no role here. No role list names you (${rule}).`;
       return md`${val(what)} ${does(tier)}: it needs the *${words(d.needed)}* role. ${yours} Nothing was done.`;
     }

@@ -1,0 +1,69 @@
+/**
+ * A user group Slack does not answer for grants nothing (safe by default), but the finding says
+ * so: a role refusal it causes names the unread groups that could have given the role, and is
+ * told as "could not tell", not as the rules' verdict. Groups that could not change the answer
+ * leave no doubt.
+ */
+import { describe, expect, it } from 'vitest';
+import { createAccess } from '../../../src/access/access.js';
+import { buildPolicy } from '../../../src/access/policy.js';
+import { createManualClock } from '../../../src/clock.js';
+import { createLogger } from '../../../src/log.js';
+import { refusalText } from '../../../src/views/access-views.js';
+
+const ADMINS = 'SADMINS01';
+const OPERATORS = 'SOPERS001';
+const ENV = { admins: [ADMINS], operators: ['UOPER0001', OPERATORS], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined };
+
+const POLICY = buildPolicy({ access: ENV, cloud: { baseUrl: 'https://api.example.com/v2', token: 't' } });
+
+function accessWith(down: readonly string[]) {
+  const reads: string[] = [];
+  const access = createAccess({
+    policy: () => POLICY,
+    groupMembers: async (id) => {
+      reads.push(id);
+      if (down.includes(id)) throw new Error('Slack did not answer usergroups.users.list: http_503');
+      return id === ADMINS ? ['UADMIN001'] : [];
+    },
+    clock: createManualClock(),
+    logger: createLogger({ level: 'error' }),
+  });
+  return { access, reads };
+}
+
+describe('a user group that cannot be read', () => {
+  it('grants nothing, and the finding names it with the role it is on', async () => {
+    const { access } = accessWith([ADMINS]);
+    expect(await access.findRole('UADMIN001')).toEqual({ role: 'viewer', source: 'default (CLOUD_VIEWERS unset)', unread: [{ group: ADMINS, role: 'admin' }] });
+    const d = await access.check('UADMIN001', undefined, { tier: 'destroy' });
+    expect(d).toMatchObject({ ok: false, reason: 'role', role: 'viewer', needed: 'admin', unread: [ADMINS] });
+    // What it allows anyway is allowed.
+    expect((await access.check('UADMIN001', undefined, { tier: 'read' })).ok).toBe(true);
+  });
+
+  it('leaves no doubt when it could not give the tier asked for, or more than was found', async () => {
+    const { access } = accessWith([OPERATORS]);
+    // An operator's group: a destroy needs an admin whatever it says.
+    const d = await access.check('UADMIN002', undefined, { tier: 'destroy' });
+    expect(d.ok === false && d.reason === 'role' && 'unread' in d).toBe(false);
+    // Listed as an operator directly: the operators' group could give no more.
+    expect(await access.findRole('UOPER0001')).toEqual({ role: 'operator', source: 'CLOUD_OPERATORS' });
+  });
+
+  it('is read again at the next check (a failed read is not cached)', async () => {
+    const { access, reads } = accessWith([ADMINS]);
+    await access.findRole('UADMIN001');
+    await access.findRole('UADMIN001');
+    expect(reads.filter((id) => id === ADMINS)).toHaveLength(2);
+  });
+
+  it('is told as unknown, not as a missing role', async () => {
+    const { access } = accessWith([ADMINS]);
+    const d = await access.check('UADMIN001', undefined, { tier: 'destroy' });
+    if (d.ok) throw new Error('expected a refusal');
+    const said = refusalText(d, '/cloud server delete', 'destroy');
+    expect(said).toContain('it needs the *admin* role. Slack did not answer when the bot read user group `SADMINS01`, which may give it to you, so it cannot tell whether you have it.');
+    expect(said).not.toContain('Your role here is');
+  });
+});
