@@ -21,7 +21,7 @@ import type { Catalog } from './operations/catalog.js';
 import type { Sealer, Store } from './store/index.js';
 import type { KnownResourceStore } from './store/known-types.js';
 import { refusalText } from './views/access-views.js';
-import { ONLY_ADMINS_APPROVE } from './views/click-views.js';
+import { approverUnread, ONLY_ADMINS_APPROVE } from './views/click-views.js';
 import { createParentRefresher } from './watch/parent-message.js';
 import { createWatcher, type Watcher, type WatcherDeps } from './watch/watcher.js';
 import { nameSteps } from './app/name-steps.js';
@@ -111,10 +111,16 @@ export function createServices(p: ServiceParts) {
     // A click is checked against the clicker's role now, in the channel and on the account of the request.
     authorize: async (record, op, userId, action) => {
       const decision = await access.check(userId, record.channelId, op, accountOf(record.account));
-      if (!decision.ok) return refusalText(decision, op.command, op.tier);
+      if (!decision.ok) {
+        const text = refusalText(decision, op.command, op.tier);
+        return decision.reason === 'role' && decision.unread ? { text, unread: decision.unread } : text;
+      }
       // The second person of a two-person approval is an admin, not any role that may run it.
-      if (action === 'approve' && (await access.roleOf(userId, record.channelId)) !== 'admin') return ONLY_ADMINS_APPROVE;
-      return undefined;
+      if (action !== 'approve') return undefined;
+      const { role, unread = [] } = await access.findRole(userId, record.channelId);
+      if (role === 'admin') return undefined;
+      const mayGive = [...new Set(unread.filter((u) => u.role === 'admin').map((u) => u.group))];
+      return mayGive.length ? { text: approverUnread(mayGive), unread: mayGive } : ONLY_ADMINS_APPROVE;
     },
     store: store.operations,
     names: nameSteps(p.known),

@@ -27,7 +27,8 @@ import { approvalNeeded, judgedAs } from './judged-as.js';
 import { auditEntry } from '../audit/entry.js';
 import type { AuditOutcome } from '../domain/audit-entry.js';
 
-import type { ChangeFlow, ChangeFlowDeps, ClickOutcome } from './change-types.js';
+import type { ChangeFlow, ChangeFlowDeps, ClickAction, ClickOutcome, RightsUnknown } from './change-types.js';
+import type { Mrkdwn } from '../views/mrkdwn.js';
 
 export type { ChangeFlow, ChangeFlowDeps, ChangeRequest, ClickOutcome, StartOutcome } from './change-types.js';
 
@@ -40,14 +41,20 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   const needsApproval = (op: AnyOperation, r: Pick<OperationRecord, 'channelId' | 'account' | 'facts'>) => approvalNeeded(op, r, rule, byId);
   const authorizeOne =
     deps.authorize ??
-    (async (r: OperationRecord, _op: AnyOperation, u: string, action: 'confirm' | 'approve' | 'cancel' | 'retry' | 'undo') =>
-      r.requestedBy === u ? undefined : onlyRequesterMay(r.requestedBy, action));
-  const authorize = async (r: OperationRecord, op: AnyOperation, u: string, action: 'confirm' | 'approve' | 'cancel' | 'retry' | 'undo') => {
+    (async (r: OperationRecord, _op: AnyOperation, u: string, action: ClickAction) => (r.requestedBy === u ? undefined : onlyRequesterMay(r.requestedBy, action)));
+  // Every operation it is judged as: a refusal by the rules wins over one only because a group could not be read.
+  const checkRights = async (r: OperationRecord, op: AnyOperation, u: string, action: ClickAction): Promise<Mrkdwn | RightsUnknown | undefined> => {
+    let unknown: RightsUnknown | undefined;
     for (const o of judgedAs(op, r.facts, byId)) {
       const refused = await authorizeOne(r, o, u, action);
-      if (refused) return refused;
+      if (typeof refused === 'string') return refused;
+      unknown ??= refused;
     }
-    return undefined;
+    return unknown;
+  };
+  const authorize = async (r: OperationRecord, op: AnyOperation, u: string, action: ClickAction) => {
+    const refused = await checkRights(r, op, u, action);
+    return typeof refused === 'object' ? refused.text : refused;
   };
   /**
    * One audit entry for a record's move; arguments are stored without secrets already. The
@@ -74,7 +81,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   const editor = createStatusEditor(deps);
   const editStatus = (op: AnyOperation, r: OperationRecord, now: number, extra: Pick<RenderOptions, 'underway' | 'handling'> = {}) =>
     editor(op, r, now, { ...options(op, r), ...extra });
-  const ctx: FlowContext = { deps, opOf, authorize, audit, needsApproval, editStatus: (op, r, now) => editStatus(op, r, now).then(() => undefined) };
+  const ctx: FlowContext = { deps, opOf, authorize, checkRights, audit, needsApproval, editStatus: (op, r, now) => editStatus(op, r, now).then(() => undefined) };
   /** The record's state as a private reply, when its status message could not be edited. */
   const unseen = (op: AnyOperation, r: OperationRecord, failure: EditFailure | undefined): Reply | undefined =>
     failure ? buildOutcomeNotShown(status(op, r, deps.clock.now()), failure.code, failure.unavailable) : undefined;

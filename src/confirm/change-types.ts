@@ -13,6 +13,18 @@ import type { Mrkdwn } from '../views/mrkdwn.js';
 import type { Auditor } from '../domain/audit-entry.js';
 import type { AccountDeps } from '../cloud/accounts.js';
 
+/** What a click or a recheck may be refused with. */
+export type ClickAction = 'confirm' | 'approve' | 'cancel' | 'retry' | 'undo';
+
+/**
+ * A refusal that is no verdict: a user group that may give the right could not be read (Slack
+ * did not answer), so whether the person may is unknown. `text` tells them so.
+ */
+export interface RightsUnknown {
+  text: Mrkdwn;
+  unread: readonly string[];
+}
+
 export interface ChangeFlowDeps extends AccountDeps {
   store: OperationStore;
   clock: Clock;
@@ -33,9 +45,9 @@ export interface ChangeFlowDeps extends AccountDeps {
   /**
    * Whether this person may confirm, approve, cancel or retry: undefined when allowed, else what
    * to tell them. Access control replaces the default (the requester only); an approval is an
-   * admin's.
+   * admin's. A RightsUnknown when only an unread user group stands in the way.
    */
-  authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'approve' | 'cancel' | 'retry' | 'undo') => Promise<Mrkdwn | undefined>;
+  authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: ClickAction) => Promise<Mrkdwn | RightsUnknown | undefined>;
   /** How long a change confirmed here waits for an Undo before it is sent (ms; 0: sent at once). The policy's undo_delay. */
   undoDelay?: (op: AnyOperation, where: { channelId: string; account: string | null }) => number;
   /** Whether a change needs a second admin's approval instead of the requester's Confirm, here, on its account. */

@@ -10,13 +10,16 @@ import { NOTHING_TO_SYNC, RETRY_RUNNING, RETRY_TAKEN, syncedAnswer, syncedSummar
 import type { Mrkdwn } from '../views/mrkdwn.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { OperationRecord } from '../store/types.js';
-import type { ChangeFlowDeps, ClickOutcome } from './change-types.js';
+import type { ChangeFlowDeps, ClickAction, ClickOutcome, RightsUnknown } from './change-types.js';
 
 /** What the flow shares with these steps. */
 export interface FlowContext {
   deps: ChangeFlowDeps;
   opOf(r: OperationRecord): AnyOperation | undefined;
-  authorize(r: OperationRecord, op: AnyOperation, userId: string, action: 'confirm' | 'approve' | 'cancel' | 'retry' | 'undo'): Promise<Mrkdwn | undefined>;
+  /** What to tell a person refused this action now, if refused. */
+  authorize(r: OperationRecord, op: AnyOperation, userId: string, action: ClickAction): Promise<Mrkdwn | undefined>;
+  /** The same check, telling a refusal only because a user group could not be read (RightsUnknown) from the rules' own. */
+  checkRights(r: OperationRecord, op: AnyOperation, userId: string, action: ClickAction): Promise<Mrkdwn | RightsUnknown | undefined>;
   audit(op: AnyOperation, r: OperationRecord, outcome: AuditOutcome, detail?: string): Promise<void>;
   editStatus(op: AnyOperation, r: OperationRecord, now: number): Promise<void>;
   /** Whether it waits for a second admin's approval here now, as the flow judges it (judged-as.ts). */

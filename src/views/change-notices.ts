@@ -3,7 +3,7 @@ import type { OperationRecord } from '../store/types.js';
 import type { Reply } from './types.js';
 import { context, section } from './blocks.js';
 import { md, mention, val, type Mrkdwn } from './mrkdwn.js';
-import { APPROVAL_NOW_REQUIRED, RUN_TAKEN_OVER, STEP_GAVE_UP, withdrawnFrom, type SuccessLook } from './status-views.js';
+import { APPROVAL_NOW_REQUIRED, RIGHTS_UNCHECKED, RUN_TAKEN_OVER, STEP_GAVE_UP, uncheckedFor, withdrawnFrom, type SuccessLook } from './status-views.js';
 
 export function buildNotInChannel(slackCode: string): Reply {
   const why =
@@ -31,6 +31,7 @@ export function buildClickAnswer(record: OperationRecord | undefined, userId: st
     case 'pending':
       return reason === 'expired' ? md`This request has expired; nothing was done. Run the command again.` : md`This request is still waiting.`;
     case 'confirmed':
+      if (uncheckedFor(record)) return md`Already confirmed by ${who(record.confirmedBy)}; nothing has been sent yet: its undo delay ended, and the bot waits until Slack lets it check that the right to make it still holds.`;
       if (typeof record.sendAt === 'number') return md`Already confirmed by ${who(record.confirmedBy)}; nothing has been sent yet, and it is sent when the undo delay ends unless someone presses Undo.`;
       return md`Already confirmed by ${who(record.confirmedBy)}; it is running.`;
     case 'running':
@@ -44,6 +45,7 @@ export function buildClickAnswer(record: OperationRecord | undefined, userId: st
       if (typeof record.result?.undoneBy === 'string') return md`Taken back by ${who(record.result.undoneBy)}; nothing was sent.`;
       if (record.errorCode === STEP_GAVE_UP) return md`The workflow that asked for this stopped waiting, so the request was closed; nothing was sent.`;
       if (withdrawnFrom(record) !== undefined) return md`Not sent: ${who(withdrawnFrom(record)!)} may no longer make this change here (the rules changed during its undo window).`;
+      if (record.errorCode === RIGHTS_UNCHECKED) return md`Not sent: Slack could not tell the bot in time whether the right to make this change here still held.`;
       if (record.errorCode === APPROVAL_NOW_REQUIRED) return md`Not sent: the channel’s rules now want a second admin’s approval, which this change never had.`;
       if (record.errorCode === RUN_TAKEN_OVER) return md`The bot running this scheduled change stopped before sending it, so the request was closed; nothing was sent.`;
       return md`Cancelled by ${who(typeof record.result?.cancelledBy === 'string' ? record.result.cancelledBy : null)}; nothing was done.`;

@@ -8,6 +8,7 @@ import { section } from './blocks.js';
 import { join, md, mention, val, type Mrkdwn } from './mrkdwn.js';
 import type { Reply } from './types.js';
 import { inputMessage } from './input-message.js';
+import { groupsUnread } from './access-views.js';
 
 /** A short private answer: the text and one section saying the same. */
 export function buildNote(text: Mrkdwn): Reply {
@@ -28,6 +29,9 @@ export const OWN_REQUEST_NEEDS_APPROVAL = md`You asked for this, so another admi
 export const STEP_APPROVAL_UNVERIFIED = md`This change comes from a workflow step, whose requester is whatever the workflow names, so a second admin’s approval cannot be told apart from the first person; nothing was sent. Ask for it with ${val('/cloud')} instead.`;
 /** Two-person approval is a second *admin's* (README, CLOUD_APPROVAL and the policy's `approval`). */
 export const ONLY_ADMINS_APPROVE = md`Only an admin can approve this (two-person approval needs a second admin). Nothing was done; the request still waits.`;
+/** An approver whose admin role may come from a user group the bot could not read just now. */
+export const approverUnread = (groups: readonly string[]): Mrkdwn =>
+  md`Only an admin can approve this (two-person approval needs a second admin). ${groupsUnread(groups)}, which may make you one, so it cannot tell. Nothing was done; the request still waits — try again in a moment.`;
 export const NOTHING_TO_SYNC = md`There is nothing to sync for this request.`;
 export const RETRY_RUNNING = md`A retry is already running.`;
 export const RETRY_TAKEN = md`Someone else is retrying this already.`;

@@ -12,6 +12,7 @@ import { codeBlock, join, md, mention, trusted, val, type Mrkdwn } from './mrkdw
 import { elapsed } from './format.js';
 import { accountValue } from './account-label.js';
 import { words } from './words.js';
+import { groupsUnread } from './access-views.js';
 
 export const ACTION_CONFIRM = 'op_confirm';
 export const ACTION_CANCEL = 'op_cancel';
@@ -36,6 +37,11 @@ export const RUN_TAKEN_OVER = 'RUN_TAKEN_OVER';
  */
 export const RIGHTS_WITHDRAWN = 'RIGHTS_WITHDRAWN';
 export const APPROVAL_NOW_REQUIRED = 'APPROVAL_NOW_REQUIRED';
+/**
+ * Neither: the recheck could not be made (a user group that gives the right could not be read)
+ * until it was too late to send. While it waits, `result.uncheckedFor` names whose right it checks.
+ */
+export const RIGHTS_UNCHECKED = 'RIGHTS_UNCHECKED';
 
 /** Changes the bot closed itself: what their card says instead of "cancelled by someone". */
 const CLOSED_BY_BOT = new Map<string | null, Mrkdwn>([
@@ -43,11 +49,21 @@ const CLOSED_BY_BOT = new Map<string | null, Mrkdwn>([
   [RUN_TAKEN_OVER, md`closed — the bot running this scheduled change stopped before sending it; nothing was sent`],
   [RIGHTS_WITHDRAWN, md`not sent — the right to make it here was withdrawn during its undo window; nothing was sent`],
   [APPROVAL_NOW_REQUIRED, md`not sent — the channel’s rules now want a second admin’s approval, which this change never had; nothing was sent`],
+  [RIGHTS_UNCHECKED, md`not sent — Slack could not tell the bot in time whether the right to make it here still holds; nothing was sent`],
 ]);
 
 /** Who a change was not sent for, once the undo window found their right gone. */
 export const withdrawnFrom = (r: OperationRecord): string | undefined =>
   r.status === 'cancelled' && r.errorCode === RIGHTS_WITHDRAWN && typeof r.result?.withdrawnFrom === 'string' ? r.result.withdrawnFrom : undefined;
+
+/** Whose right a due change waits to check (Slack did not answer), or could not check in time. */
+export function uncheckedFor(r: OperationRecord): { who: string; groups: string[] } | undefined {
+  const waitingOrClosed = (r.status === 'confirmed' && typeof r.sendAt === 'number') || (r.status === 'cancelled' && r.errorCode === RIGHTS_UNCHECKED);
+  const who = r.result?.uncheckedFor;
+  if (!waitingOrClosed || typeof who !== 'string') return undefined;
+  const groups = Array.isArray(r.result?.unreadGroups) ? r.result.unreadGroups.filter((g): g is string => typeof g === 'string') : [];
+  return { who, groups };
+}
 
 /**
  * How a change that succeeded is headed when success is not the whole story (a schedule's
@@ -113,6 +129,8 @@ export function buildStatusMessage(s: StatusInput): Reply {
   const underway = r.status === 'succeeded' && s.underway !== undefined;
   // Confirmed into an undo window: nothing is sent before sendAt, and Undo can still stop it.
   const holding = r.status === 'confirmed' && typeof r.sendAt === 'number';
+  // Due, but held until Slack lets the bot check the right to make it (undo-window.ts).
+  const unchecked = uncheckedFor(r);
   const undone = r.status === 'cancelled' && typeof r.result?.undoneBy === 'string';
   const handled = r.status === 'failed' && s.handling !== undefined;
   const closedByBot = r.status === 'cancelled' ? CLOSED_BY_BOT.get(r.errorCode) : undefined;
@@ -127,7 +145,9 @@ export function buildStatusMessage(s: StatusInput): Reply {
     : holding
       ? s.now < r.sendAt!
         ? md`confirmed; sending in ${words(elapsed(s.now, r.sendAt!))} unless someone presses Undo — nothing has been sent yet`
-        : md`confirmed; sending now`
+        : unchecked
+          ? md`confirmed; waiting to check the right to make it here, which Slack could not tell the bot — nothing has been sent yet`
+          : md`confirmed; sending now`
       : undone
         ? md`taken back — nothing was sent`
         : closedByBot
@@ -178,6 +198,11 @@ export function buildStatusMessage(s: StatusInput): Reply {
     const whose = lost !== undefined ? md`${mention(lost)} may no longer make this change here. ` : md``;
     blocks.push(context(md`${whose}Checked again when its undo delay ended, under the rules in force then (${val('/cloud policy')} shows them). Ask again if it should still be done.`));
   }
+  if (unchecked) {
+    // Named here, not in the heading: the notification text mentions nobody.
+    const read = md`${groupsUnread(unchecked.groups)} to check that ${mention(unchecked.who)} may still make this change here`;
+    blocks.push(context(r.status === 'cancelled' ? md`${read}. Ask again if it should still be done.` : md`${read}; it tries again shortly, and Undo still takes it back.`));
+  }
 
   if (r.status === 'pending' && s.needsConfirm) {
     if (s.approval) blocks.push(context(md`Needs a second admin: ${mention(r.requestedBy)} cannot approve their own request.`));
@@ -189,7 +214,7 @@ export function buildStatusMessage(s: StatusInput): Reply {
       ]),
     );
   }
-  if (holding && s.now < r.sendAt!) {
+  if (holding && (s.now < r.sendAt! || unchecked)) {
     blocks.push(actions(`op:${r.id}`, [button({ text: 'Undo', actionId: ACTION_UNDO, value: r.id, style: 'danger' })]));
   }
   if (r.status === 'failed' && s.retrySync) {
