@@ -7,7 +7,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UNDO_LATE_LIMIT_MS, UNDO_TICK_MS } from '../../src/confirm/undo-window.js';
-import { ADMINS_GROUP, OPS_CHANNEL, type FakeUser } from '../rig/workspace.js';
+import { waitFor } from '../rig/wait-for.js';
+import { ADMINS_GROUP, ALICE, BOB, OPS_CHANNEL, type FakeUser } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 import { createUndoClock } from './undo-clock.js';
 
@@ -17,7 +18,7 @@ const GROUPS = 'usergroups.users.list';
 
 let rig: BotRig;
 const { clock, parkedLoop, advance } = createUndoClock();
-const { text, until, buttons } = rigHelpers(() => rig);
+const { text, until, buttons, ephemeralTo } = rigHelpers(() => rig);
 
 beforeAll(async () => {
   rig = await startBotRig({
@@ -26,7 +27,8 @@ beforeAll(async () => {
     extraUsers: [ERIN],
     // Read at every check, so the recheck at the delay's end asks Slack, not a cache.
     groupCacheMs: 0,
-    policy: { version: 1, undo_delay: 30_000, channels: { [OPS_CHANNEL.id]: { admins: [ADMINS_GROUP.id], operators: [], viewers: [] } } },
+    // Changes want a second admin's approval here (the last case); destroys do not.
+    policy: { version: 1, undo_delay: 30_000, channels: { [OPS_CHANNEL.id]: { admins: [ADMINS_GROUP.id], operators: [], viewers: [], approval: ['change'] } } },
   });
   rig.slack.setMembers(ADMINS_GROUP.id, [ERIN.id]);
   await parkedLoop();
@@ -131,5 +133,26 @@ describe('the recheck at the end of an undo delay, when Slack cannot say who is 
     const said = visibleText(r.final);
     expect(said).toContain(`Slack did not answer when the bot read user group \`${ADMINS_GROUP.id}\`, which may give it to you`);
     expect(said).not.toContain('Your role here is');
+  });
+
+  it('an approver whose admin role may come from the unread group is told the bot cannot tell, and the request waits', async () => {
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    await rig.sendCommand('sg deploy 7', { userId: ALICE.id });
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    await until(msg, 'awaiting approval by a second admin');
+
+    slackDown();
+    // Bob is an operator by CLOUD_OPERATORS: he may deploy, but approving needs an admin, which only the group could make him.
+    await rig.click(msg, 'op_confirm', BOB.id);
+    await waitFor(() => ephemeralTo(BOB.id).some((t) => t.includes(`Only an admin can approve this (two-person approval needs a second admin). Slack did not answer when the bot read user group \`${ADMINS_GROUP.id}\`, which may make you one`)), { timeoutMs: 5000 });
+    expect(deletes(from)).toEqual([]);
+    expect((await recordOf(msg.ts)).status).toBe('pending');
+
+    // Read again, the group does not name him: the plain refusal.
+    rig.slack.clearFaults(GROUPS);
+    await rig.click(msg, 'op_confirm', BOB.id);
+    await waitFor(() => ephemeralTo(BOB.id).some((t) => t.startsWith('Only an admin can approve this') && !t.includes('Slack did not answer')), { timeoutMs: 5000 });
+    expect((await recordOf(msg.ts)).status).toBe('pending');
   });
 });
