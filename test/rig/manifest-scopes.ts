@@ -30,5 +30,5 @@ export const METHOD_SCOPES: Record<string, string[]> = {
   'usergroups.users.list': ['usergroups:read'],
 };
 
-/** conversations.replies (and history) need the scope of the channel's type. */
+/** conversations.replies and conversations.history need the scope of the channel's type. */
 export const HISTORY_SCOPES = { public: 'channels:history', private: 'groups:history', im: 'im:history' } as const;

@@ -36,8 +36,8 @@ const ONE_OF: Record<string, string[][]> = {
 
 /**
  * Not in the spec subset: Socket Mode's own method (needs an app-level token),
- * conversations.replies (the watcher looks for its own final post), from Slack's method
- * reference, and views.publish (the Home tab), from Slack's OpenAPI description.
+ * conversations.replies (the watcher looks for its own final post) and conversations.history
+ * (so does a maintenance summary's take-over), from Slack's method reference, and views.publish (the Home tab), from Slack's OpenAPI description.
  */
 const EXTRA_METHODS: MethodSpec[] = [
   { method: 'apps.connections.open', required: [], oneOf: [], errors: [] },
@@ -65,6 +65,15 @@ const EXTRA_METHODS: MethodSpec[] = [
     required: ['function_execution_id', 'error'],
     oneOf: [],
     errors: ['execution_not_in_running_state', 'function_execution_not_found', 'parameter_validation_failed'],
+  },
+  // Maintenance summaries (a take-over looks for one a stopped replica posted), from Slack's
+  // method reference (api.slack.com/methods/conversations.history): `channel` required; cursor,
+  // include_all_metadata, inclusive, latest, limit, oldest optional; errors as it lists them.
+  {
+    method: 'conversations.history',
+    required: ['channel'],
+    oneOf: [],
+    errors: ['channel_not_found', 'invalid_cursor', 'invalid_ts_latest', 'invalid_ts_oldest', 'missing_scope', 'not_in_channel'],
   },
   {
     method: 'conversations.replies',
