@@ -10,7 +10,7 @@ import type { Block } from '../views/types.js';
 import type { ModalView } from '../views/modal-views.js';
 import type { HomeView } from '../views/home-views.js';
 
-/** Slack message metadata: machine-readable, invisible to people, returned by conversations.replies. */
+/** Slack message metadata: machine-readable, invisible to people, returned by conversations.replies and .history. */
 export interface MessageMetadata {
   event_type: string;
   event_payload: Record<string, string | number | boolean>;
@@ -25,7 +25,7 @@ export interface MessageArgs {
   metadata?: MessageMetadata;
 }
 
-/** A message of a thread as conversations.replies gives it (what the bot reads of it). */
+/** A message as conversations.replies or conversations.history gives it (what the bot reads of it). */
 export interface ThreadMessage {
   ts: string;
   /** Only on messages posted with metadata (include_all_metadata is asked for). */
@@ -57,6 +57,14 @@ export interface SlackApi {
    * it cannot check, and the watcher then posts.
    */
   threadReplies?(args: { channel: string; ts: string }): Promise<ThreadMessage[]>;
+  /**
+   * A channel's messages since `oldest` (a Slack ts), newest first (conversations.history with
+   * include_all_metadata; scopes channels:history / groups:history). Maintenance summaries read
+   * it to learn whether a summary another replica may have posted is there. Throws a
+   * SlackApiError ('unavailable', `too_many_pages`) when the page cap ends the reading before the
+   * channel does: what was not read cannot say a message is absent. Optional, as threadReplies.
+   */
+  channelHistory?(args: { channel: string; oldest: string }): Promise<ThreadMessage[]>;
   /**
    * Attaches a card under each link of a posted message (chat.unfurl; scope links:write, the
    * domains listed in the manifest's app_unfurl_domains). Optional: a chat without it unfurls nothing.

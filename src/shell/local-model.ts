@@ -132,6 +132,11 @@ export class LocalModel {
     return [...this.messages.values()].filter((m) => !m.deleted && m.channel === channel && (m.ts === root || m.threadTs === root));
   }
 
+  /** A channel's live top-level messages, oldest first (conversations.history lists them newest first). */
+  history(channel: string): ShellMessage[] {
+    return [...this.messages.values()].filter((m) => !m.deleted && m.channel === channel && !m.threadTs);
+  }
+
   remove(ts: string): ShellMessage | undefined {
     const message = this.messages.get(ts);
     if (!message || message.deleted) return undefined;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SHELL_APP_ID, SHELL_BOT, SHELL_TEAM, SHELL_USER } from './identity.js';
-import { LocalModel, type JsonObject } from './local-model.js';
+import { LocalModel, type JsonObject, type ShellMessage } from './local-model.js';
 
 export interface LocalSlack {
   /** `http://127.0.0.1:PORT/api/`: the bot's `slackApiUrl`. */
@@ -30,6 +30,20 @@ const asObject = (v: unknown): JsonObject | undefined => (v && typeof v === 'obj
 /** Slack gives every block without a block_id one of its own. */
 const blocksOf = (v: unknown): unknown[] | undefined =>
   Array.isArray(v) ? v.map((b) => (asObject(b) && typeof b.block_id !== 'string' ? { ...b, block_id: randomBytes(3).toString('base64url') } : b)) : undefined;
+
+/** A message as conversations.replies / .history list it; metadata only when asked for, as Slack does for others' apps. */
+function listed(m: ShellMessage, p: Params): JsonObject {
+  const withMeta = p.include_all_metadata === true || p.include_all_metadata === 'true';
+  return {
+    type: 'message',
+    ts: m.ts,
+    text: m.text,
+    ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+    user: SHELL_BOT.userId,
+    bot_id: SHELL_BOT.botId,
+    ...(withMeta && m.metadata ? { metadata: m.metadata } : {}),
+  };
+}
 
 const METHODS: Record<string, Method> = {
   'auth.test': () => ({
@@ -108,7 +122,6 @@ const METHODS: Record<string, Method> = {
     return { ok: true, view: model.publishHome(view).view };
   },
   'usergroups.users.list': () => ({ ok: true, users: [] }),
-  // One page: a local thread is short. Metadata only when asked for, as Slack does for others' apps.
   // Workflow steps (issue 23): ended once, as Slack answers (step-views' words are shown as given).
   'functions.completeSuccess': (p, model) => {
     const outputs = asObject(typeof p.outputs === 'string' ? JSON.parse(p.outputs) : p.outputs);
@@ -122,6 +135,7 @@ const METHODS: Record<string, Method> = {
     if (!model.steps.has(id)) return fail('function_execution_not_found');
     return model.endStep(id, { error: String(p.error ?? '') }) ? { ok: true } : fail('execution_not_in_running_state');
   },
+  // One page: a local thread is short.
   'conversations.replies': (p, model) => {
     const channel = str(p.channel);
     const ts = str(p.ts);
@@ -129,17 +143,16 @@ const METHODS: Record<string, Method> = {
     if (!ts) return fail('thread_not_found');
     const thread = model.thread(channel, ts);
     if (!thread) return fail('thread_not_found');
-    const withMeta = p.include_all_metadata === true || p.include_all_metadata === 'true';
-    const messages = thread.map((m) => ({
-      type: 'message',
-      ts: m.ts,
-      text: m.text,
-      ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
-      user: SHELL_BOT.userId,
-      bot_id: SHELL_BOT.botId,
-      ...(withMeta && m.metadata ? { metadata: m.metadata } : {}),
-    }));
-    return { ok: true, messages, has_more: false };
+    return { ok: true, messages: thread.map((m) => listed(m, p)), has_more: false };
+  },
+  // A channel's top-level messages after `oldest`, newest first, in one page (a local channel is short).
+  'conversations.history': (p, model) => {
+    const channel = str(p.channel);
+    if (!channel) return fail('channel_not_found');
+    const oldest = Number(str(p.oldest) ?? 0);
+    if (!Number.isFinite(oldest)) return fail('invalid_ts_oldest');
+    const messages = model.history(channel).filter((m) => Number(m.ts) > oldest).reverse();
+    return { ok: true, messages: messages.map((m) => listed(m, p)), has_more: false };
   },
 };
 

@@ -3,8 +3,30 @@
  * WebClient's per-call CPU sat on the loop every ack waits on). New posts go as `post` calls
  * (never re-sent after a timeout or 5xx, see slack-http.ts); everything else is repeatable.
  */
-import type { MessageMetadata, SlackApi, ThreadMessage } from '../chat/slack-api.js';
+import { SlackApiError, type MessageMetadata, type SlackApi, type ThreadMessage } from '../chat/slack-api.js';
 import type { SlackHttp } from './slack-http.js';
+
+/** Pages of 200 read of a channel's history at most: 4,000 messages. */
+export const HISTORY_PAGE_CAP = 20;
+
+/** Every page of a cursor-paginated read with include_all_metadata, up to `cap` pages; `complete` when the cursor ended. */
+async function readPages(http: SlackHttp, method: string, params: Record<string, string>, cap: number): Promise<{ messages: ThreadMessage[]; complete: boolean }> {
+  const out: ThreadMessage[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < cap; page++) {
+    const r = await http.call(method, { ...params, include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) });
+    const messages = Array.isArray(r.messages) ? (r.messages as { ts?: unknown; metadata?: MessageMetadata }[]) : [];
+    for (const m of messages) {
+      if (typeof m.ts !== 'string' || !m.ts) continue;
+      const metadata = m.metadata;
+      out.push({ ts: m.ts, ...(metadata?.event_type ? { metadata: { event_type: metadata.event_type, event_payload: metadata.event_payload ?? {} } } : {}) });
+    }
+    const next = (r.response_metadata as { next_cursor?: unknown } | undefined)?.next_cursor;
+    cursor = r.has_more && typeof next === 'string' && next ? next : undefined;
+    if (!cursor) return { messages: out, complete: true };
+  }
+  return { messages: out, complete: false };
+}
 
 export function slackApiDirect(http: SlackHttp): SlackApi {
   return {
@@ -38,23 +60,13 @@ export function slackApiDirect(http: SlackHttp): SlackApi {
       const tz = (r.user as { tz?: unknown } | undefined)?.tz;
       return typeof tz === 'string' && tz ? tz : undefined;
     },
-    threadReplies: async (args) => {
-      const out: ThreadMessage[] = [];
-      let cursor: string | undefined;
-      // A watch thread is short; the page cap only stops a runaway cursor.
-      for (let page = 0; page < 50; page++) {
-        const r = await http.call('conversations.replies', { channel: args.channel, ts: args.ts, include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) });
-        const messages = Array.isArray(r.messages) ? (r.messages as { ts?: unknown; metadata?: MessageMetadata }[]) : [];
-        for (const m of messages) {
-          if (typeof m.ts !== 'string' || !m.ts) continue;
-          const metadata = m.metadata;
-          out.push({ ts: m.ts, ...(metadata?.event_type ? { metadata: { event_type: metadata.event_type, event_payload: metadata.event_payload ?? {} } } : {}) });
-        }
-        const next = (r.response_metadata as { next_cursor?: unknown } | undefined)?.next_cursor;
-        cursor = r.has_more && typeof next === 'string' && next ? next : undefined;
-        if (!cursor) break;
-      }
-      return out;
+    // A watch thread is short; the page cap only stops a runaway cursor.
+    threadReplies: async (args) => (await readPages(http, 'conversations.replies', { channel: args.channel, ts: args.ts }, 50)).messages,
+    // Read since a maintenance window ended: a busy channel may pass the cap, and then it cannot say.
+    channelHistory: async (args) => {
+      const read = await readPages(http, 'conversations.history', { channel: args.channel, oldest: args.oldest }, HISTORY_PAGE_CAP);
+      if (!read.complete) throw new SlackApiError('too_many_pages', 'conversations.history', 'unavailable');
+      return read.messages;
     },
   };
 }

@@ -42,7 +42,7 @@ export type SlackAnswer = Record<string, unknown> & { ok: true };
 export const POST_RATE_RETRIES = 2;
 export const MAX_RATE_WAIT_MS = 10_000;
 /** These read methods take form bodies only (shared/slack/web-api-methods.json `consumes`). */
-const FORM_METHODS = new Set(['conversations.replies', 'usergroups.users.list']);
+const FORM_METHODS = new Set(['conversations.history', 'conversations.replies', 'usergroups.users.list']);
 
 /** One try's outcome, before the retry rules. */
 type Try = { kind: 'answer'; body: Record<string, unknown> } | { kind: 'rate'; retryAfterMs?: number } | { kind: 'failed'; code: string; retryable: boolean };

@@ -60,12 +60,14 @@ const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) =>
 
 describe('slack-http', () => {
   it('POSTs JSON with the bearer token, and forms for the form-only read methods', async () => {
-    replies = [{ status: 200, body: { ok: true, ts: '1.2' } }, { status: 200, body: { ok: true, messages: [] } }];
+    replies = [{ status: 200, body: { ok: true, ts: '1.2' } }, { status: 200, body: { ok: true, messages: [] } }, { status: 200, body: { ok: true, messages: [] } }];
     const r = await http.call('chat.postMessage', { channel: 'C1', blocks: [{ type: 'divider' }] }, 'post');
     await http.call('conversations.replies', { channel: 'C1', ts: '1.2', include_all_metadata: true });
+    await http.call('conversations.history', { channel: 'C1', oldest: '1.000000', include_all_metadata: true });
     expect(r).toMatchObject({ ok: true, ts: '1.2' });
     expect(seen[0]).toEqual({ path: '/api/chat.postMessage', auth: 'Bearer xoxb-test', type: 'application/json; charset=utf-8', body: '{"channel":"C1","blocks":[{"type":"divider"}]}' });
     expect(seen[1]).toMatchObject({ path: '/api/conversations.replies', type: 'application/x-www-form-urlencoded', body: 'channel=C1&ts=1.2&include_all_metadata=true' });
+    expect(seen[2]).toMatchObject({ path: '/api/conversations.history', type: 'application/x-www-form-urlencoded', body: 'channel=C1&oldest=1.000000&include_all_metadata=true' });
   });
 
   it('retries a repeatable call on 5xx with backoff, and succeeds', async () => {
