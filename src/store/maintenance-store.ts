@@ -3,11 +3,12 @@
  * whole account, during which the monitor posts no alert for it. What the monitor held back is
  * kept with the window (`muted`), and its end is claimed by one replica (`summary_claimed_by`)
  * so the summary of what happened during it is posted once. The claim is a lease (migration 17,
- * `summary_claimed_until`): a replica that stopped before posting leaves it to another once it
- * ends; a post Slack refused gives the claim up for good (no end), as it was before.
+ * `summary_claimed_until`): a replica that stopped before recording its post leaves it to another
+ * once it ends, told it is a take-over (so it looks for that post first); a post Slack refused
+ * gives the claim up for good (no end), as it was before.
  */
-import { sql as raw } from 'kysely';
-import { bound, type Sql } from './dialect.js';
+import { sql as raw, type RawBuilder } from 'kysely';
+import { bound, type P, type Sql } from './dialect.js';
 import { newMaintenanceId } from './ids.js';
 import type { MaintenanceRow } from './maintenance-row.js';
 import { accountParam, assertInteger, assertText, objectToJson } from './operation-rows.js';
@@ -43,6 +44,8 @@ export interface MaintenanceWindow {
   summaryTs: string | null;
 }
 
+export type SummaryClaim = 'fresh' | 'taken-over' | false;
+
 export interface MaintenanceStore {
   create(input: { channelId: string; account: string | null; kind: MaintenanceKind; resource: string; createdBy: string; now: number; endsAt: number }): Promise<MaintenanceWindow>;
   get(id: string): Promise<MaintenanceWindow | undefined>;
@@ -54,8 +57,12 @@ export interface MaintenanceStore {
   noteMuted(id: string, alert: Omit<MutedAlert, 'firstAt' | 'lastAt'>, now: number): Promise<void>;
   /** Windows over by `now` whose summary is not posted and not claimed (or its claim ended). */
   listUnsummarised(now: number): Promise<MaintenanceWindow[]>;
-  /** Claims posting a window's summary until `until`; true for exactly one caller at a time. */
-  claimSummary(id: string, owner: string, now: number, until: number): Promise<boolean>;
+  /**
+   * Claims posting a window's summary until `until`, for exactly one caller at a time: 'fresh'
+   * when no replica claimed it before, 'taken-over' when an earlier claim ended with no summary
+   * recorded (its holder may have posted it and stopped before recording it), false when not claimed.
+   */
+  claimSummary(id: string, owner: string, now: number, until: number): Promise<SummaryClaim>;
   /** The summary is posted: the claim holds for good. */
   setSummaryTs(id: string, ts: string): Promise<void>;
   /** The summary could not be posted: the claim holds for good, nothing posts it later. */
@@ -111,16 +118,21 @@ export function createMaintenanceStore(sql: Sql): MaintenanceStore {
       .where(raw<boolean>`(ended_at IS NOT NULL OR ends_at <= ${f.typed(p('now'), 'bigint')})`)
       .orderBy('ends_at'),
   );
+  // Two claims, each one conditional UPDATE: a first one, and a take-over of a claim that ended.
+  // A claimant is never cleared, so the first can only succeed while nobody ever claimed.
   // A null end never passes `<=`: a claim without one (given up, or from before migration 17) holds.
-  const claim = sql.prepare((k, p) =>
-    k
-      .updateTable('maintenance_windows')
-      .set({ summary_claimed_by: p('owner'), summary_claimed_until: p('until') })
-      .where('id', '=', p('id'))
-      .where('summary_ts', 'is', null)
-      .where(raw<boolean>`(summary_claimed_by IS NULL OR summary_claimed_until <= ${f.typed(p('now'), 'bigint')})`)
-      .returning('id'),
-  );
+  const claimWhere = (claimable: (p: P) => RawBuilder<boolean>) =>
+    sql.prepare((k, p) =>
+      k
+        .updateTable('maintenance_windows')
+        .set({ summary_claimed_by: p('owner'), summary_claimed_until: p('until') })
+        .where('id', '=', p('id'))
+        .where('summary_ts', 'is', null)
+        .where(claimable(p))
+        .returning('id'),
+    );
+  const claimUnclaimed = claimWhere(() => raw<boolean>`summary_claimed_by IS NULL`);
+  const claimEnded = claimWhere((p) => raw<boolean>`(summary_claimed_by IS NOT NULL AND summary_claimed_until <= ${f.typed(p('now'), 'bigint')})`);
   const summaryTs = sql.prepare((k, p) => k.updateTable('maintenance_windows').set({ summary_ts: p('ts'), summary_claimed_until: null }).where('id', '=', p('id')));
   const giveUp = sql.prepare((k, p) => k.updateTable('maintenance_windows').set({ summary_claimed_until: null }).where('id', '=', p('id')));
   const get = async (id: string) => {
@@ -174,7 +186,8 @@ export function createMaintenanceStore(sql: Sql): MaintenanceStore {
     async claimSummary(id, owner, now, until) {
       assertInteger(now, 'now');
       assertInteger(until, 'until');
-      return (await sql.one(claim, { id, owner, now, until })) !== undefined;
+      if ((await sql.one(claimUnclaimed, { id, owner, until })) !== undefined) return 'fresh';
+      return (await sql.one(claimEnded, { id, owner, now, until })) !== undefined ? 'taken-over' : false;
     },
     async setSummaryTs(id, ts) {
       await sql.run(summaryTs, { id, ts });

@@ -119,7 +119,7 @@ describe('a maintenance window on a subscribed server', () => {
     const stopped = await open();
     // The replica that claimed it died before posting (its claim holds for one lease).
     const now = rig.clock.now();
-    expect(await rig.store.maintenance.claimSummary(stopped, 'dead-replica', now, now + SUMMARY_LEASE_MS)).toBe(true);
+    expect(await rig.store.maintenance.claimSummary(stopped, 'dead-replica', now, now + SUMMARY_LEASE_MS)).toBe('fresh');
     await after(rig, RECHECK);
     expect(summaries()).toEqual([]);
     await after(rig, SUMMARY_LEASE_MS);
