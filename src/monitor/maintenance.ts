@@ -4,16 +4,21 @@
  * noted with the window), and when it ends — by its time on the injected clock, or early by a
  * command — one replica claims it and posts one summary in its channel: the changes the bot
  * made there meanwhile and the alerts that would have fired. Nothing in it says "resolved":
- * a condition that still holds after the window fires then as a new alert.
+ * a condition that still holds after the window fires then as a new alert. As a watch's final
+ * (watch/final-post.ts), the summary carries the window's id in message metadata, and a replica
+ * taking over a claim that ended unrecorded looks for it in the channel before posting: a post
+ * that got no answer is never re-sent blindly.
  */
 import type { MaintenanceControl } from '../operations/types.js';
 import type { MaintenanceStore, MaintenanceWindow } from '../store/maintenance-store.js';
 import type { OperationStore } from '../store/types.js';
-import type { ChannelPosterDeps } from '../chat/slack-api.js';
+import { SlackApiError, type ChannelPosterDeps, type SlackApi } from '../chat/slack-api.js';
 import { buildMaintenanceSummary, type MaintenanceChange } from '../views/maintenance-views.js';
 import { storedRequest } from '../views/status-message.js';
 
 export interface MaintenanceDeps extends ChannelPosterDeps {
+  /** Posts summaries; looks in the channel's history for one a replica that stopped may have posted. */
+  slack: Pick<SlackApi, 'postMessage' | 'channelHistory'>;
   store: MaintenanceStore;
   operations: Pick<OperationStore, 'listDuring'>;
   /** A record's account by name (null: the default one). */
@@ -25,9 +30,21 @@ export interface MaintenanceDeps extends ChannelPosterDeps {
 export const MAX_MAINTENANCE_MS = 7 * 86_400_000;
 /**
  * How long a replica's claim on posting a summary lasts: far above one post (a Slack call and
- * its retries), so only a replica that stopped between claiming and posting lets it pass.
+ * its retries), so only a replica that stopped between claiming and recording its post lets it pass.
  */
 export const SUMMARY_LEASE_MS = 10 * 60_000;
+/** The metadata event type of a summary post; its payload names the window (`window_id`). */
+export const SUMMARY_EVENT = 'cloudbot_maintenance_summary';
+/**
+ * How far before the window's end (on the bot's clock) a take-over starts reading the channel:
+ * a Slack ts is Slack's clock, and a host's may be ahead of it.
+ */
+export const SUMMARY_SKEW_MS = 60 * 60_000;
+/**
+ * How long after a window's end a summary whose post Slack cannot account for is looked for
+ * again, once a lease; after it, given up (logged): a day-late summary reads as news.
+ */
+export const SUMMARY_GIVE_UP_MS = 86_400_000;
 
 export interface Maintenance extends MaintenanceControl {
   /** The window in force over this resource now, from the last `refresh`. */
@@ -65,6 +82,62 @@ export function createMaintenance(deps: MaintenanceDeps): Maintenance {
       });
   }
 
+  const refused = (e: unknown) => e instanceof SlackApiError && e.failure === 'refused';
+  const giveUp = (w: MaintenanceWindow) =>
+    deps.store.giveUpSummary(w.id).catch((e: unknown) => deps.logger.warn('could not record a summary given up', { window: w.id, error: e }));
+
+  /**
+   * The summary, posted with metadata naming the window: its ts; null if Slack refused it (given
+   * up: posting again would be refused too); 'unknown' if no answer came (it may be there).
+   */
+  async function postSummary(w: MaintenanceWindow): Promise<string | null | 'unknown'> {
+    const account = deps.accountLabel?.(w.account);
+    const reply = buildMaintenanceSummary(w, await changesDuring(w, w.endedAt ?? w.endsAt), { now: deps.clock.now(), ...(account ? { account } : {}) });
+    try {
+      const { ts } = await deps.slack.postMessage({
+        channel: w.channelId,
+        text: reply.text,
+        blocks: reply.blocks,
+        metadata: { event_type: SUMMARY_EVENT, event_payload: { window_id: w.id } },
+      });
+      return ts;
+    } catch (error) {
+      deps.logger.warn('could not post a maintenance summary', { window: w.id, error });
+      if (!refused(error)) return 'unknown';
+      await giveUp(w);
+      return null;
+    }
+  }
+
+  /**
+   * The ts of this window's summary if its channel has it; null if not; 'unknown' if Slack could
+   * not say; 'refused' if Slack will not let the bot read the channel.
+   */
+  async function findSummary(w: MaintenanceWindow): Promise<string | null | 'unknown' | 'refused'> {
+    // A chat without history to read (a test's) cannot look: it posts, as final-post.ts does.
+    if (!deps.slack.channelHistory) return null;
+    const oldest = Math.max(0, (w.endedAt ?? w.endsAt) - SUMMARY_SKEW_MS);
+    try {
+      const messages = await deps.slack.channelHistory({ channel: w.channelId, oldest: (oldest / 1000).toFixed(6) });
+      return messages.find((m) => m.metadata?.event_type === SUMMARY_EVENT && m.metadata.event_payload.window_id === w.id)?.ts ?? null;
+    } catch (error) {
+      // Unlike a thread's final (final-post.ts), a refusal (missing_scope, not_in_channel) is no
+      // "not there": the earlier post may be, and a channel notice twice is what this prevents.
+      // It will not change by asking again, so the summary is given up; anything else is asked again.
+      deps.logger.warn('could not look for an earlier maintenance summary; not posted blindly', { window: w.id, error });
+      return refused(error) ? 'refused' : 'unknown';
+    }
+  }
+
+  /**
+   * Slack could not say whether the summary is in the channel. Not posted: the claim is left to
+   * end, and the replica that takes it over looks again (Slack may answer by then), until
+   * SUMMARY_GIVE_UP_MS after the window's end.
+   */
+  async function notAccounted(w: MaintenanceWindow): Promise<void> {
+    if (deps.clock.now() - (w.endedAt ?? w.endsAt) >= SUMMARY_GIVE_UP_MS) await giveUp(w);
+  }
+
   return {
     async start(input) {
       const now = deps.clock.now();
@@ -91,19 +164,22 @@ export function createMaintenance(deps: MaintenanceDeps): Maintenance {
       let posted = 0;
       for (const w of await deps.store.listUnsummarised(deps.clock.now())) {
         const now = deps.clock.now();
-        if (!(await deps.store.claimSummary(w.id, owner, now, now + SUMMARY_LEASE_MS))) continue;
-        const endedAt = w.endedAt ?? w.endsAt;
-        const account = deps.accountLabel?.(w.account);
-        const reply = buildMaintenanceSummary(w, await changesDuring(w, endedAt), { now: deps.clock.now(), ...(account ? { account } : {}) });
-        try {
-          const { ts } = await deps.slack.postMessage({ channel: w.channelId, text: reply.text, blocks: reply.blocks });
-          await deps.store.setSummaryTs(w.id, ts);
-          posted++;
-        } catch (error) {
-          // Slack refused or did not answer: given up, so no replica posts it twice; the log keeps
-          // what could not be told. (A replica that stopped before this line leaves the claim to end.)
-          deps.logger.warn('could not post a maintenance summary', { window: w.id, error });
-          await deps.store.giveUpSummary(w.id).catch((e: unknown) => deps.logger.warn('could not record a summary given up', { window: w.id, error: e }));
+        const claim = await deps.store.claimSummary(w.id, owner, now, now + SUMMARY_LEASE_MS);
+        if (!claim) continue;
+        // A take-over: the earlier holder may have posted and stopped before recording the ts.
+        const found = claim === 'taken-over' ? await findSummary(w) : null;
+        if (found === 'refused') await giveUp(w);
+        else if (found === 'unknown') await notAccounted(w);
+        else if (found !== null) {
+          deps.logger.info('a maintenance summary was already in its channel; recorded, not posted again', { window: w.id, ts: found });
+          await deps.store.setSummaryTs(w.id, found);
+        } else {
+          const ts = await postSummary(w);
+          if (ts === 'unknown') await notAccounted(w);
+          else if (ts !== null) {
+            await deps.store.setSummaryTs(w.id, ts);
+            posted++;
+          }
         }
       }
       return posted;

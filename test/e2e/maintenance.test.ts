@@ -4,15 +4,18 @@
  * false`, one `tick()` per pass) against the sandbox powered off from its control API. No
  * alert is posted while the window holds; when it ends, one summary in the channel names the
  * change made through the bot and the alert held back, and what still holds is alerted then.
- * A second bot instance on the same database (a replica) does not post the summary again.
+ * A second bot instance on the same database (a replica) does not post the summary again, nor
+ * does a replica that takes over the claim of one that stopped after posting it: it finds that
+ * post in the channel's history by its metadata first.
  */
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALICE, BOB, OPS_CHANNEL, type FakeChannel, type FakeUser } from '../rig/workspace.js';
 import { appHomeOpenedEnvelope } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 import { after, postedIn, powerFromPanel } from './rig-alerts.js';
-import { SUMMARY_LEASE_MS } from '../../src/monitor/maintenance.js';
+import { SUMMARY_EVENT, SUMMARY_LEASE_MS } from '../../src/monitor/maintenance.js';
 
 const INTERVAL = 60_000;
 const RECHECK = 1000;
@@ -135,6 +138,96 @@ describe('a maintenance window on a subscribed server', () => {
     await after(rig, 3 * SUMMARY_LEASE_MS);
     expect(summaries()).toHaveLength(1);
     expect(rig.logLines.some((l) => l.includes('could not post a maintenance summary') && l.includes(refused))).toBe(true);
+  });
+
+  /** A window over by command in #cloud-ops; its id. */
+  async function endedWindow(): Promise<string> {
+    const started = await rig.command('maintenance server 101 1d', { userId: BOB.id });
+    const id = /mw_[a-z2-7]{8}/.exec(visibleText(started.final))![0];
+    await rig.command(`maintenance end ${id}`, { userId: BOB.id });
+    return id;
+  }
+  /**
+   * The row as a replica leaves it when it stopped between its post and recording the post's
+   * ts (store.setSummaryTs): claimed by it, no ts, its lease running from now.
+   */
+  function diedBeforeRecording(id: string): void {
+    const db = new Database(rig.databasePath);
+    db.prepare("UPDATE maintenance_windows SET summary_ts = NULL, summary_claimed_by = 'dead-replica', summary_claimed_until = ? WHERE id = ?").run(rig.clock.now() + SUMMARY_LEASE_MS, id);
+    db.close();
+  }
+  const summaryOf = async (id: string) => (await rig.store.maintenance.get(id))!.summaryTs;
+
+  it('a replica stopped after posting the summary, before recording it: the next holder finds it in the channel, records it and posts nothing', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    const id = await endedWindow();
+    await after(rig, RECHECK);
+    const [posted, ...more] = summaries();
+    expect(more).toEqual([]);
+    expect(posted!.metadata).toEqual({ event_type: SUMMARY_EVENT, event_payload: { window_id: id } });
+    diedBeforeRecording(id);
+
+    // Busy meanwhile: the summary is not the channel's newest message when it is looked for.
+    await rig.command('subscribe server 102', { userId: BOB.id });
+    await after(rig, SUMMARY_LEASE_MS);
+    expect(summaries()).toHaveLength(1);
+    expect(await summaryOf(id)).toBe(posted!.ts);
+    const [look] = rig.slack.callsTo('conversations.history');
+    expect(look).toMatchObject({ params: { channel: OPS_CHANNEL.id, include_all_metadata: 'true' }, response: { ok: true } });
+    expect(Number(look!.params.oldest)).toBeLessThan(Number(posted!.ts));
+    expect(rig.logLines.some((l) => l.includes('already in its channel') && l.includes(id))).toBe(true);
+    await after(rig, 2 * SUMMARY_LEASE_MS);
+    expect(summaries()).toHaveLength(1);
+    expect(rig.slack.callsTo('conversations.history')).toHaveLength(1);
+  });
+
+  it('a post that got no answer is not re-sent: the next holder finds it if it landed, posts it if it did not', async () => {
+    rig = await startBotRig({ monitor: MONITOR, slackCallTimeoutMs: 300 });
+    // Slack took the post but its answer never came back in time.
+    rig.slack.hangNext('chat.postMessage');
+    const landed = await endedWindow();
+    await after(rig, RECHECK);
+    rig.slack.releaseHung();
+    expect(summaries()).toHaveLength(1);
+    expect(await summaryOf(landed)).toBeNull();
+    await after(rig, SUMMARY_LEASE_MS);
+    expect(summaries()).toHaveLength(1);
+    expect(await summaryOf(landed)).toBe(summaries()[0]!.ts);
+
+    // Slack failed the post (a 5xx: nothing posted): the next holder finds nothing and posts it.
+    rig.slack.httpErrorNext('chat.postMessage', 503);
+    const lost = await endedWindow();
+    await after(rig, RECHECK);
+    expect(summaries()).toHaveLength(1);
+    await after(rig, SUMMARY_LEASE_MS);
+    expect(summaries()).toHaveLength(2);
+    expect(await summaryOf(lost)).toBe(summaries()[1]!.ts);
+  });
+
+  it('Slack cannot say whether the summary is there: nothing is posted; looked for again on a later pass, and given up if Slack refuses to show the channel', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    const id = await endedWindow();
+    await after(rig, RECHECK);
+    diedBeforeRecording(id);
+    // Down for every try of the read (the client's retries included).
+    rig.slack.httpErrorNext('conversations.history', 503, 3);
+    await after(rig, SUMMARY_LEASE_MS);
+    expect(summaries()).toHaveLength(1);
+    expect(await summaryOf(id)).toBeNull();
+    expect(rig.logLines.some((l) => l.includes('could not look for an earlier maintenance summary') && l.includes(id))).toBe(true);
+    await after(rig, SUMMARY_LEASE_MS);
+    expect(summaries()).toHaveLength(1);
+    expect(await summaryOf(id)).toBe(summaries()[0]!.ts);
+
+    // A refusal will not change by asking again: given up, never posted blind.
+    const refused = await endedWindow();
+    await after(rig, RECHECK);
+    diedBeforeRecording(refused);
+    rig.slack.failNext('conversations.history', 'not_in_channel');
+    await after(rig, SUMMARY_LEASE_MS);
+    await after(rig, 3 * SUMMARY_LEASE_MS);
+    expect(summaries()).toHaveLength(2);
+    expect(await summaryOf(refused)).toBeNull();
   });
 
   it('a busy workspace: 600 newer changes in another channel do not push the window’s own change out of its summary', async () => {
