@@ -5,6 +5,7 @@
  */
 import { createManualClock, type Clock } from '../../src/clock.js';
 import { UNDO_TICK_MS } from '../../src/confirm/undo-window.js';
+import { expect } from 'vitest';
 import { waitFor } from '../rig/wait-for.js';
 
 export function createUndoClock() {
@@ -25,5 +26,19 @@ export function createUndoClock() {
     await manual.advance(ms);
     await parkedLoop('the undo loop to sleep again');
   }
-  return { manual, clock, parkedLoop, advance };
+  /**
+   * A 30 s delay runs out in 10 s ticks: nothing is sent (`sent()` stays empty) until the last
+   * one, `done` then waits for the change to be shown done, and one more pass sends nothing more.
+   * Returns what was sent in the end.
+   */
+  async function delayRunsOut<T>(sent: () => T[], done: () => Promise<unknown>): Promise<T[]> {
+    await advance(10_000);
+    await advance(10_000);
+    expect(sent()).toEqual([]);
+    await advance(10_000);
+    await done();
+    await advance(10_000);
+    return sent();
+  }
+  return { manual, clock, parkedLoop, advance, delayRunsOut };
 }
