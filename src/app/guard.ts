@@ -18,7 +18,8 @@ export interface GuardDeps {
 
 export type GuardedOp = Pick<AnyOperation, 'id' | 'command'> & Guarded & Partial<Pick<AnyOperation, 'change'>>;
 
-export type Admission = { ok: true; account: string } | { ok: false; reply: Reply };
+/** `unread`: refused only because these user groups could not be read (Slack did not answer) — no verdict. */
+export type Admission = { ok: true; account: string } | { ok: false; reply: Reply; unread?: readonly string[] };
 
 const ERROR_CODES: Record<AccessRefusal['reason'], string> = {
   channel: 'CHANNEL_NOT_ALLOWED',
@@ -75,7 +76,8 @@ export async function admit(
       detail: refusalDetail(decision),
     }),
   );
-  return { ok: false, reply: buildAccessRefusal(decision, op.command, op.tier) };
+  const reply = buildAccessRefusal(decision, op.command, op.tier);
+  return decision.reason === 'role' && decision.unread?.length ? { ok: false, reply, unread: decision.unread } : { ok: false, reply };
 }
 
 /** undefined when allowed; otherwise the refusal to show (`admit` without the account). */
