@@ -3,24 +3,15 @@
  * of UNDO_TICK_MS: the watcher's interval is set apart) are counted, so a test moves time on and
  * then waits until the loop has done the pass it woke for and sleeps again.
  */
-import { createManualClock, type Clock } from '../../src/clock.js';
 import { UNDO_TICK_MS } from '../../src/confirm/undo-window.js';
 import { expect } from 'vitest';
 import { waitFor } from '../rig/wait-for.js';
+import { createParkingClock } from './parking-clock.js';
 
 export function createUndoClock() {
-  const manual = createManualClock();
-  let parked = 0;
-  const clock: Clock = {
-    now: () => manual.now(),
-    sleep(ms, signal) {
-      if (ms !== UNDO_TICK_MS) return manual.sleep(ms, signal);
-      parked++;
-      return manual.sleep(ms, signal).finally(() => parked--);
-    },
-  };
+  const { manual, clock, parked } = createParkingClock(UNDO_TICK_MS);
   /** Until one undo loop sleeps (after a start or a restart). */
-  const parkedLoop = (message = 'the undo loop to park') => waitFor(() => parked === 1, { timeoutMs: 5000, message });
+  const parkedLoop = (message = 'the undo loop to park') => waitFor(() => parked() === 1, { timeoutMs: 5000, message });
   /** Moves the bot's clock on and waits until the undo loop sleeps again. */
   async function advance(ms: number): Promise<void> {
     await manual.advance(ms);
