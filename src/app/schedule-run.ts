@@ -16,7 +16,7 @@ import { md, val, type Mrkdwn } from '../views/mrkdwn.js';
 import { buildRunHeader, buildRunRefused, buildTakeoverSkipped } from '../views/schedule-views.js';
 import { RUN_TAKEN_OVER } from '../views/status-views.js';
 import type { Reply } from '../views/types.js';
-import { admit } from './guard.js';
+import { admit, type Admission, type GuardedOp } from './guard.js';
 import { runCommand, type CommandCoreDeps } from './run-command.js';
 import { readScheduled, scheduleWantsApproval } from './schedule-command.js';
 import { keepNewest, makeRoom, type RetentionDeps } from './backup-retention.js';
@@ -35,6 +35,11 @@ export interface ScheduleRunDeps extends CommandCoreDeps {
   /** How often a `--keep` run looks for its new backup to finish (default backup-retention.ts). */
   backupPollMs?: number;
 }
+
+/** How often a run held only by a user group Slack did not answer for asks again. */
+export const RIGHTS_RECHECK_MS = 30_000;
+/** The result of a run refused because Slack never answered for a user group within the grace. */
+export const REFUSED_UNCHECKED = 'refused: could not check rights';
 
 /** What a run came to, for the schedule's "last result". */
 export type RunResult = string;
@@ -56,9 +61,28 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
     const read = readScheduled(s.command, deps.catalog);
     if (!read.ok) return refuse(read.problem, 'not run: the command no longer reads');
     const { op } = read;
-    // Checked as its creator, under the rules in force now (a refusal is audited by admit).
-    const admitted = await admit(deps, op, s.createdBy, s.channelId, read.masked, read.account);
-    if (!admitted.ok) return refuse(admitted.reply.text, 'refused');
+    /**
+     * Checked as its creator, under the rules in force now (a refusal is audited by admit). A
+     * refusal only because a user group could not be read is no verdict: a Slack hiccup must
+     * not skip a nightly run, so it waits and asks again while the run is within the grace.
+     * Nothing is started before this returns, so the wait sends nothing twice. The lease needs
+     * no cap: the scheduler renews it at every look while the run lasts. A stopping replica's
+     * sleep throws, so the run ends as a stopped one does and is taken over.
+     */
+    const admitWhenKnown = async (o: GuardedOp, args: Record<string, unknown>): Promise<Admission> => {
+      for (let waited = false; ; waited = true) {
+        // Not audited while it may still be waited out: only the answer the run ends with is.
+        const a = await admit({ access: deps.access }, o, s.createdBy, s.channelId, args, read.account);
+        if (a.ok) return a;
+        const left = occurrence + graceMs - deps.clock.now();
+        if (!a.unread || left <= 0) break;
+        if (!waited) deps.logger.warn('a scheduled run waits: a user group that may give its creator the right could not be read', { schedule: s.id, occurrence, groups: a.unread });
+        await deps.clock.sleep(Math.min(RIGHTS_RECHECK_MS, left), signal);
+      }
+      return admit(deps, o, s.createdBy, s.channelId, args, read.account);
+    };
+    const admitted = await admitWhenKnown(op, read.masked);
+    if (!admitted.ok) return refuse(admitted.reply.text, admitted.unread ? REFUSED_UNCHECKED : 'refused');
     const confirm = s.confirmRecord ? await deps.operations.get(s.confirmRecord) : undefined;
     const keep = s.keep ?? undefined;
     const retention: RetentionDeps | undefined = keep !== undefined && op.id === 'backup.create' ? { ...deps, schedule: s, occurrence, account: admitted.account, args: read.args, ...(signal ? { signal } : {}) } : undefined;
@@ -69,8 +93,8 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
     }
     if (retention) {
       // Deleting needs the creator's right to delete backups here, now.
-      const may = del ? await admit(deps, del, s.createdBy, s.channelId, {}, read.account) : undefined;
-      if (!may?.ok) return refuse(may ? may.reply.text : md`backup delete is not in the catalog`, 'refused: may not delete backups');
+      const may = del ? await admitWhenKnown(del, {}) : undefined;
+      if (!may?.ok) return refuse(may ? may.reply.text : md`backup delete is not in the catalog`, may?.unread ? `${REFUSED_UNCHECKED} to delete backups` : 'refused: may not delete backups');
     }
 
     let started: StartOutcome | undefined;
