@@ -13,7 +13,7 @@ import type { OperationStore } from '../store/types.js';
 import type { ScheduleRecord } from '../store/schedule-types.js';
 import { context, section } from '../views/blocks.js';
 import { md, val, type Mrkdwn } from '../views/mrkdwn.js';
-import { buildRunHeader, buildRunRefused, buildTakeoverSkipped } from '../views/schedule-views.js';
+import { buildRunHeader, buildRunRefused, buildRunUnchecked, buildTakeoverSkipped } from '../views/schedule-views.js';
 import { RUN_TAKEN_OVER } from '../views/status-views.js';
 import type { Reply } from '../views/types.js';
 import { admit, type Admission, type GuardedOp } from './guard.js';
@@ -82,7 +82,10 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
       return admit(deps, o, s.createdBy, s.channelId, args, read.account);
     };
     const admitted = await admitWhenKnown(op, read.masked);
-    if (!admitted.ok) return refuse(admitted.reply.text, admitted.unread ? REFUSED_UNCHECKED : 'refused');
+    const graceMinutes = Math.round(graceMs / 60_000);
+    if (!admitted.ok) {
+      return admitted.unread ? refuse(buildRunUnchecked(s, admitted.unread, 'run', graceMinutes), REFUSED_UNCHECKED) : refuse(admitted.reply.text, 'refused');
+    }
     const confirm = s.confirmRecord ? await deps.operations.get(s.confirmRecord) : undefined;
     const keep = s.keep ?? undefined;
     const retention: RetentionDeps | undefined = keep !== undefined && op.id === 'backup.create' ? { ...deps, schedule: s, occurrence, account: admitted.account, args: read.args, ...(signal ? { signal } : {}) } : undefined;
@@ -94,7 +97,8 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
     if (retention) {
       // Deleting needs the creator's right to delete backups here, now.
       const may = del ? await admitWhenKnown(del, {}) : undefined;
-      if (!may?.ok) return refuse(may ? may.reply.text : md`backup delete is not in the catalog`, may?.unread ? `${REFUSED_UNCHECKED} to delete backups` : 'refused: may not delete backups');
+      if (may && !may.ok && may.unread) return refuse(buildRunUnchecked(s, may.unread, 'delete backups', graceMinutes), `${REFUSED_UNCHECKED} to delete backups`);
+      if (!may?.ok) return refuse(may ? may.reply.text : md`backup delete is not in the catalog`, 'refused: may not delete backups');
     }
 
     let started: StartOutcome | undefined;
@@ -133,7 +137,7 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
     const skipLate = async (): Promise<RunEnd> => {
       deps.logger.warn('a scheduled run taken over past the grace is skipped', { schedule: s.id, occurrence });
       // Skipped whether or not Slack takes the note (as the scheduler's skips): nothing was started.
-      await post(s.channelId, buildTakeoverSkipped(s, at, Math.round(graceMs / 60_000), !!op.change)).catch((error: unknown) =>
+      await post(s.channelId, buildTakeoverSkipped(s, at, graceMinutes, !!op.change)).catch((error: unknown) =>
         deps.logger.warn('could not say in the channel that a scheduled run was skipped', { schedule: s.id, error }),
       );
       return { skipped: op.change ? SKIPPED_TAKEN_OVER_LATE : 'skipped: taken over too late' };

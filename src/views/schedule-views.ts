@@ -8,6 +8,7 @@ import type { Reply } from './types.js';
 import { context, lineSections, section } from './blocks.js';
 import { channelRef, md, mention, val, type Mrkdwn } from './mrkdwn.js';
 import { plural } from './format.js';
+import { groupsUnread } from './access-views.js';
 
 /** `2026-12-01 03:00 Europe/Berlin` (the zone's wall clock, operations/schedule-when.ts). */
 export type ZoneTime = (at: number, tz: string) => string;
@@ -88,6 +89,16 @@ export function scheduleHomeLine(s: ScheduleRecord, zoneTime: ZoneTime): Mrkdwn 
 /** In the channel: a run that sent nothing, and why. */
 export function buildRunRefused(s: ScheduleRecord, at: string, why: Mrkdwn): Reply {
   return say(md`:no_entry: Scheduled run of ${command(s)} (${val(s.id)}, ${val(at)}, scheduled by ${mention(s.createdBy)}) sent nothing: ${why}`);
+}
+
+/**
+ * Why a run sent nothing when a user group that may give its creator the right could not be
+ * read until the run was too late to start: no verdict on their role, and nobody retries a
+ * scheduled run by hand (the access refusal's "try again in a moment" would not fit).
+ */
+export function buildRunUnchecked(s: ScheduleRecord, groups: readonly string[], right: 'run' | 'delete backups', graceMinutes: number): Mrkdwn {
+  const what = right === 'run' ? md`to run it` : md`to delete backups with it`;
+  return md`${groupsUnread(groups)}, which may give ${mention(s.createdBy)} the right ${what} here, so the bot could not tell before the run was more than ${plural(graceMinutes, md`minute`, md`minutes`)} late. The next run is checked again.`;
 }
 
 /** In the channel: runs missed while the bot was down, too late to run now. */
