@@ -9,9 +9,9 @@
  * is never looked up as an alias again, so aliases cannot recurse.
  */
 import type { Catalog } from './catalog.js';
-import { COMMAND_TEXT_MAX, TokenizeError, tokenize, unescapeSlack, type Token } from './tokenize.js';
+import { COMMAND_TEXT_MAX, TokenizeError, tokenize, type Token } from './tokenize.js';
 import type { AnyOperation } from './types.js';
-import { join, md, val, type Mrkdwn } from '../views/mrkdwn.js';
+import { join, md, unescapeEntities, val, type Mrkdwn } from '../views/mrkdwn.js';
 
 /** A name: a lower-case word (letters, digits, dashes), like an account name. */
 export const ALIAS_NAME = /^[a-z][a-z0-9-]{0,29}$/;
@@ -144,7 +144,7 @@ export function expandAlias(alias: { name: string; command: string }, typed: Tok
   const { count, rest } = aliasArity(alias.command);
   if (args.length < count || (args.length > count && !rest)) {
     const extra = args.length > count ? md` ${val(args.slice(count).map((a) => a.value).join(' '))} is more than it takes.` : md``;
-    return { ok: false, problem: md`${val(alias.name)} ${arityWords(alias.command)}: ${val(`/cloud ${alias.name} = ${unescapeSlack(alias.command)}`)}.${extra}` };
+    return { ok: false, problem: md`${val(alias.name)} ${arityWords(alias.command)}: ${val(`/cloud ${alias.name} = ${unescapeEntities(alias.command)}`)}.${extra}` };
   }
   try {
     const text = [substitute(alias.command, args, count), ...carried.map((c) => c())].join(' ');

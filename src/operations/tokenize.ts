@@ -14,9 +14,6 @@ export const COMMAND_TEXT_MAX = 4000;
 
 const QUOTES: Record<string, string> = { '"': '"', "'": "'", '“': '”', '‘': '’', '”': '”' };
 
-/** Slack escapes &, < and > in command text. */
-export const unescapeSlack = unescapeEntities;
-
 export class TokenizeError extends Error {
   constructor(
     /** The words where the unclosed quote opens (the person's own text). */
@@ -36,7 +33,8 @@ export interface Token {
 }
 
 export function tokenize(input: string): Token[] {
-  const text = unescapeSlack(input).replace(/\u00a0/g, ' ');
+  // Slack escapes &, < and > in command text.
+  const text = unescapeEntities(input).replace(/\u00a0/g, ' ');
   const words: Token[] = [];
   let i = 0;
   while (i < text.length) {

@@ -7,7 +7,8 @@
 import type { ButtonRegistry, Surface } from './button-registry.js';
 import { formFields } from './form-walk.js';
 import type { LocalEvent, LocalModel, ShellView } from './local-model.js';
-import { terminalSafe, unescapeEntities } from './mrkdwn-text.js';
+import { terminalSafe } from './mrkdwn-text.js';
+import { unescapeEntities } from '../views/mrkdwn.js';
 import { compactUpdate, entryLines, formatEntry, messageLabel, renderEntry, type ButtonRef, type Entry, type TextContext } from './render-text.js';
 
 export interface EventPrinterDeps {

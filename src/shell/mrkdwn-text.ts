@@ -88,8 +88,6 @@ export function terminalSafe(text: string): string {
     .join('');
 }
 
-export { unescapeEntities };
-
 export function emoji(text: string): string {
   return text.replace(/:([a-z0-9_+-]+):/g, (whole, name: string) => EMOJI[name] ?? whole);
 }

@@ -18,10 +18,8 @@ export type AliasCreateOutcome =
 
 export type AliasRemoveOutcome = { kind: 'removed'; record: AliasRecord } | { kind: 'none'; name: string } | { kind: 'not-yours'; record: AliasRecord };
 
-const unescape = unescapeEntities;
-
 /** `/cloud server status $1` as saved. */
-export const aliasCommand = (command: string): Mrkdwn => val(`/cloud ${unescape(command)}`);
+export const aliasCommand = (command: string): Mrkdwn => val(`/cloud ${unescapeEntities(command)}`);
 
 /** "`web` → `/cloud server status $1`" */
 export const aliasLine = (a: Pick<AliasRecord, 'name' | 'command'>): Mrkdwn => md`${val(a.name)} → ${aliasCommand(a.command)}`;
@@ -87,12 +85,12 @@ export function buildAliasList(aliases: readonly AliasRecord[]): Reply {
 
 /** Shown above the answer to an alias: what it ran. */
 export function aliasNote(name: string, expanded: string): Block {
-  return context(md`Ran ${val(`/cloud ${unescape(expanded)}`)} (alias ${val(name)})`);
+  return context(md`Ran ${val(`/cloud ${unescapeEntities(expanded)}`)} (alias ${val(name)})`);
 }
 
 /** The note alone, when the answer went elsewhere (a change's status message in the channel). */
 export function buildAliasNote(name: string, expanded: string): Reply {
-  return { text: md`Ran ${val(`/cloud ${unescape(expanded)}`)} (alias ${val(name)})`, blocks: [aliasNote(name, expanded)] };
+  return { text: md`Ran ${val(`/cloud ${unescapeEntities(expanded)}`)} (alias ${val(name)})`, blocks: [aliasNote(name, expanded)] };
 }
 
 /** Why an alias could not be expanded (the wrong number of arguments, an unquotable one). */
