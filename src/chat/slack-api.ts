@@ -32,6 +32,18 @@ export interface ThreadMessage {
   metadata?: MessageMetadata;
 }
 
+/**
+ * Metadata naming one record of the bot's (a watch, a maintenance window) on the post that
+ * reports it, so a replica that cannot account for the post finds it again instead of posting twice.
+ */
+export const recordTag = (eventType: string, key: string, id: string): MessageMetadata => ({ event_type: eventType, event_payload: { [key]: id } });
+
+/** The ts of the message carrying `tag` (recordTag), if `messages` has one. */
+export function findTagged(messages: readonly ThreadMessage[], tag: MessageMetadata): string | undefined {
+  const [[key, id] = []] = Object.entries(tag.event_payload);
+  return messages.find((m) => m.metadata?.event_type === tag.event_type && key !== undefined && m.metadata.event_payload[key] === id)?.ts;
+}
+
 /** What a background job that posts to channels on its own (schedules, maintenance summaries) needs. */
 export interface ChannelPosterDeps {
   slack: Pick<SlackApi, 'postMessage'>;

@@ -12,7 +12,7 @@
 import type { MaintenanceControl } from '../operations/types.js';
 import type { MaintenanceStore, MaintenanceWindow } from '../store/maintenance-store.js';
 import type { OperationStore } from '../store/types.js';
-import { SlackApiError, type ChannelPosterDeps, type SlackApi } from '../chat/slack-api.js';
+import { findTagged, recordTag, SlackApiError, type ChannelPosterDeps, type SlackApi } from '../chat/slack-api.js';
 import { buildMaintenanceSummary, type MaintenanceChange } from '../views/maintenance-views.js';
 import { storedRequest } from '../views/status-message.js';
 
@@ -98,7 +98,7 @@ export function createMaintenance(deps: MaintenanceDeps): Maintenance {
         channel: w.channelId,
         text: reply.text,
         blocks: reply.blocks,
-        metadata: { event_type: SUMMARY_EVENT, event_payload: { window_id: w.id } },
+        metadata: recordTag(SUMMARY_EVENT, 'window_id', w.id),
       });
       return ts;
     } catch (error) {
@@ -119,7 +119,7 @@ export function createMaintenance(deps: MaintenanceDeps): Maintenance {
     const oldest = Math.max(0, (w.endedAt ?? w.endsAt) - SUMMARY_SKEW_MS);
     try {
       const messages = await deps.slack.channelHistory({ channel: w.channelId, oldest: (oldest / 1000).toFixed(6) });
-      return messages.find((m) => m.metadata?.event_type === SUMMARY_EVENT && m.metadata.event_payload.window_id === w.id)?.ts ?? null;
+      return findTagged(messages, recordTag(SUMMARY_EVENT, 'window_id', w.id)) ?? null;
     } catch (error) {
       // Unlike a thread's final (final-post.ts), a refusal (missing_scope, not_in_channel) is no
       // "not there": the earlier post may be, and a channel notice twice is what this prevents.

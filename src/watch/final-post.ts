@@ -4,7 +4,7 @@
  * already finalizing (its earlier holder crashed, stalled or heard nothing back from Slack)
  * first looks for that post in the thread. A post that got no answer is never re-sent blindly.
  */
-import { SlackApiError } from '../chat/slack-api.js';
+import { findTagged, recordTag, SlackApiError } from '../chat/slack-api.js';
 import type { Reply } from '../views/types.js';
 import type { WatchKinds } from '../operations/watch-kinds.js';
 import type { WatchRecord, WatchState, WatchStore } from '../store/watch-store.js';
@@ -64,7 +64,7 @@ export function createFinisher({ deps, owner, base, broadcast, kinds, editParent
         reply_broadcast: broadcastIt,
         text: r.text,
         blocks: r.blocks,
-        metadata: { event_type: FINAL_EVENT, event_payload: { watch_id: w.id } },
+        metadata: recordTag(FINAL_EVENT, 'watch_id', w.id),
       });
       return posted.ts;
     } catch (e) {
@@ -77,8 +77,7 @@ export function createFinisher({ deps, owner, base, broadcast, kinds, editParent
     if (!w.threadTs || !deps.slack.threadReplies) return null;
     try {
       const thread = await deps.slack.threadReplies({ channel: w.channelId, ts: w.threadTs });
-      const mine = thread.find((m) => m.metadata?.event_type === FINAL_EVENT && m.metadata.event_payload.watch_id === w.id);
-      return mine?.ts ?? null;
+      return findTagged(thread, recordTag(FINAL_EVENT, 'watch_id', w.id)) ?? null;
     } catch (e) {
       // A refusal (missing_scope, thread_not_found) will not change by asking again: post.
       deps.logger.warn('could not look for an earlier final post of a watch', { watch: w.id, error: e });
