@@ -6,6 +6,7 @@
  */
 import type { TraceSteps } from './telemetry/index.js';
 import type { Access } from './access/access.js';
+import { groupsThatCouldGive } from './access/roles.js';
 import type { SlackApi } from './chat/slack-api.js';
 import { createPostQueue } from './chat/post-queue.js';
 import type { CloudAccounts } from './cloud/accounts.js';
@@ -119,7 +120,7 @@ export function createServices(p: ServiceParts) {
       if (action !== 'approve') return undefined;
       const { role, unread = [] } = await access.findRole(userId, record.channelId);
       if (role === 'admin') return undefined;
-      const mayGive = [...new Set(unread.filter((u) => u.role === 'admin').map((u) => u.group))];
+      const mayGive = groupsThatCouldGive(unread, (r) => r === 'admin');
       return mayGive.length ? { text: approverUnread(mayGive), unread: mayGive } : ONLY_ADMINS_APPROVE;
     },
     store: store.operations,

@@ -8,7 +8,7 @@
 import type { Scope, Tier } from '../domain/tier.js';
 import type { Refusal, Role, RuleRef, UnreadGroup } from '../domain/access-verdict.js';
 import { channelRule, type Policy } from './policy.js';
-import { covers, roleNeeded } from './roles.js';
+import { covers, groupsThatCouldGive, roleNeeded } from './roles.js';
 
 export interface DecisionInput {
   role: Role | undefined;
@@ -72,7 +72,7 @@ export function decide(policy: Policy, input: DecisionInput): Decision {
     }
   }
   if (!covers(input.role, input.tier)) {
-    const unread = [...new Set((input.unread ?? []).filter((u) => covers(u.role, input.tier)).map((u) => u.group))];
+    const unread = groupsThatCouldGive(input.unread ?? [], (r) => covers(r, input.tier));
     const refusal = { ok: false, reason: 'role', role: input.role, needed: roleNeeded(input.tier), rule: roleRule(policy, input.roleSource) } as const;
     return unread.length ? { ...refusal, unread } : refusal;
   }

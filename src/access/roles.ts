@@ -3,7 +3,7 @@
  * can do; a role says what a person may do.
  */
 import type { Tier } from '../domain/tier.js';
-import type { Role } from '../domain/access-verdict.js';
+import type { Role, UnreadGroup } from '../domain/access-verdict.js';
 
 export const ROLES: readonly Role[] = ['viewer', 'operator', 'admin'];
 
@@ -20,6 +20,11 @@ export function covers(role: Role | undefined, tier: Tier): boolean {
 /** The least role that may act on a tier. */
 export function roleNeeded(tier: Tier): Role {
   return ROLES.find((r) => TIERS[r].includes(tier))!;
+}
+
+/** The user groups, each once, among those that could not be read, that would give a role `enough` says suffices. */
+export function groupsThatCouldGive(unread: readonly UnreadGroup[], enough: (role: Role) => boolean): string[] {
+  return [...new Set(unread.filter((u) => enough(u.role)).map((u) => u.group))];
 }
 
 export function higher(a: Role | undefined, b: Role | undefined): Role | undefined {
