@@ -204,7 +204,7 @@ async function follow(deps: StepDeps, spec: StepSpec, record: OperationRecord): 
       if (record.errorCode === 'STATUS_NOT_POSTED' || record.errorCode === 'NOT_IN_CHANNEL') return error(words.stepNotPosted());
       // Closed by a give-up whose completion a stopped replica never claimed: nobody cancelled it.
       if (record.errorCode === STEP_GAVE_UP) return error(words.stepGaveUpClosed());
-      return error(words.stepCancelled(str((record.result as { cancelledBy?: unknown } | null)?.cancelledBy)));
+      return error(words.stepCancelled(record));
     case 'expired':
       // Confirmed, but its undo window ended while no bot ran (confirm/undo-window.ts): not sent late.
       return error(typeof record.result?.lateBy === 'number' ? words.stepSendTimePassed() : words.stepExpired());

@@ -42,14 +42,24 @@ export function buildClickAnswer(record: OperationRecord | undefined, userId: st
     case 'failed':
       return md`Already tried after ${who(record.confirmedBy)} confirmed it; it failed. Run the command again to retry.`;
     case 'cancelled':
-      if (typeof record.result?.undoneBy === 'string') return md`Taken back by ${who(record.result.undoneBy)}; nothing was sent.`;
-      if (record.errorCode === STEP_GAVE_UP) return md`The workflow that asked for this stopped waiting, so the request was closed; nothing was sent.`;
-      if (withdrawnFrom(record) !== undefined) return md`Not sent: ${who(withdrawnFrom(record)!)} may no longer make this change here (the rules changed during its undo window).`;
-      if (record.errorCode === RIGHTS_UNCHECKED) return md`Not sent: Slack could not tell the bot in time whether the right to make this change here still held.`;
-      if (record.errorCode === APPROVAL_NOW_REQUIRED) return md`Not sent: the channel’s rules now want a second admin’s approval, which this change never had.`;
-      if (record.errorCode === RUN_TAKEN_OVER) return md`The bot running this scheduled change stopped before sending it, so the request was closed; nothing was sent.`;
-      return md`Cancelled by ${who(typeof record.result?.cancelledBy === 'string' ? record.result.cancelledBy : null)}; nothing was done.`;
+      return whyNotSent(record, who);
     case 'expired':
       return md`This request has expired; nothing was done. Run the command again.`;
   }
+}
+
+/**
+ * Why a cancelled change was not sent, in one sentence: taken back with Undo, closed by the bot
+ * (its undo window's recheck, a workflow that stopped waiting, a stopped scheduled run), or
+ * cancelled by someone. The click answer and a workflow step's error both say it
+ * (views/step-views.ts), so neither claims "cancelled by someone" for a change nobody cancelled.
+ */
+export function whyNotSent(record: OperationRecord, who: (id: string | null) => Mrkdwn): Mrkdwn {
+  if (typeof record.result?.undoneBy === 'string') return md`Taken back by ${who(record.result.undoneBy)}; nothing was sent.`;
+  if (record.errorCode === STEP_GAVE_UP) return md`The workflow that asked for this stopped waiting, so the request was closed; nothing was sent.`;
+  if (withdrawnFrom(record) !== undefined) return md`Not sent: ${who(withdrawnFrom(record)!)} may no longer make this change here (the rules changed during its undo window).`;
+  if (record.errorCode === RIGHTS_UNCHECKED) return md`Not sent: Slack could not tell the bot in time whether the right to make this change here still held.`;
+  if (record.errorCode === APPROVAL_NOW_REQUIRED) return md`Not sent: the channel’s rules now want a second admin’s approval, which this change never had.`;
+  if (record.errorCode === RUN_TAKEN_OVER) return md`The bot running this scheduled change stopped before sending it, so the request was closed; nothing was sent.`;
+  return md`Cancelled by ${who(typeof record.result?.cancelledBy === 'string' ? record.result.cancelledBy : null)}; nothing was done.`;
 }

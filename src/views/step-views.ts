@@ -5,6 +5,8 @@
  * one line of bounded length.
  */
 import { CloudApiError } from '../cloud/errors.js';
+import type { OperationRecord } from '../store/types.js';
+import { whyNotSent } from './change-notices.js';
 import { describeCloudError } from './cloud-error-text.js';
 import { inputMessage } from './input-message.js';
 import { cutMrkdwn, join, md, mention, oneLine, val, type Mrkdwn } from './mrkdwn.js';
@@ -28,8 +30,16 @@ export const stepUnknown = (callbackId: string): string => stepError(md`This ver
 
 export const stepNotRecorded = (): string => stepError(md`The bot could not record this step, so it did not start it; nothing was sent.`);
 
-export const stepCancelled = (by: string | undefined): string =>
-  stepError(md`Cancelled in the channel${by ? md` by ${mention(by)}` : md``}; nothing was sent.`);
+/**
+ * A change that closed unsent: cancelled in the channel by someone, or not sent for a reason the
+ * bot saw (Undo, its undo window's recheck), in the words its click answer uses.
+ */
+export const stepCancelled = (record: OperationRecord): string => {
+  const by = record.result?.cancelledBy;
+  const cancelledBySomeone = !record.errorCode && record.result?.undoneBy === undefined;
+  if (cancelledBySomeone) return stepError(md`Cancelled in the channel${typeof by === 'string' ? md` by ${mention(by)}` : md``}; nothing was sent.`);
+  return stepError(whyNotSent(record, mention));
+};
 
 /** A backup step's backup is gone from the cloud's list before it finished (the uuid is the cloud's text). */
 export const stepBackupGone = (uuid: string, server: string): string =>

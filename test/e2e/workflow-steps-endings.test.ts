@@ -9,16 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functionExecutedEnvelope, newExecutionId } from '../rig/function-payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
+import type { PolicyFile } from '../../src/access/policy-file.js';
 import { UNDO_LATE_LIMIT_MS } from '../../src/confirm/undo-window.js';
 import { createJumpClock, rigHelpers, startBotRig, type BotRig } from './bot-rig.js';
 
 let rig: BotRig;
 const clock = createJumpClock();
 const { until, latest, confirmByTyping } = rigHelpers(() => rig);
+// A destroy (a reinstall) waits 30 s for an Undo before it is sent.
+const POLICY: PolicyFile = { version: 1, undo_delay: 30_000, channels: {} };
+let current = POLICY;
 
 beforeAll(async () => {
-  // A destroy (a reinstall) waits 30 s for an Undo before it is sent.
-  rig = await startBotRig({ clock, sandbox: { clock }, watch: { intervalMs: 150 }, policy: { version: 1, undo_delay: 30_000, channels: {} } });
+  rig = await startBotRig({ clock, sandbox: { clock }, watch: { intervalMs: 150 }, policy: POLICY, reloadPolicy: () => current });
 });
 afterAll(async () => {
   await rig.close();
@@ -87,6 +90,46 @@ describe('a step whose confirmed change was never sent', () => {
     expect(answered(executionId)).toEqual([['functions.completeError', true]]);
     expect(completionCalls(executionId)[0]!.params.error).toBe(
       'The change was confirmed, but its undo window ended while no bot was running, so it expired unsent; nothing was sent.',
+    );
+    expect(rig.mutations(from)).toEqual([]);
+  });
+
+  it('taken back with Undo: the step says who took it back, not "Cancelled in the channel"', async () => {
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    const executionId = await runStep('server_reinstall', { ...where, server: '104', template: 'debian-12' });
+    const card = await rig.statusMessage(OPS_CHANNEL.id, before);
+    await confirmByTyping(card, 'staging-1.example.net');
+    await rig.click(await until(card, 'sending in'), 'op_undo', ALICE.id);
+    await until(card, 'taken back');
+    await tick();
+    expect(answered(executionId)).toEqual([['functions.completeError', true]]);
+    expect(completionCalls(executionId)[0]!.params.error).toBe(`Taken back by <@${ALICE.id}>; nothing was sent.`);
+    expect(rig.mutations(from)).toEqual([]);
+  });
+
+  it('its right withdrawn during the undo window: the step says so, not that someone cancelled it', async () => {
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    const executionId = await runStep('server_reinstall', { ...where, server: '104', template: 'debian-12' });
+    const card = await rig.statusMessage(OPS_CHANNEL.id, before);
+    await confirmByTyping(card, 'staging-1.example.net');
+    await until(card, 'sending in');
+    try {
+      // The channel's ceiling now stops at changes: a reinstall may not be made here any more.
+      current = { ...POLICY, channels: { [OPS_CHANNEL.id]: { admins: [], operators: [], viewers: [], ceiling: ['read', 'change'] } } };
+      expect((await rig.bot.reloadPolicy('signal')).kind).not.toBe('refused');
+      clock.jump(30_001);
+      await rig.bot.flow.sendDue();
+      await until(card, 'not sent');
+    } finally {
+      current = POLICY;
+      await rig.bot.reloadPolicy('signal');
+    }
+    await tick();
+    expect(answered(executionId)).toEqual([['functions.completeError', true]]);
+    expect(completionCalls(executionId)[0]!.params.error).toBe(
+      `Not sent: <@${ALICE.id}> may no longer make this change here (the rules changed during its undo window).`,
     );
     expect(rig.mutations(from)).toEqual([]);
   });
