@@ -28,7 +28,7 @@ export interface MessageArgs {
 /** A message as conversations.replies or conversations.history gives it (what the bot reads of it). */
 export interface ThreadMessage {
   ts: string;
-  /** Only on messages posted with metadata (include_all_metadata is asked for). */
+  /** Only on messages this bot posted with metadata (another app's metadata is left off: slack/slack-api-direct.ts). */
   metadata?: MessageMetadata;
 }
 

@@ -181,6 +181,23 @@ describe('a maintenance window on a subscribed server', () => {
     expect(rig.slack.callsTo('conversations.history')).toHaveLength(1);
   });
 
+  it('another app’s message with the same metadata is not taken for the summary: the next holder still posts it', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    const id = await endedWindow();
+    // A replica claimed the summary and stopped before posting; a second app in the channel (a
+    // staging cloudbot, whose window ids are its own) posted a message carrying the same tag.
+    await rig.store.maintenance.claimSummary(id, 'dead-replica', rig.clock.now(), rig.clock.now() + SUMMARY_LEASE_MS);
+    const foreign = rig.slack.messages.postFromAnotherApp(OPS_CHANNEL.id, 'staging summary', { event_type: SUMMARY_EVENT, event_payload: { window_id: id } });
+    await after(rig, RECHECK);
+    expect(summaries()).toEqual([]);
+    await after(rig, SUMMARY_LEASE_MS);
+    const [posted, ...more] = summaries();
+    expect(more).toEqual([]);
+    expect(posted!.bot_id).not.toBe(foreign.bot_id);
+    expect(await summaryOf(id)).toBe(posted!.ts);
+    expect(rig.slack.callsTo('conversations.history')).toHaveLength(1);
+  });
+
   it('a post that got no answer is not re-sent: the next holder finds it if it landed, posts it if it did not', async () => {
     rig = await startBotRig({ monitor: MONITOR, slackCallTimeoutMs: 300 });
     // Slack took the post but its answer never came back in time.

@@ -76,6 +76,11 @@ export interface FakeMessages {
   /** Ephemeral messages, optionally only those shown to `user`. */
   ephemeral(user?: string): FakeEphemeral[];
   deleted(): FakeMessage[];
+  /**
+   * A top-level message another app posted in `channel` (its own bot and app ids), with the
+   * metadata given: what a second app in the channel leaves in its history.
+   */
+  postFromAnotherApp(channel: string, text: string, metadata: NonNullable<FakeMessage['metadata']>): FakeMessage;
 }
 
 export interface FakeViews {
@@ -310,6 +315,24 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
         model.messageList.filter((m) => live(m) && m.channel === channel && m.thread_ts === threadTs && m.ts !== threadTs),
       ephemeral: (user) => model.ephemeralList.filter((e) => user === undefined || e.user === user),
       deleted: () => model.messageList.filter((m) => m.deleted),
+      postFromAnotherApp: (channel, text, metadata) => {
+        const message: FakeMessage = {
+          type: 'message',
+          channel,
+          ts: nextTs(),
+          text,
+          metadata,
+          user: 'U0OTHERBOT',
+          bot_id: 'B0OTHERAPP',
+          app_id: 'A0OTHERAPP',
+          team: identity.teamId,
+          versions: [],
+          deleted: false,
+          postedAt: now(),
+        };
+        model.messageList.push(message);
+        return message;
+      },
     },
     views: {
       all: () => [...model.viewList],
