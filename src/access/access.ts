@@ -4,7 +4,8 @@
  * Secure by default: with no lists configured everyone is a viewer; with CLOUD_VIEWERS set,
  * someone on no list may do nothing at all. User groups are resolved through Slack
  * (usergroups.users.list) and cached briefly; a group that cannot be read grants nothing, and
- * the finding says so (`unread`), so a refusal it causes is not told as the rules' verdict.
+ * the finding says so (`unread`), so a refusal it causes is not told as the rules' verdict. A
+ * group Slack says does not exist is read: it has nobody in it.
  */
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
@@ -15,6 +16,10 @@ import type { Refusal, RuleRef, Role, PolicyExplanation, UnreadGroup } from '../
 import { channelRule, rolesConfigured, type Policy, type RoleLists } from './policy.js';
 import { ROLES } from './roles.js';
 import { explainPolicy } from './explain.js';
+import { SlackApiError } from '../chat/slack-api.js';
+
+/** usergroups.users.list's answer for a group id Slack does not have (java-slack-sdk's tests pin it since 2018). */
+const NO_SUCH_GROUP = 'no_such_subteam';
 
 export type AccessDecision = Decision;
 export type AccessRefusal = Refusal;
@@ -84,6 +89,12 @@ export function createAccess(deps: AccessDeps): Access {
     const members = deps.groupMembers(groupId).then(
       (ids) => new Set(ids),
       (error: unknown) => {
+        // Slack says the group does not exist (deleted, or a typo in the policy): a definite
+        // answer, so it grants nothing and leaves no doubt; cached like any other read.
+        if (error instanceof SlackApiError && error.failure === 'refused' && error.code === NO_SUCH_GROUP) {
+          deps.logger.warn('a user group in the policy does not exist in Slack; it grants nothing', { group: groupId });
+          return new Set<string>();
+        }
         deps.logger.warn('could not read a user group; it grants nothing until it can be read', { group: groupId, error });
         cache.delete(groupId);
         return undefined;

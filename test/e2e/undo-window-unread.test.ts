@@ -126,6 +126,23 @@ describe('the recheck at the end of an undo delay, when Slack cannot say who is 
     expect(deletes(from)).toEqual([]);
   });
 
+  it('a group Slack says no longer exists is an answer: the right is withdrawn, at once, not waited on', async () => {
+    const from = rig.sandbox.requests.length;
+    const { msg, record } = await confirmedByErin();
+
+    // The admins' group was deleted during the undo window (every try answers no_such_subteam).
+    rig.slack.failNext(GROUPS, 'no_such_subteam', 100);
+    await advance(UNDO_TICK_MS);
+    const closed = await until(msg, 'not sent');
+    expect(text(closed)).toContain('not sent — the right to make it here was withdrawn during its undo window; nothing was sent');
+    expect(text(closed)).toContain(`<@${ERIN.id}> may no longer make this change here.`);
+    expect(seen(msg)).not.toContain('waiting to check');
+    expect(await recordOf(msg.ts)).toMatchObject({ status: 'cancelled', errorCode: 'RIGHTS_WITHDRAWN' });
+    expect((await entriesOf(record.id)).find((e) => e.outcome === 'cancelled')).toMatchObject({ errorCode: 'RIGHTS_WITHDRAWN', confirmedBy: ERIN.id });
+    await advance(UNDO_TICK_MS);
+    expect(deletes(from)).toEqual([]);
+  });
+
   it('a command refused only because the group could not be read says so, not that the role is missing', async () => {
     slackDown();
     const r = await rig.command('ssh-key delete 11', { userId: ERIN.id });

@@ -10,6 +10,7 @@ import { buildPolicy } from '../../../src/access/policy.js';
 import { createManualClock } from '../../../src/clock.js';
 import { createLogger } from '../../../src/log.js';
 import { refusalText } from '../../../src/views/access-views.js';
+import { SlackApiError } from '../../../src/chat/slack-api.js';
 
 const ADMINS = 'SADMINS01';
 const OPERATORS = 'SOPERS001';
@@ -17,13 +18,14 @@ const ENV = { admins: [ADMINS], operators: ['UOPER0001', OPERATORS], viewers: un
 
 const POLICY = buildPolicy({ access: ENV, cloud: { baseUrl: 'https://api.example.com/v2', token: 't' } });
 
-function accessWith(down: readonly string[]) {
+function accessWith(down: readonly string[], gone: readonly string[] = []) {
   const reads: string[] = [];
   const access = createAccess({
     policy: () => POLICY,
     groupMembers: async (id) => {
       reads.push(id);
-      if (down.includes(id)) throw new Error('Slack did not answer usergroups.users.list: http_503');
+      if (down.includes(id)) throw new SlackApiError('http_503', 'usergroups.users.list', 'unavailable');
+      if (gone.includes(id)) throw new SlackApiError('no_such_subteam', 'usergroups.users.list');
       return id === ADMINS ? ['UADMIN001'] : [];
     },
     clock: createManualClock(),
@@ -65,5 +67,36 @@ describe('a user group that cannot be read', () => {
     const said = refusalText(d, '/cloud server delete', 'destroy');
     expect(said).toContain('it needs the *admin* role. Slack did not answer when the bot read user group `SADMINS01`, which may give it to you, so it cannot tell whether you have it.');
     expect(said).not.toContain('Your role here is');
+  });
+});
+
+describe('a user group Slack says does not exist (deleted, or a typo in the policy)', () => {
+  it('grants nothing and leaves no doubt: the refusal is the rules’ verdict; the answer is cached', async () => {
+    const { access, reads } = accessWith([], [ADMINS]);
+    expect(await access.findRole('UADMIN001')).toEqual({ role: 'viewer', source: 'default (CLOUD_VIEWERS unset)' });
+    const d = await access.check('UADMIN001', undefined, { tier: 'destroy' });
+    expect(d).toMatchObject({ ok: false, reason: 'role', role: 'viewer', needed: 'admin' });
+    expect(d.ok === false && 'unread' in d).toBe(false);
+    // Read once for the finding and the check: a definite answer is cached.
+    expect(reads.filter((id) => id === ADMINS)).toHaveLength(1);
+  });
+
+  it('another refusal (a missing scope) is still "could not tell": the group may exist', async () => {
+    const reads: string[] = [];
+    const access = createAccess({
+      policy: () => POLICY,
+      groupMembers: async (id) => {
+        reads.push(id);
+        throw new SlackApiError('missing_scope', 'usergroups.users.list');
+      },
+      clock: createManualClock(),
+      logger: createLogger({ level: 'error' }),
+    });
+    expect((await access.findRole('UADMIN001')).unread).toEqual([
+      { group: ADMINS, role: 'admin' },
+      { group: OPERATORS, role: 'operator' },
+    ]);
+    await access.findRole('UADMIN001');
+    expect(reads.filter((id) => id === ADMINS)).toHaveLength(2);
   });
 });
