@@ -36,7 +36,7 @@ export interface ScheduleRunDeps extends CommandCoreDeps {
   backupPollMs?: number;
 }
 
-/** How often a run held only by a user group Slack did not answer for asks again. */
+/** How often a run held only by a user group Slack did not let the bot read asks again. */
 export const RIGHTS_RECHECK_MS = 30_000;
 /** The result of a run refused because Slack never answered for a user group within the grace. */
 export const REFUSED_UNCHECKED = 'refused: could not check rights';

@@ -121,7 +121,7 @@ async function closeLate(ctx: FlowContext, op: AnyOperation, r: OperationRecord,
   await ctx.editStatus(op, closed.record, now);
   if (unchecked) {
     const groups = unchecked.groups.join(', ');
-    await ctx.audit(op, closed.record, 'cancelled', `not sent: Slack did not answer when the bot read user group ${groups} to check that ${unchecked.who} may still make this change here, and it was ${Math.round(lateBy / 1000)} s past its send time; nothing was sent`);
+    await ctx.audit(op, closed.record, 'cancelled', `not sent: Slack did not let the bot read user group ${groups} to check that ${unchecked.who} may still make this change here, and it was ${Math.round(lateBy / 1000)} s past its send time; nothing was sent`);
   } else {
     await ctx.audit(op, closed.record, 'expired', 'its undo window ended while no bot was running; nothing was sent');
   }

@@ -14,7 +14,7 @@ const does = (tier: string): Mrkdwn => TIER_DOES[tier] ?? md`needs more access`;
 
 /** Why a role could not be told: the user groups Slack did not let the bot read (ids, as `/cloud policy` shows them). */
 export function groupsUnread(groups: readonly string[]): Mrkdwn {
-  return md`Slack did not answer when the bot read user group${groups.length > 1 ? md`s` : md``} ${valueList(groups)}`;
+  return md`Slack did not let the bot read user group${groups.length > 1 ? md`s` : md``} ${valueList(groups)}`;
 }
 
 /** The refusal without emoji: what the notification text says (and a click is told). */

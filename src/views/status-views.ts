@@ -56,7 +56,7 @@ const CLOSED_BY_BOT = new Map<string | null, Mrkdwn>([
 export const withdrawnFrom = (r: OperationRecord): string | undefined =>
   r.status === 'cancelled' && r.errorCode === RIGHTS_WITHDRAWN && typeof r.result?.withdrawnFrom === 'string' ? r.result.withdrawnFrom : undefined;
 
-/** Whose right a due change waits to check (Slack did not answer), or could not check in time. */
+/** Whose right a due change waits to check (Slack did not let the bot read a group), or could not check in time. */
 export function uncheckedFor(r: OperationRecord): { who: string; groups: string[] } | undefined {
   const waitingOrClosed = (r.status === 'confirmed' && typeof r.sendAt === 'number') || (r.status === 'cancelled' && r.errorCode === RIGHTS_UNCHECKED);
   const who = r.result?.uncheckedFor;

@@ -121,7 +121,7 @@ describe('a scheduled run whose creator’s role comes from a user group Slack c
     expect(said).toHaveLength(1);
     expect(said[0]).toContain(`Scheduled run of \`/cloud server rename 101 unread-2\` (\`${s.id}\``);
     expect(said[0]).toContain('sent nothing');
-    expect(said[0]).toContain(`Slack did not answer when the bot read user group \`${ADMINS_GROUP.id}\`, which may give <@${ERIN.id}> the right to run it here`);
+    expect(said[0]).toContain(`Slack did not let the bot read user group \`${ADMINS_GROUP.id}\`, which may give <@${ERIN.id}> the right to run it here`);
     expect(said[0]).toContain('The next run is checked again.');
     expect(said[0]).not.toContain('Your role here is');
     expect(said[0]).not.toContain('try again in a moment');
@@ -171,7 +171,7 @@ describe('a scheduled run whose creator’s role comes from a user group Slack c
     const said = channelSince(seen);
     expect(said).toHaveLength(1);
     expect(said[0]).toContain('sent nothing');
-    expect(said[0]).toContain(`Slack did not answer when the bot read user group \`${ADMINS_GROUP.id}\`, which may give <@${FRANK.id}> the right to delete backups with it here`);
+    expect(said[0]).toContain(`Slack did not let the bot read user group \`${ADMINS_GROUP.id}\`, which may give <@${FRANK.id}> the right to delete backups with it here`);
     expect(said[0]).not.toContain('try again in a moment');
     expect(await rig.store.schedules.get(s.id)).toMatchObject({ lastResult: `${REFUSED_UNCHECKED} to delete backups` });
   });

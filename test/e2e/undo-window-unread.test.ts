@@ -76,7 +76,7 @@ describe('the recheck at the end of an undo delay, when Slack cannot say who is 
     expect(await recordOf(msg.ts)).toMatchObject({ status: 'confirmed', errorCode: null });
     const held = await until(msg, 'waiting to check the right to make it here');
     expect(text(held)).toContain('nothing has been sent yet');
-    expect(text(held)).toContain(`Slack did not answer when the bot read user group \`${ADMINS_GROUP.id}\` to check that <@${ERIN.id}> may still make this change here`);
+    expect(text(held)).toContain(`Slack did not let the bot read user group \`${ADMINS_GROUP.id}\` to check that <@${ERIN.id}> may still make this change here`);
     // Nothing was decided: Undo still takes it back.
     expect(buttons(held)).toEqual(['"action_id":"op_undo"']);
     // Still down on the next pass: still waiting, still nothing sent or closed.
@@ -117,7 +117,7 @@ describe('the recheck at the end of an undo delay, when Slack cannot say who is 
     const entries = await entriesOf(record.id);
     const cancelled = entries.find((e) => e.outcome === 'cancelled');
     expect(cancelled).toMatchObject({ errorCode: 'RIGHTS_UNCHECKED', confirmedBy: ERIN.id });
-    expect(cancelled!.detail).toContain(`Slack did not answer when the bot read user group ${ADMINS_GROUP.id} to check that ${ERIN.id} may still make this change here`);
+    expect(cancelled!.detail).toContain(`Slack did not let the bot read user group ${ADMINS_GROUP.id} to check that ${ERIN.id} may still make this change here`);
     expect(entries.some((e) => e.outcome === 'expired')).toBe(false);
 
     // Slack back, later passes: still nothing sent.
@@ -148,7 +148,7 @@ describe('the recheck at the end of an undo delay, when Slack cannot say who is 
     const r = await rig.command('ssh-key delete 11', { userId: ERIN.id });
     expect(r.cloudRequests.filter((q) => q.method !== 'GET')).toEqual([]);
     const said = visibleText(r.final);
-    expect(said).toContain(`Slack did not answer when the bot read user group \`${ADMINS_GROUP.id}\`, which may give it to you`);
+    expect(said).toContain(`Slack did not let the bot read user group \`${ADMINS_GROUP.id}\`, which may give it to you`);
     expect(said).not.toContain('Your role here is');
   });
 
@@ -162,7 +162,7 @@ describe('the recheck at the end of an undo delay, when Slack cannot say who is 
     slackDown();
     // Bob is an operator by CLOUD_OPERATORS: he may deploy, but approving needs an admin, which only the group could make him.
     await rig.click(msg, 'op_confirm', BOB.id);
-    await waitFor(() => ephemeralTo(BOB.id).some((t) => t.includes(`Only an admin can approve this (two-person approval needs a second admin). Slack did not answer when the bot read user group \`${ADMINS_GROUP.id}\`, which may make you one`)), { timeoutMs: 5000 });
+    await waitFor(() => ephemeralTo(BOB.id).some((t) => t.includes(`Only an admin can approve this (two-person approval needs a second admin). Slack did not let the bot read user group \`${ADMINS_GROUP.id}\`, which may make you one`)), { timeoutMs: 5000 });
     expect(deletes(from)).toEqual([]);
     expect((await recordOf(msg.ts)).status).toBe('pending');
 

@@ -65,7 +65,7 @@ describe('a user group that cannot be read', () => {
     const d = await access.check('UADMIN001', undefined, { tier: 'destroy' });
     if (d.ok) throw new Error('expected a refusal');
     const said = refusalText(d, '/cloud server delete', 'destroy');
-    expect(said).toContain('it needs the *admin* role. Slack did not answer when the bot read user group `SADMINS01`, which may give it to you, so it cannot tell whether you have it.');
+    expect(said).toContain('it needs the *admin* role. Slack did not let the bot read user group `SADMINS01`, which may give it to you, so it cannot tell whether you have it.');
     expect(said).not.toContain('Your role here is');
   });
 });

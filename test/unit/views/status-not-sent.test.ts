@@ -63,7 +63,7 @@ describe('a change not sent when its undo delay ended', () => {
     const held = renderStatus(op, record({ opId: op.id, args: { id: 12 }, status: 'confirmed', confirmedBy: 'U0DAVE', confirmedAt: 1, sendAt: 30_001, result: unread }), 40_000);
     expect(held.text).toContain('confirmed; waiting to check the right to make it here, which Slack could not tell the bot — nothing has been sent yet');
     expect(held.text).not.toMatch(/<[@!#]/);
-    expect(shownJson(held)).toContain('Slack did not answer when the bot read user group `S0ADMINS` to check that <@U0DAVE> may still make this change here');
+    expect(shownJson(held)).toContain('Slack did not let the bot read user group `S0ADMINS` to check that <@U0DAVE> may still make this change here');
     expect(buttonsOf(held).map((b) => b.actionId)).toEqual(['op_undo']);
 
     const r = closed({ errorCode: RIGHTS_UNCHECKED, result: { ...unread, lateBy: 610_000 } });
