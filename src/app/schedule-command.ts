@@ -7,6 +7,7 @@ import type { Access } from '../access/access.js';
 import { maskedArgs } from '../access/secrets.js';
 import type { Catalog } from '../operations/catalog.js';
 import { parseCommand } from '../operations/parse-command.js';
+import { argMessage } from '../operations/parse-args.js';
 import type { AnyOperation, ArgSpec } from '../operations/types.js';
 import { keepSchema } from '../operations/entries/schedule-ops.js';
 import { md, val, type Mrkdwn } from '../views/mrkdwn.js';
@@ -31,6 +32,12 @@ export function readScheduled(typed: string, catalog: Catalog): ScheduledCommand
   if (parsed.kind === 'help') return { ok: false, problem: md`help cannot be scheduled; put a command in the quotes, e.g. ${val('"backup create web1"')}` };
   if (parsed.kind === 'problem') return { ok: false, problem: md`${parsed.problem.message} (in ${val(`/cloud ${text}`)})` };
   const { op, args } = parsed;
+  // The entry's cross-field check (a firewall rule's limits, a deploy's source), as a typed change gets it.
+  const checked = op.change?.check?.(args as never);
+  if (checked && !checked.ok) {
+    const [name, message] = Object.entries(checked.fieldErrors)[0] ?? ['', 'is not accepted'];
+    return { ok: false, problem: md`${argMessage(op, name, message)} (in ${val(`/cloud ${text}`)})` };
+  }
   if (op.resource === 'schedule' || op.resource === 'schedules') return { ok: false, problem: md`a schedule cannot schedule schedules` };
   if (parsed.dryRun) return { ok: false, problem: md`a dry run answers now; leave ${val('--dry-run')} out of a schedule` };
   // No one is there to fill in a form when it runs: the command must be complete as typed.

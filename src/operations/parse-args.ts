@@ -101,10 +101,15 @@ export function parseArgs(op: AnyOperation, tokens: Token[]): ParsedCommand {
 
 /** An argument its schema refused: `--flag: message` or `<placeholder>: message`. */
 function argProblem(op: AnyOperation, name: string, message: string): ParsedCommand {
+  return problem(argMessage(op, name, message), [op]);
+}
+
+/** `--flag: message` or `<placeholder>: message`, for an argument refused by its schema or its entry's check. */
+export function argMessage(op: AnyOperation, name: string, message: string): Mrkdwn {
   const spec = op.args[name] as ArgSpec | undefined;
   const label = !spec ? md`Input` : spec.kind === 'flag' ? val(`--${name}`) : words(`<${spec.placeholder}>`);
   // The schemas' messages are our words; where they quote the input it becomes a value.
-  return problem(md`${label}: ${inputMessage(message)}`, [op]);
+  return md`${label}: ${inputMessage(message)}`;
 }
 
 function flagList(flags: Map<string, ArgSpec>): Mrkdwn {

@@ -144,6 +144,21 @@ describe('scheduling', () => {
     expect(await rig.store.schedules.list(OPS_CHANNEL.id)).toEqual([]);
   });
 
+  it('refuses a change its entry’s own check refuses (the spec’s firewall limits, a deploy without a repository), storing nothing', async () => {
+    for (const [line, words] of [
+      // Spec "Firewall rule": priority minimum 0; ports are colon-separated ranges; protocol at most 20 characters.
+      ['schedule "sg add-rule 7 --type in --action allow --protocol tcp --priority -1" daily 02:00', 'below the minimum'],
+      ['schedule "sg add-rule 7 --type in --action allow --protocol tcp --port 80-90" daily 02:00', 'write ranges with a colon'],
+      [`schedule "sg add-rule 7 --type in --action allow --protocol ${'x'.repeat(21)}" daily 02:00`, 'too long for a protocol'],
+      ['schedule "worker deploy --name app --location 1" daily 02:00', 'needs the repository URL'],
+    ] as const) {
+      const r = await rig.command(line);
+      expect(visibleText(r.final), line).toContain(words);
+      expect(r.cloudRequests, line).toEqual([]);
+    }
+    expect(await rig.store.schedules.list(OPS_CHANNEL.id)).toEqual([]);
+  });
+
   it('a credentials read scheduled before this rule runs as refused: its answer never reaches the channel', async () => {
     const s = await rig.store.schedules.add({
       channelId: OPS_CHANNEL.id, createdBy: ALICE.id, command: 'server credentials 101', opId: 'server.credentials',
