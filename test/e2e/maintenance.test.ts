@@ -322,4 +322,15 @@ describe('a maintenance window on a subscribed server', () => {
     const tokyo = await rig.command(`maintenance server 101 until ${day} 23:00 --tz Asia/Tokyo`, { userId: NY.id });
     expect(visibleText(tokyo.final)).toContain(`until \`${day} 23:00 Asia/Tokyo\``);
   });
+
+  it('refuses an `until` date that does not exist (30 February) instead of rolling it into March; nothing starts', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    // 25 February of a coming year: 30 February would roll over to 1 or 2 March, within the 7 days.
+    const y = new Date(rig.clock.now()).getUTCFullYear() + 1;
+    rig.clock.jump!(Date.UTC(y, 1, 25, 12) - rig.clock.now());
+    const r = await rig.command(`maintenance server 101 until ${y}-02-30 09:00 --tz UTC`, { userId: BOB.id });
+    expect(visibleText(r.final)).toContain('must be a duration like 2h, 90m, 1d or 1h30m, or until YYYY-MM-DD HH:MM');
+    expect(r.cloudRequests).toEqual([]);
+    expect(await rig.store.maintenance.listOpen(rig.clock.now())).toEqual([]);
+  });
 });

@@ -38,7 +38,9 @@ export const whenSchema = z
     const until = /^until\s+(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})$/i.exec(v);
     if (until) {
       const [y, mo, d, h, mi] = until.slice(1).map(Number) as [number, number, number, number, number];
-      if (mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h <= 23 && mi <= 59) return { until: { y, mo, d, h, mi } };
+      // A day the month has (30 February would roll over into March, a time nobody asked for).
+      const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+      if (mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59) return { until: { y, mo, d, h, mi } };
     }
     ctx.addIssue({ code: 'custom', message: WHEN_RULE });
     return z.NEVER;
