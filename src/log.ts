@@ -82,9 +82,31 @@ function errorReplacer(_key: string, value: unknown): unknown {
   return value;
 }
 
+/**
+ * The Socket Mode client logs every message it receives or sends whole, at debug. A form's
+ * submission holds what the person typed (a reinstall's root password) before the bot knows it
+ * is a secret, so no redaction can catch it: such a line keeps its words and the envelope's
+ * type and id, never the payload.
+ */
+const RAW_SOCKET_MESSAGE = /^(Received a message on the WebSocket|Sending a WebSocket message|Unable to parse an incoming WebSocket message \(will ignore\)): ([\s\S]*)$/;
+
+function withoutSocketPayload(line: string): string {
+  const m = RAW_SOCKET_MESSAGE.exec(line);
+  if (!m) return line;
+  let envelope: { type?: unknown; envelope_id?: unknown } = {};
+  try {
+    const parsed: unknown = JSON.parse(m[2]!);
+    if (parsed !== null && typeof parsed === 'object') envelope = parsed as typeof envelope;
+  } catch {
+    // unreadable: nothing of it is shown
+  }
+  const said = [typeof envelope.type === 'string' ? `type ${envelope.type}` : '', typeof envelope.envelope_id === 'string' ? `envelope ${envelope.envelope_id}` : ''].filter(Boolean);
+  return `${m[1]} (${[...said, 'payload not logged'].join(', ')})`;
+}
+
 /** Bolt wants a @slack/logger-shaped object; route it through ours so redaction applies. */
 export function boltLogger(log: Logger): BoltLogger {
-  const join = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? a.message : JSON.stringify(a))).join(' ');
+  const join = (args: unknown[]) => withoutSocketPayload(args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? a.message : JSON.stringify(a))).join(' '));
   let level = BoltLogLevel.INFO;
   // Bolt's Web API client logs every request body at debug level: build the line only when it
   // will be written, or each call pays for stringifying a payload nobody reads.

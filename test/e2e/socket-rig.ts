@@ -23,7 +23,7 @@ export interface SocketRig {
   close(): Promise<void>;
 }
 
-export async function startSocketRig(options: { cloudToken: string; admins?: string[]; telemetry?: RuntimeSettings['telemetry'] }): Promise<SocketRig> {
+export async function startSocketRig(options: { cloudToken: string; admins?: string[]; telemetry?: RuntimeSettings['telemetry']; log?: RuntimeSettings['log'] }): Promise<SocketRig> {
   const sandbox = createSandbox({ token: options.cloudToken });
   const cloudServer = await sandbox.listen();
   const slack = await createFakeSlack();
@@ -35,7 +35,7 @@ export async function startSocketRig(options: { cloudToken: string; admins?: str
       cloud: { baseUrl: cloudServer.baseUrl, token: sandbox.token },
       databasePath: ':memory:',
       access: { config: { admins: options.admins ?? [], operators: [], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined } },
-      log: { sink: () => {} },
+      log: options.log ?? { sink: () => {} },
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     },
     { slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy },
