@@ -48,9 +48,14 @@ export function createLogger(opts: LoggerOptions = {}, base: Record<string, unkn
   const sink = opts.sink ?? ((line: string) => process.stdout.write(line + '\n'));
   const now = opts.now ?? Date.now;
 
+  const forms = new Map<string, string[]>();
   const redact = (text: string): string => {
     let out = text;
-    for (const s of secrets) out = out.split(s).join(MASK);
+    for (const s of secrets) {
+      let written = forms.get(s);
+      if (!written) forms.set(s, (written = writtenForms(s)));
+      for (const form of written) out = out.split(form).join(MASK);
+    }
     for (const [re, repl] of PATTERNS) out = out.replace(re, repl);
     return out;
   };
@@ -72,6 +77,17 @@ export function createLogger(opts: LoggerOptions = {}, base: Record<string, unkn
       if (s && s.length >= 4) secrets.add(s);
     },
   };
+}
+
+/**
+ * How a secret can appear in a written line: the line is JSON, so a quote, a backslash or a
+ * control character in it is escaped once (a field), or twice (a JSON text quoted in a field or
+ * a message, as Bolt's lines are); the most escaped form is cut first.
+ */
+function writtenForms(secret: string): string[] {
+  const once = JSON.stringify(secret).slice(1, -1);
+  if (once === secret) return [secret];
+  return [JSON.stringify(once).slice(1, -1), once, secret];
 }
 
 function errorReplacer(_key: string, value: unknown): unknown {

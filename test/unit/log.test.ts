@@ -35,6 +35,16 @@ describe('createLogger', () => {
     expect(lines[0]).not.toContain('Tr0ub4dor');
   });
 
+  it('masks a secret holding a quote or a backslash, as the JSON line writes it (escaped once, or twice inside a quoted JSON text)', () => {
+    const { log, lines } = capture();
+    const password = 'Pa"ss\\w0rd!'; // Pa"ss\w0rd! : a person's root password with symbols
+    log.addSecret(password);
+    log.info(`typed ${password}`, { echoed: { message: `'${password}' is too weak` }, quoted: JSON.stringify({ value: password }) });
+    const line = lines[0]!;
+    expect(JSON.parse(line)).toMatchObject({ msg: 'typed [redacted]', echoed: { message: "'[redacted]' is too weak" } });
+    for (const part of ['Pa', 'w0rd']) expect(line).not.toContain(part);
+  });
+
   it('logs errors by name and message only', () => {
     const { log, lines } = capture();
     log.error('failed', { error: Object.assign(new Error('boom'), { code: 'X', headers: { authorization: 'Bearer t' } }) });
