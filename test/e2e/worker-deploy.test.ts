@@ -104,6 +104,8 @@ describe('worker deploy with flags', () => {
     for (const [cmd, said] of [
       ['worker deploy --name a --location 1', '`repo`: a public source needs the repository URL'],
       ['worker deploy --name a --location 1 --repo ftp://example.com/x', '`repo`: must be an http(s):// URL or git@host:owner/repo'],
+      ['worker deploy --name a --location 1 --repo https://deploy:ghp_s3cr3tT0ken@github.com/acme/shop', '`repo`: must not carry credentials (user:token@)'],
+      ['worker deploy --name a --location 1 --source hosted_git --repo https://ghp_s3cr3tT0ken@github.com/acme/shop', '`repo`: must not carry credentials'],
       ['worker deploy --name a --location 1 --template tpl-astro', '`source`: say whether it is a template or a database'],
       ['worker deploy --name a --location 1 --source database', '`template`: a database source needs a database id'],
       [`worker deploy --name a --location 1 --port ${'1'.repeat(65)} --repo ${REPO}`, '`--port`: must be at most 64 characters'],
@@ -112,6 +114,7 @@ describe('worker deploy with flags', () => {
     ] as const) {
       const r = await rig.command(cmd);
       expect(visibleText(r.final), cmd).toContain(said);
+      expect(visibleText(r.final), cmd).not.toContain('ghp_s3cr3tT0ken');
       expect(r.cloudRequests, cmd).toEqual([]);
     }
   });

@@ -26,6 +26,8 @@ function text(field: Shape[keyof Shape], rule?: { re: RegExp; error: string }) {
 
 /** What a git host can clone: http(s) URL or scp-like `git@host:owner/repo`. */
 export const GIT_URL = /^(https?:\/\/[^\s/]+\/\S+|git@[^\s:]+:\S+)$/i;
+/** An http(s) URL with a user part (`https://user:token@host/…`). */
+export const WITH_CREDENTIALS = /^https?:\/\/[^\s/]*@/i;
 export const TEMPLATE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 const ONE_LINE = { re: /^[^\r\n]*$/, error: 'must be one line' };
 

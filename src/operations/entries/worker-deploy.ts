@@ -14,7 +14,7 @@ import { workerLocationLabel, workerLocationName } from '../../views/worker-view
 import { defineOperation } from '../define.js';
 import type { ModalOption } from '../../views/modal-spec.js';
 import { workerSeen } from '../remember.js';
-import { args, B, BUILD_PACK_TEXT, deployBody, GIT_URL, isGit, maxOf, SOURCE_TEXT, TEMPLATE_ID, type DeployArgs } from './worker-deploy-args.js';
+import { args, B, BUILD_PACK_TEXT, deployBody, GIT_URL, isGit, maxOf, SOURCE_TEXT, TEMPLATE_ID, WITH_CREDENTIALS, type DeployArgs } from './worker-deploy-args.js';
 
 export { deployBody };
 
@@ -93,6 +93,9 @@ export const workerDeploy = defineOperation({
       if (isGit(source)) {
         if (!a.repo) errors.repo = `a ${source} source needs the repository URL (https://… or git@host:owner/repo)`;
         else if (!GIT_URL.test(a.repo)) errors.repo = 'must be an http(s):// URL or git@host:owner/repo';
+        // A URL's user:token would be shown in the channel's card and kept in the audit trail:
+        // a private repository is a hosted_git source (the panel holds its access).
+        else if (WITH_CREDENTIALS.test(a.repo)) errors.repo = 'must not carry credentials (user:token@); for a private repository use --source hosted_git';
         if (template) errors.template = `only for a template or database source, not ${source}`;
       } else {
         // `/cloud worker templates` suggests the template id as the repository: take it there too.
