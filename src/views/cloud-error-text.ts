@@ -67,6 +67,13 @@ const maybeActed = (ctx: ErrorContext) =>
     ? md`The change may or may not have reached the cloud: check the current state (for example with a \`status\` or \`list\` command) before trying again.`
     : md`Nothing was changed. Try again in a minute; if it keeps happening, an admin should check the bot’s network and \`CLOUD_API_BASE_URL\`.`;
 
+/**
+ * A 4xx answer is the cloud refusing before acting (provider-notes.md, "HTTP status codes"): even
+ * a change whose code has no words here did nothing. Only no answer or a 5xx may have acted.
+ */
+const refused = (e: CloudApiError) => e.status >= 400 && e.status < 500;
+const nothingChanged = md`Nothing was changed.`;
+
 /** The cloud's own words, as a value (they may carry anything). */
 const said = (e: CloudApiError, fallback: Mrkdwn) => (e.message ? val(e.message) : fallback);
 
@@ -174,7 +181,7 @@ const MESSAGES: Record<string, Entry> = {
   ],
   HTTP_ERROR: (_d, e, ctx) => [
     e.status >= 500 ? md`The cloud had an internal error (HTTP ${e.status}).` : md`The cloud answered HTTP ${e.status} without an explanation.`,
-    ctx.mutation ? maybeActed(ctx) : md`Try again in a minute.`,
+    ctx.mutation && !refused(e) ? maybeActed(ctx) : md`${ctx.mutation ? md`${nothingChanged} ` : md``}Try again in a minute.`,
   ],
 };
 
@@ -188,7 +195,9 @@ function unknownCode(e: CloudApiError, ctx: ErrorContext): [Mrkdwn, Mrkdwn] {
   }
   return [
     md`The cloud refused: ${said(e, md`no reason given`)} (code ${val(e.code)}).`,
-    ctx.mutation ? maybeActed(ctx) : md`Try again later; if it keeps happening, check the provider’s status page.`,
+    ctx.mutation && !refused(e)
+      ? maybeActed(ctx)
+      : md`${ctx.mutation ? md`${nothingChanged} ` : md``}Try again later; if it keeps happening, check the provider’s status page.`,
   ];
 }
 

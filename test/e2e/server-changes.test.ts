@@ -178,6 +178,31 @@ describe('server rename', () => {
     expect(text(failed)).toContain('may or may not have reached the cloud');
   });
 
+  it('a 4xx refusal with a code the bot does not know: the cloud refused, so nothing was changed', async () => {
+    rig.sandbox.addFault({ method: 'PATCH', path: '/servers/101/rename', status: 422, code: 'NAME_RESERVED', message: 'That name is reserved.' });
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    await rig.sendCommand('server rename 101 web-reserved');
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const failed = await until(msg, '— failed');
+    // Sent once (a refusal is not retried), refused, and said so.
+    expect(rig.mutations(from).map((r) => `${r.method} ${r.rawPath}`)).toEqual(['PATCH /v2/servers/101/rename']);
+    expect(text(failed)).toContain('The cloud refused: `That name is reserved.` (code `NAME_RESERVED`)');
+    expect(text(failed)).not.toContain('may or may not have reached the cloud');
+    expect(text(failed)).toContain('Nothing was changed');
+  });
+
+  it('a 4xx without a readable body is a refusal too: nothing was changed', async () => {
+    rig.sandbox.addFault({ method: 'PATCH', path: '/servers/101/rename', status: 403, rawBody: '<html>Forbidden</html>' });
+    const before = Date.now();
+    await rig.sendCommand('server rename 101 web-forbidden');
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const failed = await until(msg, '— failed');
+    expect(text(failed)).toContain('HTTP 403');
+    expect(text(failed)).not.toContain('may or may not have reached the cloud');
+    expect(text(failed)).toContain('Nothing was changed');
+  });
+
   it('a name over 40 characters is refused before any request', async () => {
     const r = await rig.command(`server rename 101 ${'x'.repeat(41)}`);
     expect(visibleText(r.final)).toMatch(/<name>/);
