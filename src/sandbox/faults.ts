@@ -23,7 +23,11 @@ const CODE_FOR_STATUS: Record<number, string> = {
   504: 'GATEWAY_TIMEOUT',
 };
 
-/** Default status per code when a fault gives only a code. */
+/**
+ * Default status per code when a fault gives only a code. Any other code is a business refusal:
+ * 422 (spec "Errors": the reserve refusals are 422; provider notes: "422 VALIDATION_ERROR and
+ * business refusals").
+ */
 const STATUS_FOR_CODE: Record<string, number> = {
   UNAUTHENTICATED: 401,
   INVALID_TOKEN: 401,
@@ -36,7 +40,11 @@ const STATUS_FOR_CODE: Record<string, number> = {
   HYPERVISOR_SYNC_FAILED: 502,
   BAD_REQUEST: 400,
   INTERNAL_ERROR: 500,
+  BAD_GATEWAY: 502,
+  SERVICE_UNAVAILABLE: 503,
+  GATEWAY_TIMEOUT: 504,
 };
+const REFUSAL_STATUS = 422;
 
 interface ActiveFault {
   fault: Fault;
@@ -93,7 +101,7 @@ export function applyFault(f: Fault, res: ServerResponse): void {
     sendRaw(res, f.status ?? 200, f.rawBody, headers);
     return;
   }
-  const status = f.status ?? (f.code !== undefined ? STATUS_FOR_CODE[f.code] : undefined) ?? 500;
+  const status = f.status ?? (f.code === undefined ? 500 : Object.hasOwn(STATUS_FOR_CODE, f.code) ? STATUS_FOR_CODE[f.code]! : REFUSAL_STATUS);
   const code = f.code ?? CODE_FOR_STATUS[status] ?? 'INTERNAL_ERROR';
   const message = f.message ?? `Injected fault: ${code}.`;
   sendReply(res, errorReply(new ApiError(status, code, message, f.details, headers)));

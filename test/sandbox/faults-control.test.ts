@@ -50,6 +50,19 @@ describe('faults', () => {
     expect(d.headers.get('retry-after')).toBe('Wed, 21 Oct 2026 07:28:00 GMT');
   });
 
+  it('a code given alone gets the status the spec and provider notes give it: business refusals are 422', async () => {
+    // Spec "Errors": RESERVED_IP_LIMIT_REACHED, INSUFFICIENT_BALANCE, SUBNET_EXHAUSTED, VALIDATION_ERROR are 422;
+    // provider notes: "422 VALIDATION_ERROR and business refusals".
+    for (const code of ['SUBNET_EXHAUSTED', 'RESERVED_IP_LIMIT_REACHED', 'INSUFFICIENT_BALANCE', 'VALIDATION_ERROR', 'ALREADY_ATTACHED', 'PLAN_OUT_OF_STOCK', 'SOMETHING_NEW']) {
+      h.sandbox.addFault({ path: '/account/usage', code });
+      expectError(await h.call('GET', '/account/usage'), 422, code);
+    }
+    for (const [code, status] of [['CANNOT_REMOVE_PRIMARY', 422], ['SERVICE_UNAVAILABLE', 503], ['BAD_GATEWAY', 502], ['GATEWAY_TIMEOUT', 504], ['INTERNAL_ERROR', 500]] as const) {
+      h.sandbox.addFault({ path: '/account/usage', code });
+      expectError(await h.call('GET', '/account/usage'), status, code);
+    }
+  });
+
   it('matches a RegExp path and Infinity times until cleared', async () => {
     h.sandbox.addFault({ path: /^\/servers\/\d+\/ips/, times: Infinity, status: 502, code: 'HYPERVISOR_SYNC_FAILED' });
     for (let i = 0; i < 3; i++) expectError(await h.call('GET', '/servers/101/ips'), 502, 'HYPERVISOR_SYNC_FAILED');
