@@ -69,11 +69,14 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
   } catch (e) {
     const code = isCloudApiError(e) ? e.code : 'INTERNAL';
     const now = deps.clock.now();
+    // The status and details are the deploy's, as its code and message are: the first failure's
+    // (a 502 with its failed nodes) must not be told with the retry's code (execute.ts `failed`).
+    const cloud = isCloudApiError(e) ? { errorStatus: e.status, ...(e.details ? { errorDetails: e.details } : {}) } : {};
     const back = await deps.store.transition(recordId, {
       from: ['running'],
       to: 'failed',
       now,
-      patch: { errorCode: code, errorMessage: e instanceof Error ? e.message : String(e) },
+      patch: { errorCode: code, errorMessage: e instanceof Error ? e.message : String(e), result: { retried, ...cloud } },
     });
     if (back.ok) await ctx.editStatus(op, back.record, now);
     if (!isCloudApiError(e)) throw e;

@@ -261,4 +261,21 @@ describe('sg deploy', () => {
     await until(failed, '— done');
     expect(sent(from).map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v2/security-groups/8/deploy', 'POST /v2/security-groups/8/deploy']);
   });
+
+  it('a Retry sync that fails otherwise: the status message tells the retry’s failure, not the first 502’s', async () => {
+    rig.sandbox.failNextSyncs(1);
+    const from = rig.sandbox.requests.length;
+    const failed = await change('sg deploy 8', '— failed');
+    expect(text(failed)).toContain('`HYPERVISOR_SYNC_FAILED`');
+    // The retry's deploy is refused with a 403 the bot cannot read.
+    rig.sandbox.addFault({ method: 'POST', path: '/security-groups/8/deploy', status: 403, rawBody: '<html>Forbidden</html>' });
+    await rig.click(failed, 'op_retry_sync', ALICE.id);
+    await waitFor(() => ephemeralTo(ALICE.id).some((t) => t.includes('The sync failed again') && t.includes('HTTP 403')), { timeoutMs: 5000 });
+    const again = await until(failed, '`HTTP_ERROR`');
+    expect(sent(from).map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v2/security-groups/8/deploy', 'POST /v2/security-groups/8/deploy']);
+    // What the cloud answered the retry: a 403 refusal, not the first attempt's 502.
+    expect(text(again)).toContain('HTTP 403');
+    expect(text(again)).not.toContain('HTTP 502');
+    expect(text(again)).toContain('Nothing was changed');
+  });
 });
