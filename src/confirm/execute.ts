@@ -39,7 +39,10 @@ export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteConte
     // The HTTP status too: the status message tells a 502 from a refusal (0: no answer, or the bot).
     const status = isCloudApiError(e) ? { errorStatus: e.status } : {};
     const now = deps.clock.now();
-    const patch = { errorCode: code, errorMessage: message, result: { ...details, ...status } };
+    // A 429's Retry-After (seconds or an HTTP date, provider notes), as a time on the bot's clock:
+    // the status message tells the wait the cloud named, from whenever it is rendered.
+    const retryAt = isCloudApiError(e) && e.retryAfterMs !== undefined ? { errorRetryAt: now + e.retryAfterMs } : {};
+    const patch = { errorCode: code, errorMessage: message, result: { ...details, ...status, ...retryAt } };
     const moved = await deps.store.transition(running.id, { from: ['running'], to: 'failed', now, patch }).catch((error: unknown) => {
       log.error('the change failed and its record could not be updated', { error });
       return { ok: false as const, record: { ...running, ...patch, status: 'failed' as const, finishedAt: now, updatedAt: now } };

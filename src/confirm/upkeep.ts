@@ -71,7 +71,9 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
     const now = deps.clock.now();
     // The status and details are the deploy's, as its code and message are: the first failure's
     // (a 502 with its failed nodes) must not be told with the retry's code (execute.ts `failed`).
-    const cloud = isCloudApiError(e) ? { errorStatus: e.status, ...(e.details ? { errorDetails: e.details } : {}) } : {};
+    const cloud = isCloudApiError(e)
+      ? { errorStatus: e.status, ...(e.details ? { errorDetails: e.details } : {}), ...(e.retryAfterMs !== undefined ? { errorRetryAt: now + e.retryAfterMs } : {}) }
+      : {};
     const back = await deps.store.transition(recordId, {
       from: ['running'],
       to: 'failed',

@@ -82,6 +82,8 @@ export function renderStatus(op: { change?: ChangeWords | undefined }, record: O
             code: record.errorCode,
             message: record.errorMessage ?? '',
             ...(record.result?.errorDetails ? { details: record.result.errorDetails as Record<string, unknown> } : {}),
+            // The cloud's Retry-After, kept as a time (confirm/execute.ts): what is left of it now.
+            ...(typeof record.result?.errorRetryAt === 'number' ? { retryAfterMs: Math.max(0, record.result.errorRetryAt - now) } : {}),
           }),
           { mutation: true, lookedUp: options.lookedUp ?? [] },
         )

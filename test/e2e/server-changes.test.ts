@@ -203,6 +203,29 @@ describe('server rename', () => {
     expect(text(failed)).toContain('Nothing was changed');
   });
 
+  it('rate limited with Retry-After as an HTTP date beyond the retry budget: sent once, and the wait the cloud named is told', async () => {
+    const at = new Date(rig.clock.now() + 300_000).toUTCString();
+    rig.sandbox.addFault({ method: 'PATCH', path: '/servers/101/rename', status: 429, code: 'RATE_LIMITED', retryAfter: at });
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    await rig.sendCommand('server rename 101 web-later');
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const failed = await until(msg, '— failed');
+    expect(rig.mutations(from).map((r) => `${r.method} ${r.rawPath}`)).toEqual(['PATCH /v2/servers/101/rename']);
+    expect(text(failed)).toContain('The cloud is limiting how fast the bot may call it.');
+    expect(text(failed)).toMatch(/Try again in (29\d|300) s\./);
+    expect(text(failed)).not.toContain('Try again in a minute');
+  });
+
+  it('rate limited with Retry-After in seconds: the status message names those seconds', async () => {
+    rig.sandbox.addFault({ method: 'PATCH', path: '/servers/101/rename', status: 429, code: 'RATE_LIMITED', retryAfter: 120 });
+    const before = Date.now();
+    await rig.sendCommand('server rename 101 web-later');
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const failed = await until(msg, '— failed');
+    expect(text(failed)).toMatch(/Try again in (11\d|120) s\./);
+  });
+
   it('a name over 40 characters is refused before any request', async () => {
     const r = await rig.command(`server rename 101 ${'x'.repeat(41)}`);
     expect(visibleText(r.final)).toMatch(/<name>/);
