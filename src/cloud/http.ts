@@ -242,7 +242,9 @@ export function createTransport(options: TransportOptions): Transport {
       const elapsedMs = clock.now() - started;
       const decision = decideRetry({ method: req.method, failure, transient, attempt: n, elapsedMs, policy });
       if (!decision.retry) {
-        if (decision.reason !== 'budget' || failure.code === 'TIMEOUT') throw failure;
+        // A 429 is the cloud refusing before it acts (provider notes): thrown as it is, never as a
+        // TIMEOUT, which a change's message must read as "may have reached the cloud".
+        if (decision.reason !== 'budget' || failure.code === 'TIMEOUT' || failure.status === 429) throw failure;
         throw localCloudError(
           'TIMEOUT',
           `${requestLine}: gave up after ${n} attempt${n === 1 ? '' : 's'} in ${elapsedMs} ms ` +

@@ -158,6 +158,18 @@ describe('retries', () => {
     expect(clock.elapsed()).toBeLessThanOrEqual(1000);
   });
 
+  it('a POST refused with 429 until the budget runs out: the 429 itself, never a TIMEOUT that says it may have acted', async () => {
+    const clock = autoClock();
+    const body = { location_id: 1, subnet_id: 's' };
+    server.script('POST', '/reserved-ips', fail(429, 'RATE_LIMITED', 'slow down'));
+    const c = make(server, { clock, retry: { random: () => 0.999, budgetMs: 1000, maxAttempts: 10 } });
+    const err = await cloudError(c.reservedIps.reserve(body));
+    // Every answer was the cloud's refusal: nothing was reserved, and the error says so.
+    expect(err).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    expect(server.requests).toHaveLength(3);
+    expect(clock.sleeps).toEqual([249, 499]);
+  });
+
   it('after maxAttempts the last failure itself is thrown', async () => {
     server.script('GET', USAGE, fail(504, 'GATEWAY_TIMEOUT', 'slow'));
     const err = await cloudError(make(server, { retry: { maxAttempts: 2, random: () => 0 } }).account.usage());
