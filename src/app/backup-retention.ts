@@ -1,10 +1,14 @@
 /**
  * `--keep N` of a scheduled backup create (issue 25): once the run's new backup has finished,
- * unlocked backups older than the newest N (locked ones count among those N) are deleted, the
+ * unlocked backups of this schedule older than its newest N (locked ones count among those N)
+ * are deleted, the
  * oldest first — never a locked one, never the last one, never the new one, and never more than
  * the run made room for (one per backup it made; none when it already deleted one so that the
  * plan's backup_limit would take the new one). A backup that failed, or was not seen to finish,
- * deletes nothing. Each deletion is a `backup delete` run through runCommand as the schedule's
+ * deletes nothing. Only backups the schedule made count and may go: a backup taken by hand or by
+ * another schedule of the same server is never deleted nor counted. Which ones it made is read
+ * from its runs' own records (the uuid the cloud answered), not from names, which anyone may
+ * give. Each deletion is a `backup delete` run through runCommand as the schedule's
  * creator: its own status message and audit entry.
  * Its dedupe key names the occurrence: a run taken over sends no delete twice, while a delete
  * that failed is tried again by the next run.
@@ -12,7 +16,7 @@
 import type { Backup } from '../cloud-api/schemas.js';
 import type { StartOutcome } from '../confirm/change-types.js';
 import type { ScheduleRecord } from '../store/schedule-types.js';
-import type { OperationRecord } from '../store/types.js';
+import type { OperationRecord, OperationStore } from '../store/types.js';
 import { section } from '../views/blocks.js';
 import { md, val, type Mrkdwn } from '../views/mrkdwn.js';
 import type { Reply } from '../views/types.js';
@@ -28,6 +32,8 @@ export interface RetentionDeps extends CommandCoreDeps {
   /** The scheduler stopping: the wait for the new backup ends (the run's lease then runs out). */
   signal?: AbortSignal;
   backupPollMs?: number;
+  /** The records of the schedule's runs: which backups it made. */
+  operations: Pick<OperationStore, 'listDuring'>;
 }
 
 /** How often, and how long, the run looks for its new backup to finish. */
@@ -47,6 +53,42 @@ async function backups(r: RetentionDeps, server: string): Promise<Backup[]> {
   const out: Backup[] = [];
   for await (const b of r.accounts.client(r.account).backups.all(server, {})) out.push(b);
   return out.sort(oldestFirst);
+}
+
+/** The uuid of the backup a backup create's record says the cloud made. */
+function madeBy(record: OperationRecord | undefined): string | undefined {
+  const out = (record?.result?.outputs as { backup_uuid?: unknown } | undefined)?.backup_uuid;
+  if (typeof out === 'string') return out;
+  return record?.result?.text ? /\(`?([0-9a-f-]{36})`?\)/.exec(String(record.result.text))?.[1] : undefined;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The backups of `all` this schedule made: those its runs' backup creates succeeded with, read
+ * from the channel's records since the oldest listed backup (a day's margin for the cloud's clock).
+ */
+async function ownBackups(r: RetentionDeps, all: Backup[]): Promise<Backup[]> {
+  const s = r.schedule;
+  const oldest = Math.min(...all.map((b) => Date.parse(b.created_at ?? '')).filter((t) => Number.isFinite(t)));
+  let from = Math.max(s.createdAt, Number.isFinite(oldest) ? Math.trunc(oldest) - DAY_MS : s.createdAt);
+  const until = r.clock.now();
+  const made = new Set<string>();
+  const seen = new Set<string>();
+  for (let pages = 0; pages < 1000 && from <= until; pages++) {
+    const page = await r.operations.listDuring({ channelId: s.channelId, from, until, limit: 1000 });
+    for (const o of page) {
+      if (seen.has(o.id)) continue;
+      seen.add(o.id);
+      if (o.opId !== 'backup.create' || o.status !== 'succeeded' || (o.facts.scheduled as { id?: unknown } | undefined)?.id !== s.id) continue;
+      const uuid = madeBy(o);
+      if (uuid) made.add(uuid.toLowerCase());
+    }
+    if (page.length < 1000) break;
+    const last = page[page.length - 1]!.createdAt;
+    from = last > from ? last : from + 1;
+  }
+  return all.filter((b) => made.has(b.uuid.toLowerCase()));
 }
 
 /** What came of one delete: done, or why not (for the run's result). */
@@ -87,11 +129,18 @@ export async function makeRoom(r: RetentionDeps, keep: number, refused: string |
   const server = await serverId(r);
   if (!server) return { deleted: false, reply: say(md`The plan’s backup limit is reached and the server could not be named again; nothing was deleted.`), note: 'nothing deleted' };
   const all = await backups(r, server);
-  // Beyond the newest `keep` once the new backup is made (locked ones count among the newest).
-  const beyond = all.slice(0, Math.max(0, all.length + 1 - keep));
+  const own = await ownBackups(r, all);
+  // Beyond the newest `keep` of its own once the new backup is made (locked ones count among the newest).
+  const beyond = own.slice(0, Math.max(0, own.length + 1 - keep));
   const oldest = all.length < 2 ? undefined : beyond.find((b) => !b.is_locked);
   if (!oldest) {
-    const why = !beyond.length ? md`${val(`--keep ${keep}`)} keeps them all` : all.length < 2 ? md`the only backup is never deleted` : md`${val(`--keep ${keep}`)} would delete only locked ones`;
+    const why = !own.length
+      ? md`none of them was made by this schedule (it deletes only its own)`
+      : !beyond.length
+        ? md`${val(`--keep ${keep}`)} keeps all ${own.length} of this schedule’s`
+        : all.length < 2
+          ? md`the only backup is never deleted`
+          : md`${val(`--keep ${keep}`)} would delete only locked ones`;
     return {
       deleted: false,
       reply: say(md`Server ${val(server)} has ${all.length} backups, its plan’s limit, and ${why}: nothing was deleted and no backup was made. Delete one by hand, or raise the limit.`),
@@ -116,7 +165,7 @@ export async function makeRoom(r: RetentionDeps, keep: number, refused: string |
 export async function keepNewest(r: RetentionDeps, keep: number, room: number, record: OperationRecord | undefined): Promise<{ reply?: Reply; note: string }> {
   if (room <= 0) return { note: 'nothing more deleted (room made before)' };
   const server = await serverId(r);
-  const made = record?.result?.text ? /\(`?([0-9a-f-]{36})`?\)/.exec(String(record.result.text))?.[1] : undefined;
+  const made = madeBy(record);
   if (!server || !made) return { note: 'nothing deleted (the new backup was not named)' };
   const deadline = r.clock.now() + BACKUP_WAIT_MS;
   let all = await backups(r, server);
@@ -131,8 +180,11 @@ export async function keepNewest(r: RetentionDeps, keep: number, room: number, r
     await r.clock.sleep(r.backupPollMs ?? BACKUP_POLL_MS, r.signal);
     all = await backups(r, server);
   }
-  // The newest `keep` stay, locked ones among them (README): only an unlocked one beyond them goes.
-  const beyond = all.slice(0, Math.max(0, Math.min(all.length - keep, all.length - 1)));
+  // The newest `keep` of its own stay, locked ones among them (README): only an unlocked one beyond them goes.
+  const own = await ownBackups(r, all);
+  if (!own.some((b) => b.uuid === made)) own.push(all.find((b) => b.uuid === made)!);
+  own.sort(oldestFirst);
+  const beyond = own.slice(0, Math.max(0, Math.min(own.length - keep, own.length - 1)));
   const victims = beyond.filter((b) => !b.is_locked && b.uuid !== made).slice(0, room);
   let deleted = 0;
   const failed: string[] = [];

@@ -29,7 +29,7 @@ import type { Clock } from '../clock.js';
 export interface ScheduleRunDeps extends CommandCoreDeps {
   slack: CommandCoreDeps['slack'] & Pick<SlackApi, 'postMessage'>;
   /** The Confirm records of schedules that needed one (who approved); a stopped run's record found and closed. */
-  operations: Pick<OperationStore, 'get' | 'transition' | 'byDedupeKey' | 'create'>;
+  operations: Pick<OperationStore, 'get' | 'transition' | 'byDedupeKey' | 'create' | 'listDuring'>;
   /** SCHEDULE_GRACE_MS: a run taken over later than this after its time starts nothing it had not sent. */
   graceMs?: number;
   /** How often a `--keep` run looks for its new backup to finish (default backup-retention.ts). */

@@ -17,6 +17,7 @@ describe('a retention delete the cloud did not do', () => {
     expect(rig.sandbox.state.backups[102]).toHaveLength(3); // db-1 is at its plan's limit of 3
     const oldest = oldestFirst(102)[0]!;
     const s = await scheduleConfirmed('schedule "backup create 102 --name room" daily 01:00 --keep 3');
+    await h.adoptBackups(s, 102); // the backups there were made by this schedule's earlier runs
     rig.sandbox.addFault({ method: 'DELETE', path: `/servers/102/backups/${oldest.uuid}`, status: 500, times: 1 });
     const from = rig.sandbox.requests.length;
     jumpTo(s.nextAt! + 1);
@@ -42,6 +43,7 @@ describe('a retention delete the cloud did not do', () => {
     const [locked, victim] = oldestFirst(101);
     expect(locked!.isLocked).toBe(true);
     const s = await scheduleConfirmed(`schedule "backup create 101 --name again" daily 04:00 --keep ${keep}`);
+    await h.adoptBackups(s, 101); // the backups there were made by this schedule's earlier runs
     rig.sandbox.addFault({ method: 'DELETE', path: `/servers/101/backups/${victim!.uuid}`, status: 500, times: 1 });
     const from = rig.sandbox.requests.length;
     await runWithBackup(s.nextAt!, 'again');
@@ -86,6 +88,7 @@ describe('locked backups among the oldest', () => {
     const keep = rig.sandbox.state.backups[101]!.length;
     expect(oldestFirst(101)[0]!.isLocked).toBe(true);
     const s = await scheduleConfirmed(`schedule "backup create 101 --name within" daily 05:00 --keep ${keep}`);
+    await h.adoptBackups(s, 101); // the backups there were made by this schedule's earlier runs
     const from = rig.sandbox.requests.length;
     await runWithBackup(s.nextAt!, 'within');
     expect(mutationsSince(from)).toEqual(['POST /v2/servers/101/backups']);
@@ -103,6 +106,7 @@ describe('locked backups among the oldest', () => {
     a!.isLocked = b!.isLocked = true;
     try {
       const s = await scheduleConfirmed('schedule "backup create 102 --name locked" daily 06:00 --keep 3');
+      await h.adoptBackups(s, 102); // the backups there were made by this schedule's earlier runs
       const from = rig.sandbox.requests.length;
       const seen = posted();
       jumpTo(s.nextAt! + 1);
@@ -124,6 +128,7 @@ describe('a schedule cancelled while its run waits for the backup, its replica s
     const keep = rig.sandbox.state.backups[101]!.length - 1; // the retention would owe one delete
     const victim = oldestFirst(101)[1]!;
     const s = await scheduleConfirmed(`schedule "backup create 101 --name cancelled" daily 07:00 --keep ${keep}`);
+    await h.adoptBackups(s, 101); // the backups there were made by this schedule's earlier runs
     const from = rig.sandbox.requests.length;
     jumpTo(s.nextAt! + 1);
     await rig.bot.scheduler.tick();

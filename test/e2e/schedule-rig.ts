@@ -95,7 +95,25 @@ export async function startScheduleRig(graceMs = 60 * 60_000) {
     expect(stuck.status).toBe('pending');
     return stuck;
   }
+  /**
+   * Backups of `server` the schedule made, as far as the bot knows: a succeeded backup create
+   * record of one of its runs for each (retention deletes only its own schedule's backups).
+   */
+  async function adoptBackups(s: { id: string }, server: number, uuids = rig.sandbox.state.backups[server]!.map((b) => b.uuid)): Promise<void> {
+    for (const uuid of uuids) {
+      const { record } = await rig.store.operations.create({
+        opId: 'backup.create',
+        args: { server: String(server) },
+        facts: { scheduled: { id: s.id, by: ALICE.id } },
+        requestedBy: ALICE.id,
+        channelId: OPS_CHANNEL.id,
+        dedupeKey: `adopted:${s.id}:${uuid}`,
+        expiresAt: clock.now() + 60_000,
+      });
+      await rig.store.operations.transition(record.id, { from: ['pending'], to: 'succeeded', now: clock.now(), patch: { result: { text: 'adopted', outputs: { backup_uuid: uuid, server: String(server) } } } });
+    }
+  }
   const oldestFirst = (server: number) => [...rig.sandbox.state.backups[server]!].sort((a, b) => a.createdAt - b.createdAt);
   const mutationsSince = (from: number) => rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`);
-  return { rig, clock, text, posted, channelSince, scheduled, idIn, jumpTo, tick, scheduledWithCard, confirm, scheduleConfirmed, runWithBackup, replicaDied, firstAttemptStuck, oldestFirst, mutationsSince };
+  return { rig, clock, text, posted, channelSince, scheduled, idIn, jumpTo, tick, scheduledWithCard, confirm, scheduleConfirmed, runWithBackup, replicaDied, firstAttemptStuck, adoptBackups, oldestFirst, mutationsSince };
 }

@@ -266,6 +266,7 @@ describe('backups with --keep (retention) against the sandbox', () => {
     expect(rig.sandbox.state.backups[102]).toHaveLength(3); // db-1 is at its plan's limit of 3
     const oldest = oldestFirst(102)[0]!;
     const s = await scheduleConfirmed('schedule "backup create 102 --name keep3" daily 02:00 --keep 3');
+    await h.adoptBackups(s, 102); // the backups there were made by this schedule's earlier runs
     const from = rig.sandbox.requests.length;
     const seen = posted();
     jumpTo(s.nextAt! + 1);
@@ -297,6 +298,7 @@ describe('backups with --keep (retention) against the sandbox', () => {
     expect(before[0]!.isLocked).toBe(true);
     const secondOldest = before.find((b) => !b.isLocked)!;
     const s = await scheduleConfirmed('schedule "backup create 101 --name kept" daily 03:00 --keep 5');
+    await h.adoptBackups(s, 101); // the backups there were made by this schedule's earlier runs
     const from = rig.sandbox.requests.length;
     jumpTo(s.nextAt! + 1);
     await rig.bot.scheduler.tick();
@@ -318,6 +320,7 @@ describe('backups with --keep (retention) against the sandbox', () => {
     const [locked, victim] = oldestFirst(101) as [BackupState, BackupState];
     expect(locked.isLocked).toBe(true);
     const s = await scheduleConfirmed(`schedule "backup create 101 --name resumed" daily 05:00 --keep ${keep}`);
+    await h.adoptBackups(s, 101); // the backups there were made by this schedule's earlier runs
     const from = rig.sandbox.requests.length;
     jumpTo(s.nextAt! + 1);
     await rig.bot.scheduler.tick();

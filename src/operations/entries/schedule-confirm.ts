@@ -42,7 +42,7 @@ const confirmOf = (id: `schedule.${string}`, tier: 'destroy' | 'billing') =>
         title: md`Schedule ${val(a.what)} ${val(a.when)}`,
         lines: [
           md`Confirming arms schedule ${val(a.id)}: each run sends this command as the person who scheduled it, with no further Confirm, if the channel’s rules still allow it then.`,
-          ...(/ --keep \d+$/.test(a.what) ? [md`After each backup finishes, the oldest unlocked backups beyond the number kept are deleted (at most one per run).`] : []),
+          ...(/ --keep \d+$/.test(a.what) ? [md`After each backup finishes, the oldest unlocked backups this schedule made beyond the number kept are deleted (at most one per run); backups taken by hand or by another schedule are never deleted.`] : []),
         ],
       }),
       summarize: (r, a) => {
