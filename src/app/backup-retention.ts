@@ -130,14 +130,16 @@ export async function makeRoom(r: RetentionDeps, keep: number, refused: string |
   if (!server) return { deleted: false, reply: say(md`The plan’s backup limit is reached and the server could not be named again; nothing was deleted.`), note: 'nothing deleted' };
   const all = await backups(r, server);
   const own = await ownBackups(r, all);
-  // Beyond the newest `keep` of its own once the new backup is made (locked ones count among the newest).
-  const beyond = own.slice(0, Math.max(0, own.length + 1 - keep));
+  // Beyond the newest `keep` of its own good ones once the new backup is made (locked ones count
+  // among the newest; a failed one counts for nothing, as after a backup).
+  const good = own.filter((b) => b.is_successful === true);
+  const beyond = good.slice(0, Math.max(0, good.length + 1 - keep));
   const oldest = all.length < 2 ? undefined : beyond.find((b) => !b.is_locked);
   if (!oldest) {
     const why = !own.length
       ? md`none of them was made by this schedule (it deletes only its own)`
       : !beyond.length
-        ? md`${val(`--keep ${keep}`)} keeps all ${own.length} of this schedule’s`
+        ? md`${val(`--keep ${keep}`)} keeps all ${good.length} good backups of this schedule’s`
         : all.length < 2
           ? md`the only backup is never deleted`
           : md`${val(`--keep ${keep}`)} would delete only locked ones`;
@@ -183,8 +185,10 @@ export async function keepNewest(r: RetentionDeps, keep: number, room: number, r
   // The newest `keep` of its own stay, locked ones among them (README): only an unlocked one beyond them goes.
   const own = await ownBackups(r, all);
   if (!own.some((b) => b.uuid === made)) own.push(all.find((b) => b.uuid === made)!);
-  own.sort(oldestFirst);
-  const beyond = own.slice(0, Math.max(0, Math.min(own.length - keep, own.length - 1)));
+  // Only a backup the cloud lists successful counts among the newest `keep`: a failed one (or
+  // one still being taken) restores nothing, so a good one is never deleted to make up for it.
+  const good = own.sort(oldestFirst).filter((b) => b.is_successful === true);
+  const beyond = good.slice(0, Math.max(0, Math.min(good.length - keep, good.length - 1)));
   const victims = beyond.filter((b) => !b.is_locked && b.uuid !== made).slice(0, room);
   let deleted = 0;
   const failed: string[] = [];

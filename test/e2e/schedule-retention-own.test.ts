@@ -3,6 +3,7 @@
  * sandbox's seeded dailies of web-1) nor another schedule's, and it counts only its own toward N.
  */
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../rig/wait-for.js';
 import { useScheduleRig } from './schedule-rig.js';
 
 const h = useScheduleRig();
@@ -32,5 +33,30 @@ describe('retention deletes only what its schedule made', () => {
     expect(rig.sandbox.state.backups[101]!.filter((b) => b.name === 'weekly')).toHaveLength(1);
     await rig.command(`schedule cancel ${s.id}`);
     await rig.command(`schedule cancel ${other.id}`);
+  });
+});
+
+describe('a failed backup of its own', () => {
+  it('is not counted among the newest N: a good backup is not deleted to make up for it', async () => {
+    const { rig, clock, scheduled, scheduleConfirmed, runWithBackup, jumpTo, mutationsSince } = h;
+    const s = await scheduleConfirmed('schedule "backup create 101 --name good" daily 03:00 --keep 2');
+    const from = rig.sandbox.requests.length;
+    await runWithBackup(s.nextAt!, 'good');
+    // The second run's backup fails: completed, not successful (the spec's failed backup).
+    const second = (await scheduled(s.id)).nextAt!;
+    jumpTo(second + 1);
+    await rig.bot.scheduler.tick();
+    const failed = await waitFor(() => rig.sandbox.state.backups[101]!.find((b) => b.name === 'good' && b.createdAt >= second), { timeoutMs: 5000 });
+    failed.completedAt = clock.now();
+    failed.isSuccessful = false;
+    clock.jump(31_000);
+    await rig.bot.scheduler.settled();
+    expect((await scheduled(s.id)).lastResult).toBe('succeeded; backup failed; nothing deleted');
+    // The third: two good ones of its own and a failed one — --keep 2 keeps both good ones.
+    await runWithBackup((await scheduled(s.id)).nextAt!, 'good');
+    expect(mutationsSince(from)).toEqual(['POST /v2/servers/101/backups', 'POST /v2/servers/101/backups', 'POST /v2/servers/101/backups']);
+    expect(rig.sandbox.state.backups[101]!.filter((b) => b.name === 'good' && b.isSuccessful)).toHaveLength(2);
+    expect((await scheduled(s.id)).lastResult).toBe('succeeded; nothing to delete');
+    await rig.command(`schedule cancel ${s.id}`);
   });
 });
