@@ -101,9 +101,12 @@ function repeating(expr: { ok: true; expr: string } | { ok: false; message: stri
   if (!expr.ok) return expr;
   const c = cronOf(expr.expr, tz);
   if (!c.ok) return c;
-  const [a, b] = c.cron.nextRuns(2, new Date(Date.UTC(2026, 0, 5)));
-  if (!a) return { ok: false, message: 'that cron expression never runs' };
-  if (b && b.getTime() - a.getTime() < MIN_CRON_GAP_MS) return { ok: false, message: 'a schedule runs at most every 5 minutes' };
+  // Every gap, not only the first: a minute or hour list may have its close pair later in the
+  // day (`0,30,32 2 * * *`) or across midnight (`0,58 0,23 * * *`). 300 runs at least 5 minutes
+  // apart span a day and its midnight (a sparse pattern, months or years).
+  const runs = c.cron.nextRuns(300, new Date(Date.UTC(2026, 0, 5))).map((d) => d.getTime());
+  if (!runs.length) return { ok: false, message: 'that cron expression never runs' };
+  if (runs.some((t, i) => i > 0 && t - runs[i - 1]! < MIN_CRON_GAP_MS)) return { ok: false, message: 'a schedule runs at most every 5 minutes' };
   return { ok: true, when: { kind: 'cron', expr: expr.expr, tz, text } };
 }
 

@@ -101,6 +101,8 @@ describe('schedule times across DST', () => {
     ['at 2026-02-30 03:00', 'not a date and time'],
     ['at 2025-01-01 03:00', 'already passed'],
     ['* * * * *', 'at most every 5 minutes'],
+    ['0,30,32 2 * * *', 'at most every 5 minutes'], // its first two runs are 30 min apart, the next two 2
+    ['0,58 0,23 * * *', 'at most every 5 minutes'], // 23:58, then 00:00 the next day
     ['0 2 * *', 'not a time'],
     ['tomorrow', 'not a time'],
     ['in 999d', 'up to 366d'],
