@@ -40,7 +40,17 @@ export interface RetentionDeps extends CommandCoreDeps {
 export const BACKUP_POLL_MS = 15_000;
 export const BACKUP_WAIT_MS = 30 * 60_000;
 
-const oldestFirst = (a: Backup, b: Backup) => Date.parse(a.created_at ?? '') - Date.parse(b.created_at ?? '') || a.uuid.localeCompare(b.uuid);
+/** When a backup was made; one the cloud gives no readable time for counts as newest, so it is never the first to go. */
+const madeAt = (b: Backup): number => {
+  const t = Date.parse(b.created_at ?? '');
+  return Number.isNaN(t) ? Number.POSITIVE_INFINITY : t;
+};
+
+/** Oldest first, by uuid where the times are equal (or both unknown): the same order on every replica. */
+export const oldestFirst = (a: Backup, b: Backup): number => {
+  const [x, y] = [madeAt(a), madeAt(b)];
+  return x === y ? a.uuid.localeCompare(b.uuid) : x < y ? -1 : 1;
+};
 
 async function serverId(r: RetentionDeps): Promise<string | undefined> {
   const op = r.catalog.byId('backup.create');
