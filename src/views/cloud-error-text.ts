@@ -162,12 +162,14 @@ const MESSAGES: Record<string, Entry> = {
   NETWORK_ERROR: (_d, _e, ctx) => [md`The bot could not reach the cloud API.`, maybeActed(ctx)],
   TIMEOUT: (_d, _e, ctx) => [md`The cloud did not answer in time.`, maybeActed(ctx)],
   ABORTED: (_d, _e, ctx) => [md`The bot stopped waiting for the cloud (the operation took too long or the bot is shutting down).`, maybeActed(ctx)],
-  INVALID_RESPONSE: (_d, _e, ctx) => [
-    md`The cloud answered with something the bot could not read (the API may have changed).`,
+  // Only a 2xx answer is read as data (cloud/http.ts): for a change, the cloud said it took it.
+  INVALID_RESPONSE: (_d, _e, ctx) =>
     ctx.mutation
-      ? md`The change may have been made: check the current state before trying again. An admin should look at the bot’s log.`
-      : md`An admin should look at the bot’s log; nothing was changed.`,
-  ],
+      ? [
+          md`The cloud answered that it accepted the change, but with something the bot could not read (the API may have changed).`,
+          md`The change was most likely made: check the current state before trying again. An admin should look at the bot’s log.`,
+        ]
+      : [md`The cloud answered with something the bot could not read (the API may have changed).`, md`An admin should look at the bot’s log; nothing was changed.`],
   // The message names the identifier, which a person typed.
   INVALID_IDENTIFIER: (_d, e) => [said(e, md`An identifier was refused.`), md`Nothing was sent to the cloud.`],
   // The bot's own codes for a change that did not finish normally.

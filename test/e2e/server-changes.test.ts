@@ -178,6 +178,19 @@ describe('server rename', () => {
     expect(text(failed)).toContain('may or may not have reached the cloud');
   });
 
+  it('a 200 whose body cannot be read: the cloud took the change, so it is not told as maybe-not-reached', async () => {
+    rig.sandbox.addFault({ method: 'PATCH', path: '/servers/101/rename', status: 200, rawBody: '<html>OK</html>' });
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    await rig.sendCommand('server rename 101 web-unread');
+    const msg = await rig.statusMessage(OPS_CHANNEL.id, before);
+    const failed = await until(msg, '— failed');
+    expect(rig.mutations(from).map((r) => `${r.method} ${r.rawPath}`)).toEqual(['PATCH /v2/servers/101/rename']);
+    expect(text(failed)).toContain('The cloud answered that it accepted the change, but with something the bot could not read');
+    expect(text(failed)).toContain('The change was most likely made: check the current state before trying again.');
+    expect(text(failed)).not.toContain('Nothing was changed');
+  });
+
   it('a 4xx refusal with a code the bot does not know: the cloud refused, so nothing was changed', async () => {
     rig.sandbox.addFault({ method: 'PATCH', path: '/servers/101/rename', status: 422, code: 'NAME_RESERVED', message: 'That name is reserved.' });
     const from = rig.sandbox.requests.length;
