@@ -24,6 +24,7 @@ import type { WatchStore } from '../store/watch-store.js';
 import { md, val } from '../views/mrkdwn.js';
 import * as words from '../views/step-views.js';
 import { STEP_GAVE_UP } from '../views/status-views.js';
+import { recordFailure } from '../views/record-failure.js';
 import { admit, type GuardDeps } from './guard.js';
 import { runOperation, type RunDeps } from './run-operation.js';
 import { giveUp } from './step-give-up.js';
@@ -58,12 +59,6 @@ export interface StepExecution {
   workflow?: string;
   teamId?: string;
 }
-
-/** The HTTP status a failed change's record kept (confirm/execute.ts), 0 when none. */
-const statusOf = (record: OperationRecord): number => {
-  const status = (record.result as { errorStatus?: unknown } | null)?.errorStatus;
-  return typeof status === 'number' ? status : 0;
-};
 
 export type StepStart = { kind: 'started'; record: StepRecord } | { kind: 'duplicate' } | { kind: 'not-recorded' };
 
@@ -209,7 +204,7 @@ async function follow(deps: StepDeps, spec: StepSpec, record: OperationRecord): 
       // Confirmed, but its undo window ended while no bot ran (confirm/undo-window.ts): not sent late.
       return error(typeof record.result?.lateBy === 'number' ? words.stepSendTimePassed() : words.stepExpired());
     case 'failed':
-      return error(record.errorCode === 'INTERRUPTED' ? words.stepOutcomeUnknown() : words.stepCloudFailed(record.errorCode, record.errorMessage, statusOf(record)));
+      return error(record.errorCode === 'INTERRUPTED' ? words.stepOutcomeUnknown() : words.stepCloudFailed(recordFailure(record, deps.clock.now())!));
     case 'succeeded':
       break;
   }

@@ -4,10 +4,10 @@
  * the change against a recording client), and the cloud's error in words. The change flow and
  * a watch's parent message both render with it; neither reaches the cloud client to do so.
  */
-import { CloudApiError } from '../cloud/errors.js';
 import type { CloudRequest } from '../domain/cloud-request.js';
 import type { OperationRecord } from '../store/types.js';
 import { describeCloudError, type LookedUp } from './cloud-error-text.js';
+import { recordFailure } from './record-failure.js';
 import type { Mrkdwn } from './mrkdwn.js';
 import { buildStatusMessage, type SuccessLook } from './status-views.js';
 import type { Reply } from './types.js';
@@ -73,21 +73,8 @@ function retriedRequest(record: OperationRecord): CloudRequest | undefined {
 export function renderStatus(op: { change?: ChangeWords | undefined }, record: OperationRecord, now: number, options: RenderOptions = {}): Reply {
   const change = op.change!;
   const described = change.describe(record.args as never, record.facts);
-  const error =
-    record.status === 'failed' && record.errorCode
-      ? describeCloudError(
-          new CloudApiError({
-            // Stored with the outcome since it was kept (older records: 0, "no HTTP answer").
-            status: typeof record.result?.errorStatus === 'number' ? record.result.errorStatus : 0,
-            code: record.errorCode,
-            message: record.errorMessage ?? '',
-            ...(record.result?.errorDetails ? { details: record.result.errorDetails as Record<string, unknown> } : {}),
-            // The cloud's Retry-After, kept as a time (confirm/execute.ts): what is left of it now.
-            ...(typeof record.result?.errorRetryAt === 'number' ? { retryAfterMs: Math.max(0, record.result.errorRetryAt - now) } : {}),
-          }),
-          { mutation: true, lookedUp: options.lookedUp ?? [] },
-        )
-      : undefined;
+  const failure = recordFailure(record, now);
+  const error = failure ? describeCloudError(failure, { mutation: true, lookedUp: options.lookedUp ?? [] }) : undefined;
   const typed = change.typeToConfirm?.(record.args as never, record.facts);
   const look = successLook(op, record);
   const request = storedRequest(record);

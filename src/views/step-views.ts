@@ -61,11 +61,10 @@ export const stepNotPosted = (): string =>
 /**
  * A change that failed, in the words its status message uses (views/cloud-error-text.ts): a
  * refusal is a refusal, but a timeout, a lost connection or a 5xx may have reached the cloud,
- * a sync failure saved the rule, and INTERNAL was the bot. `status` is the HTTP status kept
- * with the outcome (0: none).
+ * a sync failure saved the rule, and INTERNAL was the bot.
  */
-export const stepCloudFailed = (code: string | null, message: string | null, status = 0): string => {
-  const t = describeCloudError(new CloudApiError({ status, code: code ?? 'INTERNAL', message: message ?? '' }), { mutation: true });
+export const stepCloudFailed = (failure: CloudApiError): string => {
+  const t = describeCloudError(failure, { mutation: true });
   return stepError(md`${t.summary} ${t.nextStep}`);
 };
 

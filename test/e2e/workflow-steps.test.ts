@@ -142,6 +142,22 @@ describe('a change step asks a person and completes once the change finished', (
     expect(rig.mutations(from)).toEqual([]);
   });
 
+  it('a change the cloud rate-limits past the retry budget fails the step with the wait the cloud named', async () => {
+    rig.sandbox.addFault({ method: 'POST', path: '/security-groups/1/rules', status: 429, code: 'RATE_LIMITED', retryAfter: '600' });
+    const from = rig.sandbox.requests.length;
+    const before = Date.now();
+    const { executionId } = await runStep('sg_add_rule', { ...where(BOB.id), group: '1', direction: 'inbound', action: 'ACCEPT', protocol: 'tcp', port: '8443' });
+    const card = await rig.statusMessage(OPS_CHANNEL.id, before);
+    await rig.click(latest(card), 'op_confirm', BOB.id);
+    await until(card, '— failed');
+    await tick();
+    const [call] = await completed(executionId);
+    expect(rig.mutations(from).map((r) => `${r.method} ${r.rawPath}`)).toEqual(['POST /v2/security-groups/1/rules']);
+    expect(call!.method).toBe('functions.completeError');
+    // The step is told at its next look, 10 s after the failure: what is left of the cloud's 600 s.
+    expect(call!.params.error).toContain('Try again in 590 s.');
+  });
+
   it('expiry fails the step', async () => {
     const before = Date.now();
     const { executionId } = await runStep('ip_reserve', { ...where(), location: 1, subnet: 'sub-ams-1', quantity: 1 });

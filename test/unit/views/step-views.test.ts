@@ -3,7 +3,11 @@
  * built from our words with outside text as values, on one line, capped (src/views/step-views.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { stepBackupGone, stepCloudFailed } from '../../../src/views/step-views.js';
+import { CloudApiError } from '../../../src/cloud/errors.js';
+import { stepBackupGone, stepCloudFailed as failedWith } from '../../../src/views/step-views.js';
+
+const stepCloudFailed = (code: string, message: string, status = 0, retryAfterMs?: number) =>
+  failedWith(new CloudApiError({ status, code, message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }));
 
 describe('step errors', () => {
   it('a change that may have reached the cloud is not called refused; a refusal is', () => {
@@ -14,6 +18,10 @@ describe('step errors', () => {
     }
     expect(stepCloudFailed('SERVER_STATUS_CONFLICT', 'busy', 409)).not.toContain('may or may not');
     expect(stepCloudFailed('INTERNAL', 'boom')).not.toMatch(/cloud refused/i);
+  });
+
+  it('a rate-limited change tells the wait the cloud named, as its status message does', () => {
+    expect(stepCloudFailed('RATE_LIMITED', 'slow down', 429, 120_000)).toContain('Try again in 120 s.');
   });
 
   it('a backup the cloud no longer lists: its uuid from the cloud is a value, on one line', () => {
