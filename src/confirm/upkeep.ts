@@ -8,6 +8,7 @@ import type { AuditOutcome } from '../domain/audit-entry.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import { NOTHING_TO_SYNC, RETRY_RUNNING, RETRY_TAKEN, syncedAnswer, syncedSummary, syncFailedAgain } from '../views/click-views.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
+import { syncPending } from '../views/status-message.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { OperationRecord } from '../store/types.js';
 import type { ChangeFlowDeps, ClickAction, ClickOutcome, RightsUnknown } from './change-types.js';
@@ -37,7 +38,7 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
   const group = op?.change?.syncGroup?.(record!.args as never);
   if (!record || !op || group === undefined) return { kind: 'tell', text: NOTHING_TO_SYNC };
   if (record.status === 'running') return { kind: 'tell', text: RETRY_RUNNING };
-  if (record.errorCode !== 'HYPERVISOR_SYNC_FAILED') return { kind: 'tell', text: NOTHING_TO_SYNC };
+  if (!syncPending(record)) return { kind: 'tell', text: NOTHING_TO_SYNC };
   const refused = await ctx.authorize(record, op, userId, 'retry');
   if (refused) return { kind: 'tell', text: refused };
   // Recorded with the claim so the status line names the deploy this sends, not only the first request.
@@ -78,12 +79,16 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
       from: ['running'],
       to: 'failed',
       now,
-      patch: { errorCode: code, errorMessage: e instanceof Error ? e.message : String(e), result: { retried, ...cloud } },
+      // Whatever the deploy did, the change stays saved: Retry sync stays offered (a deploy only
+      // redeploys the saved rules, so sending it again is safe) and the message says so.
+      patch: { errorCode: code, errorMessage: e instanceof Error ? e.message : String(e), result: { retried, ...cloud, syncPending: true } },
     });
     if (back.ok) await ctx.editStatus(op, back.record, now);
     if (!isCloudApiError(e)) throw e;
-    const t = describeCloudError(e, { mutation: true });
-    return { kind: 'tell', text: syncFailedAgain(t) };
+    const t = describeCloudError(e, { mutation: true, saved: true });
+    // A refusal, or the sync failing again, is a definite no; no answer or another 5xx is not.
+    const definite = e.code === 'HYPERVISOR_SYNC_FAILED' || (e.status >= 400 && e.status < 500);
+    return { kind: 'tell', text: syncFailedAgain(t, definite) };
   }
 }
 

@@ -55,8 +55,9 @@ export function syncedAnswer(group: string | number): Mrkdwn {
   return md`:white_check_mark: Security group ${typeof group === 'number' ? group : val(group)} is synced to every node now.`;
 }
 
-export function syncFailedAgain(t: ErrorText): Mrkdwn {
-  return md`The sync failed again: ${t.summary} ${t.nextStep}`;
+/** `refused`: the deploy definitely did not sync (a refusal, or the sync failed again); otherwise it gave no answer (or a 5xx), and the sync may have gone through. */
+export function syncFailedAgain(t: ErrorText, refused: boolean): Mrkdwn {
+  return refused ? md`The sync failed again: ${t.summary} ${t.nextStep}` : md`The sync’s outcome is unknown: ${t.summary} ${t.nextStep}`;
 }
 
 /** A precheck said no before anything was posted or sent. `command` is `/cloud server reinstall`. */

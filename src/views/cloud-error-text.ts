@@ -22,6 +22,11 @@ export interface ErrorContext {
   mutation?: boolean;
   /** What the operation looked up by id (operations/looked-up.ts): a NOT_FOUND names it. */
   lookedUp?: LookedUp[];
+  /**
+   * The failed call was a Retry sync's deploy of a firewall change the cloud had already saved
+   * (HYPERVISOR_SYNC_FAILED): the change stands whatever the deploy did; only the sync is in question.
+   */
+  saved?: boolean;
 }
 
 /** `server` `999`, listed by `/cloud server known`, which "lists the servers the bot has seen". */
@@ -203,6 +208,20 @@ function unknownCode(e: CloudApiError, ctx: ErrorContext): [Mrkdwn, Mrkdwn] {
   ];
 }
 
+/**
+ * A Retry sync's deploy that did not go through: the change is saved either way, so "the change
+ * may or may not have reached the cloud" or "nothing was changed" would be wrong. A refusal left
+ * it unsynced; no answer or a 5xx leaves the sync's outcome unknown. Either way a deploy only
+ * redeploys the saved rules, so retrying it is safe.
+ */
+function afterSave(e: CloudApiError, [summary, nextStep]: [Mrkdwn, Mrkdwn]): [Mrkdwn, Mrkdwn] {
+  if (refused(e)) return [summary, md`The firewall change is saved but not applied on every node yet: the sync was refused. ${nextStep}`];
+  return [
+    summary,
+    md`The firewall change is saved; whether this sync reached every node is unknown. Retry the sync (it redeploys the saved rules; nothing is created twice).`,
+  ];
+}
+
 /** Codes with their own text (tests check every listed code is here). */
 export const DESCRIBED_CODES = Object.keys(MESSAGES);
 
@@ -210,7 +229,10 @@ export function describeCloudError(e: CloudApiError, ctx: ErrorContext = {}): Er
   const details = e.details ?? {};
   // Own keys only: the code is the cloud's text, and `constructor` or `__proto__` must not reach Object's.
   const entry = Object.hasOwn(MESSAGES, e.code) ? MESSAGES[e.code] : undefined;
-  const [summary, nextStep] = entry ? entry(details, e, ctx) : unknownCode(e, ctx);
+  // After a save, the deploy's own words are those of a call that changes nothing (afterSave).
+  const own = ctx.saved && e.code !== 'HYPERVISOR_SYNC_FAILED' ? { ...ctx, mutation: false } : ctx;
+  const said: [Mrkdwn, Mrkdwn] = entry ? entry(details, e, own) : unknownCode(e, own);
+  const [summary, nextStep] = own === ctx ? said : afterSave(e, said);
   const fields = e.code === 'VALIDATION_ERROR' ? e.fieldErrors() : undefined;
   return { summary, nextStep, code: e.code, ...(fields && Object.keys(fields).length ? { fields } : {}) };
 }

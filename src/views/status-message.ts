@@ -69,12 +69,21 @@ function retriedRequest(record: OperationRecord): CloudRequest | undefined {
   return r && r.method === 'POST' && typeof r.path === 'string' ? { method: 'POST', path: r.path } : undefined;
 }
 
+/**
+ * Whether the record's firewall change is saved in the cloud but not known to be synced to every
+ * node: the cloud said so (HYPERVISOR_SYNC_FAILED), or a Retry sync's deploy since then did not
+ * go through (confirm/upkeep.ts keeps `syncPending` then, whatever the deploy's own error).
+ */
+export function syncPending(record: Pick<OperationRecord, 'status' | 'errorCode' | 'result'>): boolean {
+  return record.status === 'failed' && (record.errorCode === 'HYPERVISOR_SYNC_FAILED' || record.result?.syncPending === true);
+}
+
 /** The status message of a change's record: a pure function of the record and its catalog entry's words. */
 export function renderStatus(op: { change?: ChangeWords | undefined }, record: OperationRecord, now: number, options: RenderOptions = {}): Reply {
   const change = op.change!;
   const described = change.describe(record.args as never, record.facts);
   const failure = recordFailure(record, now);
-  const error = failure ? describeCloudError(failure, { mutation: true, lookedUp: options.lookedUp ?? [] }) : undefined;
+  const error = failure ? describeCloudError(failure, { mutation: true, lookedUp: options.lookedUp ?? [], saved: syncPending(record) }) : undefined;
   const typed = change.typeToConfirm?.(record.args as never, record.facts);
   const look = successLook(op, record);
   const request = storedRequest(record);
@@ -91,7 +100,7 @@ export function renderStatus(op: { change?: ChangeWords | undefined }, record: O
     ...(options.account ? { account: options.account } : {}),
     ...(typed ? { typeToConfirm: typed } : {}),
     ...(error ? { error } : {}),
-    retrySync: record.errorCode === 'HYPERVISOR_SYNC_FAILED' && !!change.syncGroup,
+    retrySync: syncPending(record) && !!change.syncGroup,
     ...(options.underway ? { underway: options.underway } : {}),
     ...(look ? { succeededAs: look } : {}),
     ...(options.handling ? { handling: options.handling } : {}),

@@ -276,6 +276,42 @@ describe('sg deploy', () => {
     // What the cloud answered the retry: a 403 refusal, not the first attempt's 502.
     expect(text(again)).toContain('HTTP 403');
     expect(text(again)).not.toContain('HTTP 502');
-    expect(text(again)).toContain('Nothing was changed');
+    // The rule stays saved (the deploy was refused, not the change): said so, Retry sync still offered.
+    expect(text(again)).toContain('The firewall change is saved but not applied on every node yet: the sync was refused.');
+    expect(text(again)).not.toContain('Nothing was changed');
+    expect(buttons(again)).toEqual(['"action_id":"op_retry_sync"']);
+  });
+});
+
+describe('Retry sync whose deploy gets no clear answer', () => {
+  it('the rule stays saved, the sync’s outcome is unknown, and Retry sync is still offered', async () => {
+    rig.sandbox.failNextSyncs(1);
+    const from = rig.sandbox.requests.length;
+    const failed = await change('sg add-rule 8 --type in --action allow --protocol tcp --port 8443 --comment "retry sync unknown"', '— failed');
+    expect(text(failed)).toContain('`HYPERVISOR_SYNC_FAILED`');
+    // The retry's deploy: the connection drops, no answer (as a timeout or a 5xx would leave it).
+    rig.sandbox.addFault({ method: 'POST', path: '/security-groups/8/deploy', destroySocket: true });
+    await rig.click(failed, 'op_retry_sync', ALICE.id);
+    await waitFor(() => ephemeralTo(ALICE.id).some((t) => t.includes('The sync’s outcome is unknown')), { timeoutMs: 5000 });
+    const unknown = await until(failed, '`NETWORK_ERROR`');
+    expect(text(unknown)).toContain('The firewall change is saved; whether this sync reached every node is unknown.');
+    expect(text(unknown)).not.toContain('may or may not have reached the cloud');
+    expect(buttons(unknown)).toEqual(['"action_id":"op_retry_sync"']);
+    // Retry sync again: one more deploy, never the rule again.
+    await rig.click(unknown, 'op_retry_sync', ALICE.id);
+    await until(failed, '— done');
+    expect(sent(from).map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v2/security-groups/8/rules', 'POST /v2/security-groups/8/deploy', 'POST /v2/security-groups/8/deploy']);
+    expect(rig.sandbox.state.securityGroups.find((g) => g.id === 8)!.rules.filter((r) => r.comment === 'retry sync unknown')).toHaveLength(1);
+  });
+
+  it('a 5xx from the deploy: the same — saved, outcome unknown, Retry sync offered', async () => {
+    rig.sandbox.failNextSyncs(1);
+    const failed = await change('sg deploy 8', '— failed');
+    rig.sandbox.addFault({ method: 'POST', path: '/security-groups/8/deploy', status: 504 });
+    await rig.click(failed, 'op_retry_sync', ALICE.id);
+    const unknown = await until(failed, '`GATEWAY_TIMEOUT`');
+    expect(text(unknown)).toContain('The firewall change is saved; whether this sync reached every node is unknown.');
+    expect(text(unknown)).not.toContain('may or may not have reached the cloud');
+    expect(buttons(unknown)).toEqual(['"action_id":"op_retry_sync"']);
   });
 });
