@@ -216,6 +216,8 @@ async function follow(deps: StepDeps, spec: StepSpec, record: OperationRecord): 
     if (watch.status === 'done' && watch.outcome === 'succeeded') return { outcome: 'success', outputs: outputsFromWatch(spec, outputs, state) };
     const what = spec.waitsForWatch === 'worker' ? md`Worker ${val(str(state.name) ?? watch.resource)}` : md`Server ${val(watch.resource)}`;
     const seen = str(state.error) ?? str(state.status) ?? str(state.server_status);
+    // Ended at its deadline while its polls failed: not "was not finished", which it could not see.
+    if (watch.status === 'expired' && watch.unread) return error(words.stepWatchUnread(what, seen, watch.unread));
     const why = watch.status === 'done' ? 'failed' : watch.status;
     return error(words.stepWatchEnded(what, seen, why));
   }

@@ -149,4 +149,13 @@ export const MIGRATIONS_V12_ON: readonly SchemaMigration[] = [
       ALTER TABLE maintenance_windows ADD COLUMN summary_claimed_until ${d.int};
     `,
   },
+  {
+    version: 18,
+    name: 'watch reads that failed',
+    // While a watch's polls fail: since when, and the latest failure, so a watch that reaches
+    // its deadline unread says so rather than a state it could not see. NULL once a poll reads.
+    up: (d) => `
+      ALTER TABLE watches ADD COLUMN unread ${d.json} CHECK (unread IS NULL OR ${d.isObject('unread')});
+    `,
+  },
 ];

@@ -20,4 +20,6 @@ export interface WatchRow {
   lease_owner: string | null;
   lease_until: number | null;
   account: string | null;
+  /** JSON text of a WatchUnread (migration 18). */
+  unread: string | null;
 }

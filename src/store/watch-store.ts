@@ -16,6 +16,18 @@ export type { WatchRow } from './watch-row.js';
 export type WatchKind = 'worker' | 'server';
 /** What a watch last saw: only what the channel may see (a secret travels apart). */
 export type WatchState = Record<string, string | boolean | null>;
+/**
+ * Polls that failed since the watch last read its resource: when the first of them was made,
+ * and the latest one's answer (HTTP status, 0 for none; code; message), so what the watch says
+ * when it ends is what the bot saw — never a state it could not read.
+ */
+export interface WatchUnread {
+  since: number;
+  status: number;
+  code: string;
+  message: string;
+}
+
 /** active → finalizing (claimed for the final post) → done; or expired / cancelled / gone. */
 export type WatchStatus = 'active' | 'finalizing' | 'done' | 'expired' | 'cancelled' | 'gone';
 
@@ -48,6 +60,8 @@ export interface WatchRecord {
   leaseUntil: number | null;
   /** The named cloud account the resource lives in; null means the default account. */
   account: string | null;
+  /** Set while polls fail (since the last one that read the resource); null once one reads it. */
+  unread: WatchUnread | null;
 }
 
 export interface NewWatch {
@@ -75,6 +89,8 @@ export interface WatchPatch {
   finalTs?: string | null;
   /** Extends (or ends) the holder's lease, e.g. for the final post. */
   leaseUntil?: number | null;
+  /** Null once a poll read the resource. */
+  unread?: WatchUnread | null;
   /** Count one more poll. */
   polled?: boolean;
 }
@@ -147,6 +163,7 @@ export function toRecord(r: WatchRow): WatchRecord {
     leaseOwner: r.lease_owner,
     leaseUntil: r.lease_until,
     account: r.account,
+    unread: r.unread === null || r.unread === undefined ? null : (JSON.parse(r.unread) as WatchUnread),
   };
 }
 
@@ -160,6 +177,7 @@ const PATCHABLE = {
   threadTs: 'text',
   finalTs: 'text',
   leaseUntil: 'bigint',
+  unread: 'jsonb',
 } as const satisfies Record<string, PgType>;
 const PATCHED = (Object.entries(PATCHABLE) as [keyof typeof PATCHABLE, PgType][]).map(([key, type]) => ({ key, column: snake(key), type }));
 
@@ -169,7 +187,7 @@ function patchParams(patch: WatchPatch): Record<string, unknown> {
     const present = Object.hasOwn(patch, key) && patch[key] !== undefined;
     const value = present ? patch[key] : null;
     out[`set_${column}`] = present ? 1 : 0;
-    out[column] = key === 'state' && value !== null ? JSON.stringify(value) : value;
+    out[column] = (key === 'state' || key === 'unread') && value !== null ? JSON.stringify(value) : value;
   }
   return out;
 }

@@ -9,7 +9,9 @@ import type { OperationRecord } from '../store/types.js';
 import { whyNotSent } from './change-notices.js';
 import { describeCloudError } from './cloud-error-text.js';
 import { inputMessage } from './input-message.js';
-import { cutMrkdwn, join, md, mention, oneLine, val, type Mrkdwn } from './mrkdwn.js';
+import { cutMrkdwn, join, md, mention, oneLine, trusted, val, type Mrkdwn } from './mrkdwn.js';
+import type { WatchUnread } from '../store/watch-store.js';
+import { unreadWhy } from './watch-views.js';
 import type { Reply } from './types.js';
 
 /** Slack shows the error in the workflow's activity; long ones are cut. */
@@ -79,6 +81,15 @@ export const stepWatchEnded = (what: Mrkdwn, state: string | undefined, why: 'fa
     cancelled: md`is no longer watched (someone stopped the watch), so the step cannot say it finished`,
   };
   return stepError(md`${what} ${tail[why]}.`);
+};
+
+/**
+ * A watch that reached its deadline while its polls failed: whether the work finished is not
+ * known, so the step says what the bot last saw, since when it could not read, and why.
+ */
+export const stepWatchUnread = (what: Mrkdwn, state: string | undefined, unread: WatchUnread): string => {
+  const at = trusted(new Date(unread.since).toISOString().slice(0, 16).replace('T', ' ') + ' UTC');
+  return stepError(md`${what}: the bot could not read its state since ${at}${state ? md` (last seen ${val(state)})` : md``}, so whether it finished is unknown: ${unreadWhy(unread)}`);
 };
 
 export const stepGaveUp = (): string => stepError(md`The bot stopped waiting for this step after too long; check the change in the channel.`);

@@ -4,13 +4,16 @@
  * line, its final word) is declared with the kind in the catalog (operations/watch-kinds.ts)
  * and arrives here as mrkdwn.
  */
-import type { WatchRecord } from '../store/watch-store.js';
+import { CloudApiError } from '../cloud/errors.js';
+import type { WatchRecord, WatchUnread } from '../store/watch-store.js';
 import type { Block, Reply } from './types.js';
 import { actions, button, context, header, lineSections, section } from './blocks.js';
 import { channelRef, md, mention, val, type Mrkdwn } from './mrkdwn.js';
 import { elapsed, plural } from './format.js';
 import { accountValue } from './account-label.js';
 import { words } from './words.js';
+import { moment } from './alert-views.js';
+import { describeCloudError } from './cloud-error-text.js';
 
 export const ACTION_KEEP_WATCHING = 'watch_keep';
 
@@ -45,12 +48,30 @@ export function buildGoneReply(subject: Mrkdwn): Reply {
   return { text: md`The watched resource is gone`, blocks: [section(t)] };
 }
 
-/** `subject` in lower case ("worker `api`"); `last`: the kind's reading of the last state seen. */
+/** Why the watch's polls failed, in the words every cloud error gets (cloud-error-text.ts). */
+export function unreadWhy(u: WatchUnread): Mrkdwn {
+  const t = describeCloudError(new CloudApiError({ status: u.status, code: u.code, message: u.message }));
+  return md`${t.summary} ${t.nextStep}`;
+}
+
+/** The watch's line while (or after) its polls fail: what it last saw, since when it could not read, and why. */
+export function unreadLine(u: WatchUnread, last: Mrkdwn | undefined): Mrkdwn {
+  return md`${last ? md`last seen ${last}; ` : md``}not read since ${moment(u.since)}: ${unreadWhy(u)}`;
+}
+
+/**
+ * `subject` in lower case ("worker `api`"); `last`: the kind's reading of the last state seen.
+ * A watch that ended while its polls failed (`w.unread`) says it could not read the state, since
+ * when and why — not that the work is still under way, nor that it ended.
+ */
 export function buildDeadlineReply(w: WatchRecord, subject: Mrkdwn, last: Mrkdwn | undefined, now: number): Reply {
+  const said = w.unread
+    ? md`:alarm_clock: Stopped watching ${subject} after ${since(w.startedAt, now)}: the bot could not read its state since ${moment(w.unread.since)}${last ? md` (last seen: ${last})` : md``}, so whether it finished is unknown. ${unreadWhy(w.unread)}`
+    : md`:alarm_clock: Stopped watching ${subject} after ${since(w.startedAt, now)}.${last ? md` Last seen: ${last}.` : md``}`;
   return {
     text: md`Stopped watching`,
     blocks: [
-      section(md`:alarm_clock: Stopped watching ${subject} after ${since(w.startedAt, now)}.${last ? md` Last seen: ${last}.` : md``}`),
+      section(said),
       actions(`watch:${w.id}`, [button({ text: 'Keep watching', actionId: ACTION_KEEP_WATCHING, value: w.id })]),
     ],
   };

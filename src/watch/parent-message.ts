@@ -11,7 +11,7 @@ import type { WatchRecord } from '../store/watch-store.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import { md } from '../views/mrkdwn.js';
 import { renderStatus } from '../views/status-message.js';
-import { buildProgressBlock, buildWatchMessage } from '../views/watch-views.js';
+import { buildProgressBlock, buildWatchMessage, unreadLine } from '../views/watch-views.js';
 
 export interface ParentDeps {
   operations: OperationStore;
@@ -27,7 +27,9 @@ export function createParentRefresher(deps: ParentDeps) {
     if (!w.threadTs) return;
     const now = deps.clock.now();
     const kind = deps.catalog.watchKinds[w.kind];
-    const line = w.state ? kind.describe(w.state) : md`waiting for the first look`;
+    const seen = w.state ? kind.describe(w.state) : undefined;
+    // Polls failing: the last state is not shown as the current one.
+    const line = w.unread ? unreadLine(w.unread, seen) : (seen ?? md`waiting for the first look`);
     if (w.operationId) {
       const record = await deps.operations.get(w.operationId);
       const op = record && deps.catalog.byId(record.opId);

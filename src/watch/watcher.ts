@@ -8,8 +8,9 @@
  * calls and the shared request budget (when given) their rate. An active watch polls every base
  * interval, changed or not, so a state change is seen within one interval (issue 13: backing
  * off while nothing changed made change → post p50 17 s, p99 56 s) and a watch of duration D
- * costs at most D ÷ interval + 2 requests. Only transient errors back off; a 429's Retry-After
- * is honoured, and pauses the whole budget.
+ * costs at most D ÷ interval + 2 requests. Only errors back off; a 429's Retry-After is
+ * honoured, and pauses the whole budget. The deadline holds whether polls read or fail: a watch
+ * whose polls keep failing ends at it as expired, saying since when and why it could not read.
  *
  * Replicas share the watches through leases: a pass polls only the due watches this replica
  * claimed (claimDue), and every write names the owner, so a replica whose lease was taken over
@@ -19,7 +20,7 @@
  * its thread, so a final that did get posted is recorded rather than posted again.
  */
 import { isCloudApiError } from '../cloud/errors.js';
-import type { WatchKind, WatchRecord, WatchState } from '../store/watch-store.js';
+import type { WatchKind, WatchPatch, WatchRecord, WatchState, WatchUnread } from '../store/watch-store.js';
 import type { Reply } from '../views/types.js';
 import { WATCH_KINDS } from '../operations/watch-kinds.js';
 import { observeWatch, type Observation } from './observe.js';
@@ -46,6 +47,17 @@ function sameState(a: WatchState | null, b: WatchState): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const k of keys) if ((a[k] ?? null) !== (b[k] ?? null)) return false;
   return true;
+}
+
+/** A failed poll of an active watch: since when its polls fail (the first failure's time) and the latest answer. */
+function unreadOf(w: WatchRecord, e: unknown, now: number): WatchUnread {
+  const cloud = isCloudApiError(e);
+  return {
+    since: w.unread?.since ?? now,
+    status: cloud ? e.status : 0,
+    code: cloud ? e.code : 'INTERNAL',
+    message: cloud ? e.message.slice(0, 300) : '',
+  };
 }
 
 export function createWatcher(deps: WatcherDeps): Watcher {
@@ -79,12 +91,25 @@ export function createWatcher(deps: WatcherDeps): Watcher {
   };
   /** When each active watch's parent was last edited here, so its elapsed time can be kept current. */
   const shownAt = new Map<string, number>();
+  /** Active watches whose parent was last edited to say their state is not being read. */
+  const shownUnread = new Set<string>();
   const editParent = (w: WatchRecord) => {
     if (w.status === 'active') shownAt.set(w.id, deps.clock.now());
     else shownAt.delete(w.id);
+    if (w.status === 'active' && w.unread) shownUnread.add(w.id);
+    else shownUnread.delete(w.id);
     return deps.refreshParent(w).catch((error: unknown) => deps.logger.warn('could not refresh a watch message', { watch: w.id, error }));
   };
   const finish = createFinisher({ deps, owner, base, broadcast, kinds, editParent });
+  /** Ends an active watch at its deadline (read or not) and says so once, with its Keep watching. */
+  async function expire(w: WatchRecord, now: number, patch: WatchPatch): Promise<void> {
+    const expired = await deps.store.move(w.id, ['active'], 'expired', now, patch, owner);
+    if (!expired) return;
+    const kind = kinds[expired.kind];
+    const last = expired.state ? kind.describe(expired.state) : undefined;
+    await reply(expired, buildDeadlineReply(expired, kind.subject(expired.resource, expired.state, false), last, now));
+    await editParent(expired);
+  }
   async function apply(w: WatchRecord, result: Observation | unknown, ok: boolean): Promise<void> {
     const now = deps.clock.now();
     if (!ok) {
@@ -97,12 +122,26 @@ export function createWatcher(deps: WatcherDeps): Watcher {
         }
         return;
       }
-      // Transient (network, 5xx, rate limit): try later, say nothing.
-      const wait = Math.max(isCloudApiError(e) && e.retryAfterMs ? Math.ceil(e.retryAfterMs) : 0, backoff(w.intervalMs));
       if (!isCloudApiError(e)) deps.logger.error('watch poll failed inside the bot', { watch: w.id, error: e });
-      await deps.store.update(w.id, [w.status], now, { polled: true, nextPollAt: now + wait, intervalMs: backoff(w.intervalMs) }, owner);
+      // A finalizing watch's outcome is already seen: a failed poll only delays its final post.
+      const unread = w.status === 'active' ? { unread: unreadOf(w, e, now) } : {};
+      if (w.status === 'active' && now >= w.deadlineAt) {
+        // The deadline holds whether polls read or not; the end says what could not be read.
+        await expire(w, now, { polled: true, ...unread });
+        return;
+      }
+      // Anything else (no answer, 5xx, rate limit, a refused token or address) may pass: a token
+      // replaced (and the bot restarted) or an address allowed resumes the watch where it is, so
+      // it is not ended early; it backs off, and the deadline ends it if nothing changes.
+      const wait = Math.max(isCloudApiError(e) && e.retryAfterMs ? Math.ceil(e.retryAfterMs) : 0, backoff(w.intervalMs));
+      const nextPollAt = w.status === 'active' ? Math.min(now + wait, w.deadlineAt) : now + wait;
+      const failed = await deps.store.update(w.id, [w.status], now, { polled: true, nextPollAt, intervalMs: backoff(w.intervalMs), ...unread }, owner);
+      // The parent stops showing the last state as the current one (as often as the elapsed time is edited).
+      if (failed?.status === 'active' && now - (shownAt.get(w.id) ?? w.startedAt) >= ELAPSED_EDIT_MS) await editParent(failed);
       return;
     }
+    // Read: whatever failed before is over.
+    const read = w.unread ? { unread: null } : {};
     const obs = result as Observation;
     if (w.status === 'finalizing') {
       // Claimed for its final earlier and left unfinished: its lease is ours now. The claimed
@@ -118,25 +157,19 @@ export function createWatcher(deps: WatcherDeps): Watcher {
         ['active'],
         'finalizing',
         now,
-        { polled: true, state: obs.state, outcome: obs.outcome, nextPollAt: now, leaseUntil: now + leaseMs },
+        { polled: true, state: obs.state, outcome: obs.outcome, nextPollAt: now, leaseUntil: now + leaseMs, ...read },
         owner,
       );
       if (claimed) await finish(claimed, obs.outcome, obs.state, obs.secret, false);
       return;
     }
     if (now >= w.deadlineAt) {
-      const expired = await deps.store.move(w.id, ['active'], 'expired', now, { polled: true, state: obs.state }, owner);
-      if (expired) {
-        const kind = kinds[expired.kind];
-        const last = expired.state ? kind.describe(expired.state) : undefined;
-        await reply(expired, buildDeadlineReply(expired, kind.subject(expired.resource, expired.state, false), last, now));
-        await editParent(expired);
-      }
+      await expire(w, now, { polled: true, state: obs.state, ...read });
       return;
     }
     if (!sameState(w.state, obs.state)) {
       const first = w.state === null;
-      const updated = await deps.store.update(w.id, ['active'], now, { polled: true, state: obs.state, intervalMs: base, nextPollAt: now + base }, owner);
+      const updated = await deps.store.update(w.id, ['active'], now, { polled: true, state: obs.state, intervalMs: base, nextPollAt: now + base, ...read }, owner);
       if (updated) {
         if (!first) await reply(updated, buildProgressReply(updated, kinds[w.kind].describe(obs.state), now));
         await editParent(updated);
@@ -144,9 +177,10 @@ export function createWatcher(deps: WatcherDeps): Watcher {
       return;
     }
     // Nothing changed: look again in one base interval (also resets an error backoff).
-    const same = await deps.store.update(w.id, ['active'], now, { polled: true, intervalMs: base, nextPollAt: Math.min(now + base, w.deadlineAt) }, owner);
-    // A long build must not read "watching for 0 seconds": the elapsed time is edited, not posted.
-    if (same && now - (shownAt.get(w.id) ?? w.startedAt) >= ELAPSED_EDIT_MS) await editParent(same);
+    const same = await deps.store.update(w.id, ['active'], now, { polled: true, intervalMs: base, nextPollAt: Math.min(now + base, w.deadlineAt), ...read }, owner);
+    // A long build must not read "watching for 0 seconds": the elapsed time is edited, not posted;
+    // a parent that said the state could not be read is put right at once.
+    if (same && (shownUnread.has(w.id) || now - (shownAt.get(w.id) ?? w.startedAt) >= ELAPSED_EDIT_MS)) await editParent(same);
   }
 
   const traced = deps.tracePoll ?? (<T>(_w: WatchRecord[], poll: () => Promise<T>) => poll());

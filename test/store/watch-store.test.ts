@@ -46,6 +46,7 @@ describeStores((t) => {
       leaseOwner: null,
       leaseUntil: null,
       account: null,
+      unread: null,
     } satisfies WatchRecord);
     await store.close();
     expect(await t.open(path).watches.get(w.id)).toEqual(w);

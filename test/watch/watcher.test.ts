@@ -231,6 +231,52 @@ describe('watch engine', () => {
     expect((await store.watches.get(watch.id))!.status).toBe('done');
   });
 
+  it('polls that all fail (a 5xx outage from the first look) still end at the deadline, as expired, saying the state was never read', async () => {
+    const uuid = await deploy();
+    sandbox.addFault({ method: 'GET', path: `/workers/${uuid}/status`, status: 503, times: Infinity });
+    const w = watcher({ deadlineMs: 60_000 });
+    const watch = await start(w, uuid);
+    await run(w, 75_000);
+    const r = (await store.watches.get(watch.id))!;
+    expect(r.status).toBe('expired');
+    // At the deadline itself: the back-off never pushes the last look past it.
+    expect(r.updatedAt).toBe(watch.deadlineAt);
+    expect(r.state).toBeNull();
+    expect(r.outcome).toBeNull();
+    // Unread since its first look, one step in.
+    expect(r.unread).toMatchObject({ since: watch.startedAt + 1000, status: 503, code: 'SERVICE_UNAVAILABLE' });
+    const deadline = posts.filter((p) => p.text === 'Stopped watching');
+    expect(deadline).toHaveLength(1);
+    const said = JSON.stringify(deadline[0]!.blocks);
+    expect(said).toContain('the bot could not read its state since');
+    expect(said).toContain('so whether it finished is unknown');
+    expect(said).toContain('The cloud is having trouble right now (HTTP 503');
+    expect(said).not.toMatch(/last seen|did not come up|is active/i);
+    expect(said).toContain('watch_keep');
+    // Keep watching once the cloud answers again: read again, the failures forgotten, followed to its end.
+    sandbox.clearFaults();
+    await w.keepWatching(watch.id);
+    await run(w, 120_000, 2500);
+    const done = (await store.watches.get(watch.id))!;
+    expect(done.status).toBe('done');
+    expect(done.unread).toBeNull();
+  });
+
+  it('a poll that fails after a read, then reads again: the failure is forgotten, nothing is posted for it', async () => {
+    const uuid = await deploy();
+    const w = watcher();
+    const watch = await start(w, uuid);
+    await w.tick();
+    sandbox.addFault({ method: 'GET', path: `/workers/${uuid}/status`, status: 401, code: 'UNAUTHENTICATED' });
+    await run(w, 10_000);
+    expect((await store.watches.get(watch.id))!.unread).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+    await run(w, 20_000);
+    const r = (await store.watches.get(watch.id))!;
+    expect(r.status).toBe('active');
+    expect(r.unread).toBeNull();
+    expect(posts.filter((p) => p.text === 'Stopped watching')).toEqual([]);
+  });
+
   it('a resource that disappears ends its watch with a message', async () => {
     const w = watcher();
     const watch = await start(w, '00000000-0000-4000-8000-000000000000');

@@ -30,7 +30,7 @@ function watchOf(over: Partial<WatchRecord> = {}): WatchRecord {
   return {
     id: 'w_aaaaaaaaaa', kind: 'worker', resource: 'uuid-1', operationId: null, channelId: 'C1', threadTs: null, requestedBy: 'U1',
     status: 'active', state: null, outcome: null, polls: 4, intervalMs: 15_000, startedAt: now - 30 * MIN, deadlineAt: now + 30 * MIN,
-    nextPollAt: now, updatedAt: now, finalTs: null, leaseOwner: null, leaseUntil: null, account: null, ...over,
+    nextPollAt: now, updatedAt: now, finalTs: null, leaseOwner: null, leaseUntil: null, account: null, unread: null, ...over,
   };
 }
 

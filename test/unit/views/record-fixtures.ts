@@ -50,5 +50,6 @@ export const watch = (over: Partial<WatchRecord> = {}): WatchRecord => ({
   leaseOwner: null,
   leaseUntil: null,
   account: null,
+  unread: null,
   ...over,
 });
