@@ -25,6 +25,7 @@ import { md, val } from '../views/mrkdwn.js';
 import * as words from '../views/step-views.js';
 import { STEP_GAVE_UP } from '../views/status-views.js';
 import { recordFailure } from '../views/record-failure.js';
+import { syncPending } from '../views/status-message.js';
 import { admit, type GuardDeps } from './guard.js';
 import { runOperation, type RunDeps } from './run-operation.js';
 import { giveUp } from './step-give-up.js';
@@ -204,7 +205,7 @@ async function follow(deps: StepDeps, spec: StepSpec, record: OperationRecord): 
       // Confirmed, but its undo window ended while no bot ran (confirm/undo-window.ts): not sent late.
       return error(typeof record.result?.lateBy === 'number' ? words.stepSendTimePassed() : words.stepExpired());
     case 'failed':
-      return error(record.errorCode === 'INTERRUPTED' ? words.stepOutcomeUnknown() : words.stepCloudFailed(recordFailure(record, deps.clock.now())!));
+      return error(record.errorCode === 'INTERRUPTED' ? words.stepOutcomeUnknown() : words.stepCloudFailed(recordFailure(record, deps.clock.now())!, syncPending(record)));
     case 'succeeded':
       break;
   }

@@ -65,8 +65,9 @@ export const stepNotPosted = (): string =>
  * refusal is a refusal, but a timeout, a lost connection or a 5xx may have reached the cloud,
  * a sync failure saved the rule, and INTERNAL was the bot.
  */
-export const stepCloudFailed = (failure: CloudApiError): string => {
-  const t = describeCloudError(failure, { mutation: true });
+export const stepCloudFailed = (failure: CloudApiError, saved = false): string => {
+  // `saved`: a firewall change whose sync did not go through (status-message.ts syncPending).
+  const t = describeCloudError(failure, { mutation: true, saved });
   return stepError(md`${t.summary} ${t.nextStep}`);
 };
 

@@ -24,6 +24,12 @@ describe('step errors', () => {
     expect(stepCloudFailed('RATE_LIMITED', 'slow down', 429, 120_000)).toContain('Try again in 120 s.');
   });
 
+  it('a firewall change whose Retry sync got no answer is told as saved, its sync unknown', () => {
+    const e = failedWith(new CloudApiError({ status: 0, code: 'NETWORK_ERROR', message: 'reset' }), true);
+    expect(e).toContain('The firewall change is saved; whether this sync reached every node is unknown.');
+    expect(e).not.toContain('may or may not have reached the cloud');
+  });
+
   it('a backup the cloud no longer lists: its uuid from the cloud is a value, on one line', () => {
     const e = stepBackupGone('<!channel> *x*\nsecond line', '101');
     expect(e).toBe('Backup `&lt;!channel&gt; *x* second line` is no longer listed for server `101`; it did not finish.');
