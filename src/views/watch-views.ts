@@ -51,7 +51,11 @@ export function buildGoneReply(subject: Mrkdwn): Reply {
 /** Why the watch's polls failed, in the words every cloud error gets (cloud-error-text.ts). */
 export function unreadWhy(u: WatchUnread): Mrkdwn {
   const t = describeCloudError(new CloudApiError({ status: u.status, code: u.code, message: u.message }));
-  return md`${t.summary} ${t.nextStep}`;
+  // No answer, a 5xx or a rate limit passes by itself, and the watch asks again on its own: a
+  // person's "try again in a minute" (or a read's "nothing was changed") would not fit. A refusal
+  // (a revoked token, an address not allowed) keeps its next step: someone must act.
+  const passing = u.status === 0 || u.status === 429 || u.status >= 500;
+  return passing ? t.summary : md`${t.summary} ${t.nextStep}`;
 }
 
 /** The watch's line while (or after) its polls fail: what it last saw, since when it could not read, and why. */
