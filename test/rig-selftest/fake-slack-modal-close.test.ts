@@ -225,3 +225,90 @@ describe('fake Slack closes modals as Slack does (Socket Mode)', () => {
     expect(slack.views.isOpen(refusing.id!)).toBe(true);
   });
 });
+
+/**
+ * Slack waits 3 s for the answer to a view_submission; after that it shows the person an error
+ * in the modal ("We had some trouble connecting") and ignores a late answer: the view stays
+ * open as it was (https://api.slack.com/interactivity/handling#acknowledgment_response). The rig
+ * judges this on an injected clock only, the one the fake Slack was given: here the app's
+ * handler moves it on before acking, as a slow handler would.
+ */
+describe('fake Slack ignores a view_submission ack later than 3 s (injected clock)', () => {
+  let now = 1_700_000_000_000;
+  let slack: FakeSlack;
+  let app: App;
+  let send: SlackSender;
+  let client: WebClient;
+  let handlerTakesMs = 0;
+
+  beforeEach(async () => {
+    now = 1_700_000_000_000;
+    slack = await createFakeSlack({ now: () => now });
+    client = webClient(slack.url);
+    app = new App({ token: BOT_TOKEN, signingSecret: SIGNING_SECRET, logger: recordingLogger(), clientOptions: { slackApiUrl: slack.url } });
+    app.view(/.*/, async ({ ack, view }) => {
+      now += handlerTakesMs;
+      await ack(ANSWERS[view.callback_id]);
+    });
+    const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
+    send = createSlackSender(`http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`, { slack });
+  });
+
+  afterEach(async () => {
+    await app.stop();
+    await slack.close();
+  });
+
+  const open = async (callbackId: string) => (await client.views.open({ trigger_id: triggerId(now), view: modal(callbackId) })).view!;
+  const submit = (id: string) => send.interaction(viewSubmissionPayload({ view: slack.views.get(id)!.view, values: { os_input: 'debian' }, nowMs: now }));
+
+  it('an empty ack 3001 ms after delivery leaves the modal open, and views.update still reaches it', async () => {
+    handlerTakesMs = 3_001;
+    const view = await open('close');
+    await submit(view.id!);
+    expect(slack.views.isOpen(view.id!)).toBe(true);
+    expect(slack.views.get(view.id!)!.lateAcks).toEqual([now]);
+    await client.views.update({ view_id: view.id!, view: modal('close', 'Still here') });
+  });
+
+  it('a late update is not shown: the view keeps its version', async () => {
+    handlerTakesMs = 5_000;
+    const view = await open('update');
+    await submit(view.id!);
+    expect(slack.views.get(view.id!)!.versions).toHaveLength(1);
+    expect(slack.views.get(view.id!)!.view).toMatchObject({ title: { text: 'Reinstall server' } });
+  });
+
+  it('an ack at exactly 3 s is still in time and closes the modal', async () => {
+    handlerTakesMs = 3_000;
+    const view = await open('close');
+    await submit(view.id!);
+    expect(slack.views.isOpen(view.id!)).toBe(false);
+    expect(slack.views.get(view.id!)!.lateAcks).toBeUndefined();
+  });
+});
+
+describe('fake Slack ignores a late view_submission ack in Socket Mode too (injected clock)', () => {
+  it('an envelope acked 3001 ms after it was pushed leaves the modal open', async () => {
+    let now = 1_700_000_000_000;
+    const slack = await createFakeSlack({ now: () => now });
+    const socket = await createFakeSocket({ slack });
+    const app = new App({ token: BOT_TOKEN, appToken: APP_TOKEN, socketMode: true, logger: recordingLogger(), clientOptions: { slackApiUrl: slack.url } });
+    app.view(/.*/, async ({ ack }) => {
+      now += 3_001;
+      await ack();
+    });
+    try {
+      await app.start();
+      await socket.waitForConnection();
+      const view = (await webClient(slack.url).views.open({ trigger_id: triggerId(now), view: modal('close') })).view!;
+      await socket.interactive(viewSubmissionPayload({ view: slack.views.get(view.id!)!.view, nowMs: now }));
+      expect(slack.views.isOpen(view.id!)).toBe(true);
+      expect(slack.views.get(view.id!)!.lateAcks).toHaveLength(1);
+    } finally {
+      await app.stop();
+      await socket.close();
+      await slack.close();
+    }
+  });
+});

@@ -61,6 +61,11 @@ export interface FakeView {
    * on a closed view answer `not_found`.
    */
   closedAt?: number;
+  /**
+   * When the app answered a submission of it more than 3 s after Slack delivered it (judged on
+   * an injected clock only): Slack had shown the person an error and ignored the answer.
+   */
+  lateAcks?: number[];
 }
 
 export const isOpenView = (v: FakeView): boolean => v.closedAt === undefined;
@@ -91,6 +96,8 @@ export class FakeSlackModel {
   /** Each person's published Home tab (views.publish), every version, newest last. */
   readonly homes = new Map<string, JsonObject[]>();
   readonly usedTriggers = new Set<string>();
+  /** When each view_submission payload was delivered to the app (the ack deadline counts from it). */
+  readonly deliveredAt = new WeakMap<object, number>();
   /** The modal a trigger_id came from (an interaction inside it): views.push stacks there. */
   readonly triggerViews = new Map<string, string>();
   /** Links people shared, by `channel/ts` of their message (chat.unfurl may unfurl only these). */

@@ -46,7 +46,11 @@ export interface FakeSlackOptions {
   appToken?: string;
   /** Bot scopes granted; default: manifest.yml's `oauth_config.scopes.bot`. */
   scopes?: readonly string[];
-  /** Clock for ts, trigger expiry and call times (ms). */
+  /**
+   * Clock for ts, trigger expiry and call times (ms). Given, it also judges Slack's 3-s ack
+   * deadline of a view_submission (a later ack is ignored, the modal stays open); on the default
+   * wall clock that deadline is not judged, so a loaded machine cannot make tests flaky.
+   */
   now?: () => number;
 }
 
@@ -100,7 +104,8 @@ export interface FakeViews {
    * The app acknowledged a `view_submission` with `ack` (the body; undefined when empty), as
    * Slack applies it: empty closes the submitted view (a root view: the modal), `clear` the
    * whole stack, `update` replaces it under the same id, `push` stacks a new view, `errors`
-   * (or an answer Slack would refuse) leaves it open.
+   * (or an answer Slack would refuse) leaves it open. So does an ack more than 3 s after
+   * `delivered` on an injected clock (`FakeSlackOptions.now`): Slack ignores it (`FakeView.lateAcks`).
    */
   acked(payload: JsonObject, ack: unknown): void;
   /** The newest Home tab published to a person (views.publish), as Slack stores it. */
@@ -343,7 +348,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
         return record !== undefined && isOpenView(record);
       },
       delivered: (payload, redelivery) => viewInteractionDelivered({ model, identity, now }, payload, redelivery),
-      acked: (payload, ack) => viewSubmissionAcked({ model, identity, now }, payload, ack),
+      acked: (payload, ack) => viewSubmissionAcked({ model, identity, now, judgesAckDeadline: options.now !== undefined }, payload, ack),
       home: (userId) => model.homes.get(userId)?.at(-1),
     },
     channels: model.channels,
