@@ -97,6 +97,27 @@ describe('fake Slack: channel messages', () => {
     await slackError(client.chat.postEphemeral({ channel: OPS_CHANNEL.id, user: 'UNOBODY001', text: 'x' }), 'user_not_in_channel');
   });
 
+  it('chat.update / chat.delete on a message the bot did not post answer cant_update_message / cant_delete_message', async () => {
+    // Slack lets an app edit and delete only its own messages (chat.update, chat.delete method references).
+    const theirs = slack.messages.postFromAnotherApp(OPS_CHANNEL.id, 'from another app', { event_type: 'other', event_payload: {} });
+    await slackError(client.chat.update({ channel: OPS_CHANNEL.id, ts: theirs.ts, text: 'mine now' }), 'cant_update_message');
+    await slackError(client.chat.delete({ channel: OPS_CHANNEL.id, ts: theirs.ts }), 'cant_delete_message');
+    expect(slack.messages.get(OPS_CHANNEL.id, theirs.ts)).toMatchObject({ text: 'from another app', versions: [] });
+    await slackError(client.chat.update({ channel: OPS_CHANNEL.id, ts: '1700000000.000001', text: 'x' }), 'message_not_found');
+  });
+
+  it('chat.postEphemeral to a person of the workspace who is not in the channel answers user_not_in_channel', async () => {
+    const narrow = await createFakeSlack({ channels: [{ ...OPS_CHANNEL, members: [ALICE.id] }] });
+    try {
+      const c = webClient(narrow.url);
+      await c.chat.postEphemeral({ channel: OPS_CHANNEL.id, user: ALICE.id, text: 'for alice' });
+      await slackError(c.chat.postEphemeral({ channel: OPS_CHANNEL.id, user: BOB.id, text: 'for bob' }), 'user_not_in_channel');
+      expect(narrow.messages.ephemeral(BOB.id)).toEqual([]);
+    } finally {
+      await narrow.close();
+    }
+  });
+
   // What a maintenance summary's take-over reads to find a summary a stopped replica posted.
   describe('conversations.history', () => {
     const META = { event_type: 'cloudbot_maintenance_summary', event_payload: { window_id: 'mw_abcdefgh' } };
