@@ -19,7 +19,8 @@ export interface TypedConfirmDeps {
 }
 
 export type TypedConfirmAnswer =
-  | { kind: 'errors'; errors: Record<string, string> }
+  /** What was typed does not match; `channelId`: the request's channel. */
+  | { kind: 'errors'; errors: Record<string, string>; channelId: string }
   | {
       kind: 'accepted';
       /** The request's channel (where a failure inside the bot is told), when the record is known. */
@@ -32,7 +33,7 @@ export async function confirmTyped(deps: TypedConfirmDeps, input: { recordId: st
   const record = await deps.store.get(recordId);
   const op = record ? deps.catalog.byId(record.opId) : undefined;
   const expected = record && op?.change?.typeToConfirm?.(record.args as never, record.facts);
-  if (expected && !typedMatches(typed, expected)) return { kind: 'errors', errors: { typed: typedMismatchError(expected) } };
+  if (record && expected && !typedMatches(typed, expected)) return { kind: 'errors', errors: { typed: typedMismatchError(expected) }, channelId: record.channelId };
   return {
     kind: 'accepted',
     ...(record ? { channelId: record.channelId } : {}),

@@ -11,6 +11,8 @@ import type { AnyOperation } from '../operations/types.js';
 import type { ModalSpec } from '../views/modal-spec.js';
 import type { Reply } from '../views/types.js';
 import { plainIssue } from '../views/input-message.js';
+import { buildFieldErrors, buildNote } from '../views/click-views.js';
+import { md } from '../views/mrkdwn.js';
 import type { ModalMetadata } from './change-commands.js';
 import { admit, type GuardDeps } from './guard.js';
 
@@ -73,6 +75,21 @@ export async function submitForm(deps: FormDeps, input: FormInput): Promise<Form
     dedupeKey: `view:${input.formId}:${deps.flow.argsDigest(op, invalid.args).slice(0, 16)}`,
   });
   return { kind: 'started', channel: meta.channel, outcome, verdict: (o) => formVerdict(o, shown, op, spec.title) };
+}
+
+/**
+ * What a form would have shown, told privately instead: Slack closed it at an ack that could not
+ * wait for the answer (slack/register-changes.ts: a slow access check reading a user group).
+ */
+export function closedFormReply(answer: Exclude<FormAnswer, { kind: 'started' }>): Reply {
+  switch (answer.kind) {
+    case 'gone':
+      return buildNote(md`That form is out of date, so nothing was sent. Run the command again.`);
+    case 'errors':
+      return buildFieldErrors(answer.errors, 'check');
+    case 'replace':
+      return answer.reply;
+  }
 }
 
 /** Per-argument schemas, then the entry's cross-field check; errors keyed by argument. */

@@ -10,10 +10,11 @@ import type { Logger } from '../log.js';
 import type { AppCore } from '../app/app-core.js';
 import type { ChangeButton } from '../app/change-clicks.js';
 import { outcomeReply, type ModalMetadata } from '../app/change-commands.js';
-import type { FormVerdict } from '../app/submit-form.js';
+import { closedFormReply, type FormVerdict } from '../app/submit-form.js';
 import { SlackApiError, type SlackApi } from '../chat/slack-api.js';
 import { handlerFailureReply, respondPrivately } from './respond-privately.js';
 import { buildFormNotOpened } from '../views/slack-failure-views.js';
+import { buildFieldErrors } from '../views/click-views.js';
 import {
   buildFormGone,
   buildModalFromReply as modalFrom,
@@ -79,42 +80,50 @@ export function registerChanges(routes: ListenerRoutes, deps: ChangeHandlerDeps)
 
   routes.view(TYPE_TO_CONFIRM_CALLBACK, async ({ ack, body, view }) => {
     const typed = view.state.values.typed?.typed?.value ?? '';
-    const answer = await deps.core.confirmTyped({ recordId: view.private_metadata, typed, userId: body.user.id });
-    if (answer.kind === 'errors') {
+    // Reading the request from the store is quick, unless the database is not: Slack's 3 s hold.
+    const checked = deps.core.confirmTyped({ recordId: view.private_metadata, typed, userId: body.user.id });
+    const answer = await beforeDeadline(checked, deps.submitDeadlineMs);
+    if (answer !== 'late' && answer.kind === 'errors') {
       await ack({ response_action: 'errors', errors: answer.errors });
       return;
     }
     await ack();
     deps.afterAck.run('that form', async () => {
+      const known = answer === 'late' ? await checked : answer;
+      if (known.kind === 'errors') {
+        // The form closed before the answer was ready: the mismatch is told privately.
+        await tell(known.channelId, body.user.id, buildFieldErrors(known.errors, 'check'));
+        return;
+      }
       try {
-        const said = await answer.confirm();
+        const said = await known.confirm();
         if (said) await tell(said.channelId, body.user.id, said.reply);
       } catch (e) {
         // The form is closed already: the person is told in the request's channel.
-        await tell(answer.channelId, body.user.id, handlerFailureReply(deps.logger, 'that form', e));
+        await tell(known.channelId, body.user.id, handlerFailureReply(deps.logger, 'that form', e));
       }
     });
   });
 
   routes.view(CHANGE_MODAL_CALLBACK, async ({ ack, body, view }) => {
     const meta = JSON.parse(view.private_metadata || '{}') as ModalMetadata;
-    const answer = await deps.core.submitForm({
-      userId: body.user.id,
-      ...(body.team?.id ? { teamId: body.team.id } : {}),
-      formId: view.id,
-      meta,
-      values: (spec) => readModalValues(spec, view.state.values as never),
-      ...(Array.isArray(view.blocks) ? { shown: view.blocks.flatMap((b) => (b.type === 'input' && b.block_id ? [b.block_id] : [])) } : {}),
-    });
-    if (answer.kind !== 'started') {
-      await ack(answer.kind === 'gone' ? { response_action: 'update', view: buildFormGone() } : formAck(answer));
-      return;
-    }
-    // Wait briefly so a refusal or the cloud's field errors can still land on the form.
-    const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), deps.submitDeadlineMs ?? 2000).unref());
-    let first: Awaited<typeof answer.outcome> | 'late';
+    // Wait briefly so a refusal or the cloud's field errors can still land on the form. The
+    // deadline runs from delivery, not from the core's first answer: admitting the form again
+    // may read a user group from Slack, which can take longer than Slack's 3 s for the ack.
+    const settled = (async () => {
+      const answer = await deps.core.submitForm({
+        userId: body.user.id,
+        ...(body.team?.id ? { teamId: body.team.id } : {}),
+        formId: view.id,
+        meta,
+        values: (spec) => readModalValues(spec, view.state.values as never),
+        ...(Array.isArray(view.blocks) ? { shown: view.blocks.flatMap((b) => (b.type === 'input' && b.block_id ? [b.block_id] : [])) } : {}),
+      });
+      return answer.kind === 'started' ? { answer, outcome: await answer.outcome } : { answer };
+    })();
+    let first: Awaited<typeof settled> | 'late';
     try {
-      first = await Promise.race([answer.outcome, timer]);
+      first = await beforeDeadline(settled, deps.submitDeadlineMs);
     } catch (e) {
       // Failed inside the bot before the deadline: the form itself says so (it stays open).
       await ack({ response_action: 'update', view: modalFrom('cloudbot', handlerFailureReply(deps.logger, 'that form', e).blocks) });
@@ -122,19 +131,44 @@ export function registerChanges(routes: ListenerRoutes, deps: ChangeHandlerDeps)
     }
     if (first === 'late') {
       await ack();
-      try {
-        const reply = outcomeReply(await answer.outcome);
-        if (reply) await tell(answer.channel, body.user.id, reply);
-      } catch (e) {
-        // The form closed at the ack: the failure is told privately in the form's channel, not lost.
-        await tell(answer.channel, body.user.id, handlerFailureReply(deps.logger, 'that form', e));
-      }
+      deps.afterAck.run('that form', async () => {
+        try {
+          const done = await settled;
+          const reply = done.answer.kind !== 'started' ? closedFormReply(done.answer) : done.outcome ? outcomeReply(done.outcome) : undefined;
+          if (reply) await tell(meta.channel, body.user.id, reply);
+        } catch (e) {
+          // The form closed at the ack: the failure is told privately in the form's channel, not lost.
+          await tell(meta.channel, body.user.id, handlerFailureReply(deps.logger, 'that form', e));
+        }
+      });
       return;
     }
-    const verdict = answer.verdict(first);
+    const { answer, outcome } = first;
+    if (answer.kind !== 'started' || !outcome) {
+      await ack(answer.kind === 'gone' ? { response_action: 'update', view: buildFormGone() } : answer.kind === 'started' ? undefined : formAck(answer));
+      return;
+    }
+    const verdict = answer.verdict(outcome);
     await ack(verdict ? formAck(verdict) : undefined);
-    if (first.kind === 'posted' && first.unseen) await tell(answer.channel, body.user.id, first.unseen);
+    if (outcome.kind === 'posted' && outcome.unseen) await tell(answer.channel, body.user.id, outcome.unseen);
   });
+}
+
+/**
+ * `work`'s answer, or 'late' once `ms` (default 2 s) have passed: a submission's ack waits at most
+ * that long, well inside Slack's 3 s (slack-facts.md), whatever the work is waiting on.
+ */
+async function beforeDeadline<T>(work: Promise<T>, ms = 2000): Promise<T | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The core's verdict on a form, as Slack's answer to its submission. */

@@ -105,12 +105,44 @@ describe('failures after the ack', () => {
     await view(CHANGE_MODAL_CALLBACK)({
       ack: async (a?: unknown) => void acks.push(a),
       body: { user: { id: 'U1' } },
-      view: { id: 'V1', private_metadata: '{}', state: { values: {} } },
+      // The form's metadata names its channel (app/change-commands.ts ModalMetadata).
+      view: { id: 'V1', private_metadata: JSON.stringify({ channel: 'COPS' }), state: { values: {} } },
     });
     expect(acks).toEqual([undefined]); // closed at the deadline
+    await afterAck.idle();
     expect(ephemerals).toHaveLength(1);
     expect(ephemerals[0]).toMatchObject({ channel: 'COPS', user: 'U1' });
     expect(JSON.stringify(ephemerals[0])).toMatch(/failed unexpectedly/);
+  });
+
+  it('a type-to-confirm form whose check outlasts the deadline is acked then; a mismatch is told in the request’s channel', async () => {
+    const logger = createLogger({ sink: () => {} });
+    const afterAck = createAfterAck(logger);
+    const { routes, view } = recordingRoutes();
+    const ephemerals: Record<string, unknown>[] = [];
+    let answer!: (a: unknown) => void;
+    const slow = new Promise((resolve) => (answer = resolve));
+    registerChanges(routes, {
+      core: { changeClick: broken, submitForm: broken, confirmTyped: () => slow as never },
+      afterAck,
+      slack: { postEphemeral: async (m: Record<string, unknown>) => void ephemerals.push(m), openView: broken } as never,
+      logger,
+      submitDeadlineMs: 1,
+    });
+    const acks: unknown[] = [];
+    await view(TYPE_TO_CONFIRM_CALLBACK)({
+      ack: async (a?: unknown) => void acks.push(a),
+      body: { user: { id: 'U1' } },
+      view: { private_metadata: 'op_1', state: { values: { typed: { typed: { value: 'web-2' } } } } },
+    });
+    // Acked (the form closes) while the check has not answered.
+    expect(acks).toEqual([undefined]);
+    answer({ kind: 'errors', errors: { typed: 'Type web-1 exactly to confirm.' }, channelId: 'COPS' });
+    await afterAck.idle();
+    expect(ephemerals).toHaveLength(1);
+    expect(ephemerals[0]).toMatchObject({ channel: 'COPS', user: 'U1' });
+    expect(JSON.stringify(ephemerals[0])).toContain('nothing was sent');
+    expect(JSON.stringify(ephemerals[0])).toContain('web-1');
   });
 
   it('a change form whose change fails inside the bot before the deadline says so on the form', async () => {
