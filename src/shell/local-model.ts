@@ -3,6 +3,8 @@
  * ephemeral messages, open views, and response_urls. Every change is also told to listeners
  * (the shell renders it); nothing here knows about terminals.
  */
+import { randomBytes } from 'node:crypto';
+
 export type JsonObject = Record<string, unknown>;
 
 export interface ShellMessage {
@@ -59,6 +61,12 @@ export class LocalModel {
   private readonly responseUrls = new Map<string, { originalTs: string | undefined; channel: string }>();
   private readonly listeners: ((e: LocalEvent) => void)[] = [];
   private seq = 0;
+  /**
+   * This process's mark in its view ids: as Slack's, they must not repeat in a later session on
+   * the same database, where the change flow's dedupe keys (an Act on this button's, a form's)
+   * would take a new request for an old one and send nothing.
+   */
+  private readonly viewTag = randomBytes(4).toString('hex').toUpperCase();
 
   /** `home`: the channel of response_url answers that name none (the shell's own channel). */
   constructor(private readonly home: string) {}
@@ -196,7 +204,7 @@ export class LocalModel {
 
   openView(view: JsonObject): ShellView {
     this.seq += 1;
-    const id = `V${String(this.seq).padStart(8, '0')}`;
+    const id = `V${this.viewTag}${String(this.seq).padStart(6, '0')}`;
     const stored = this.store(id, view, id);
     this.emit({ type: 'view', view: stored, opened: true });
     return stored;
