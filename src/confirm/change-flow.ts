@@ -89,7 +89,7 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
   const execute = createExecutor({ deps, audit, editStatus, unseen });
 
   async function claimAnswer(recordId: string, userId: string, record: OperationRecord | undefined, reason: string): Promise<ClickOutcome> {
-    return { kind: 'tell', text: buildClickAnswer(record, userId, reason, record && successLook(opOf(record), record)) };
+    return { kind: 'tell', text: buildClickAnswer(record, userId, reason, record && successLook(opOf(record), record), deps.clock.now()) };
   }
 
   return {

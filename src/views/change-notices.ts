@@ -3,6 +3,9 @@ import type { OperationRecord } from '../store/types.js';
 import type { Reply } from './types.js';
 import { context, section } from './blocks.js';
 import { md, mention, val, type Mrkdwn } from './mrkdwn.js';
+import { describeCloudError } from './cloud-error-text.js';
+import { recordFailure } from './record-failure.js';
+import { syncPending } from './status-message.js';
 import { APPROVAL_NOW_REQUIRED, RIGHTS_UNCHECKED, RUN_TAKEN_OVER, STEP_GAVE_UP, uncheckedFor, withdrawnFrom, type SuccessLook } from './status-views.js';
 
 export function buildNotInChannel(slackCode: string): Reply {
@@ -24,7 +27,7 @@ export function buildNotInChannel(slackCode: string): Reply {
 }
 
 /** What a click is told when it did not act: who already did, or why it is too late. */
-export function buildClickAnswer(record: OperationRecord | undefined, userId: string, reason: string, succeededAs?: SuccessLook): Mrkdwn {
+export function buildClickAnswer(record: OperationRecord | undefined, userId: string, reason: string, succeededAs?: SuccessLook, now = 0): Mrkdwn {
   if (!record || reason === 'not_found') return md`This request is no longer known to the bot.`;
   const who = (id: string | null) => (id === userId ? md`you` : mention(id));
   switch (record.status) {
@@ -39,8 +42,17 @@ export function buildClickAnswer(record: OperationRecord | undefined, userId: st
     case 'succeeded':
       if (succeededAs) return md`Already confirmed by ${who(record.confirmedBy)}: ${succeededAs.state}.`;
       return md`Already done: confirmed by ${who(record.confirmedBy)}.`;
-    case 'failed':
+    case 'failed': {
+      // Saved but not synced, or no clear answer (no reply, a 5xx, the bot stopped): running the
+      // command again could make the change twice, so the clicker hears what its message says.
+      const failure = recordFailure(record, now);
+      const saved = syncPending(record);
+      if (failure && (saved || failure.status < 400 || failure.status >= 500)) {
+        const t = describeCloudError(failure, { mutation: true, saved });
+        return md`Already tried after ${who(record.confirmedBy)} confirmed it: ${t.summary} ${t.nextStep}`;
+      }
       return md`Already tried after ${who(record.confirmedBy)} confirmed it; it failed. Run the command again to retry.`;
+    }
     case 'cancelled':
       return whyNotSent(record, who);
     case 'expired':

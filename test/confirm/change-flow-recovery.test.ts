@@ -48,7 +48,11 @@ describe('recoverInterrupted', () => {
     expect(sent()).toEqual([]);
 
     expect(await restarted.recoverInterrupted()).toBe(0);
-    expect(await restarted.confirm(confirmed.id, ALICE)).toEqual({ kind: 'tell', text: 'Already tried after you confirmed it; it failed. Run the command again to retry.' });
+    // Its outcome is unknown: the click says so, as its message does, not "it failed, run it again".
+    expect(await restarted.confirm(confirmed.id, ALICE)).toEqual({
+      kind: 'tell',
+      text: 'Already tried after you confirmed it: The bot stopped while this was running, so whether the cloud acted is unknown. Check the current state (a `status` or `list` command) before trying again.',
+    });
     expect(sent()).toEqual([]);
   });
 
