@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type { ChangeFlow, StartOutcome } from '../confirm/change-types.js';
+import { validationFields } from '../confirm/start-change.js';
 import type { Catalog } from '../operations/catalog.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { ModalSpec } from '../views/modal-spec.js';
@@ -132,5 +133,12 @@ function formVerdict(outcome: StartOutcome, fields: readonly string[], op: AnyOp
     return { kind: 'errors', errors: onFields(outcome.fieldErrors, fields, op) };
   }
   if (outcome.kind === 'tell') return { kind: 'replace', title, reply: outcome.reply };
+  // The same values submitted again after the cloud refused them: the same request (nothing is
+  // sent twice), and the form says why again rather than closing as if it had gone through.
+  const earlier = outcome.kind === 'duplicate' ? outcome.record : undefined;
+  if (earlier?.status === 'failed' && earlier.errorCode === 'VALIDATION_ERROR') {
+    const fieldErrors = validationFields(earlier);
+    if (Object.keys(fieldErrors).length) return { kind: 'errors', errors: onFields(fieldErrors, fields, op) };
+  }
   return undefined;
 }

@@ -177,7 +177,8 @@ export function createStart(ctx: StartContext): (typed: ChangeRequest) => Promis
   };
 }
 
-function validationFields(record: OperationRecord): Record<string, string> {
+/** The cloud's field errors a change failed with (VALIDATION_ERROR's details), by field. */
+export function validationFields(record: OperationRecord): Record<string, string> {
   const details = (record.result?.errorDetails ?? {}) as Record<string, unknown>;
   return Object.fromEntries(
     Object.entries(details).map(([k, v]) => [k, Array.isArray(v) ? v.map(String).join(' ') : String(v)]),

@@ -132,6 +132,14 @@ describe('sg add-rule', () => {
       { method: 'POST', path: '/v2/security-groups/7/rules', body: { type: 'inbound', action: 'ACCEPT', protocol: 'udp', ...NO_ADDRESSES, destination_port: '53' } },
     ]);
 
+    // Submitted again unchanged: the same request, not sent twice — and the form says why again
+    // instead of closing as if it had gone through.
+    const same = await rig.send.interaction(
+      viewSubmissionPayload({ view: { ...form.view, id: form.id }, values: { type: 'inbound', action: 'ACCEPT', protocol: 'udp', port: '53' }, userId: ALICE.id }),
+    );
+    expect(same.json).toEqual({ response_action: 'errors', errors: { port: 'The destination port is not allowed on this group.' } });
+    expect(sent(from)).toHaveLength(1);
+
     // The person corrects the field and submits the same form again: that is a new request.
     const again = await rig.send.interaction(
       viewSubmissionPayload({ view: { ...form.view, id: form.id }, values: { type: 'inbound', action: 'ACCEPT', protocol: 'udp', port: '5353' }, userId: ALICE.id }),
