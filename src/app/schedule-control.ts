@@ -64,7 +64,7 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
       const tz = input.tz ?? (await zoneOf(input.userId));
       const now = deps.clock.now();
       const parsed = parseWhen(input.when, tz, now);
-      if (!parsed.ok) return { kind: 'invalid', problem: md`${val(input.when)}: ${val(parsed.message)}` };
+      if (!parsed.ok) return { kind: 'invalid', problem: md`${val(input.when)}: ${parsed.message}` };
       if ((await store.list(input.channelId)).length >= SCHEDULES_PER_CHANNEL) return { kind: 'full', max: SCHEDULES_PER_CHANNEL };
       const nextAt = nextAfter(parsed.when, now);
       const op = read.op;

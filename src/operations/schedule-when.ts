@@ -10,6 +10,7 @@ import { Cron } from 'croner';
 import { TZDate } from '@date-fns/tz';
 import { z } from 'zod';
 import { quote } from './firewall-syntax.js';
+import { md, val, type Mrkdwn } from '../views/mrkdwn.js';
 
 /** What is stored: a repeating cron expression, or one moment (epoch ms). */
 export type When = { kind: 'cron'; expr: string; tz: string; text: string } | { kind: 'once'; at: number; tz: string; text: string };
@@ -50,16 +51,17 @@ export const tzFlagSchema = z
   .refine(intlKnowsZone, { error: 'must be a time zone like Europe/Berlin or UTC' });
 
 /** A cron expression croner accepts, of 5 fields (minute precision), or why not. */
-function cronOf(expr: string, tz: string): { ok: true; cron: Cron } | { ok: false; message: string } {
-  if (expr.split(/\s+/).length !== 5) return { ok: false, message: 'a cron expression has 5 fields: minute hour day month weekday' };
+function cronOf(expr: string, tz: string): { ok: true; cron: Cron } | { ok: false; message: Mrkdwn } {
+  if (expr.split(/\s+/).length !== 5) return { ok: false, message: md`a cron expression has 5 fields: minute hour day month weekday` };
   try {
     return { ok: true, cron: new Cron(expr, { timezone: tz, paused: true }) };
   } catch (e) {
-    return { ok: false, message: `not a cron expression: ${(e as Error).message.slice(0, 120)}` };
+    return { ok: false, message: md`not a cron expression: ${val((e as Error).message.slice(0, 120))}` };
   }
 }
 
-export type WhenParse = { ok: true; when: When } | { ok: false; message: string };
+/** A refusal's message is mrkdwn: our words, with what was typed (and the cron library's words) as values. */
+export type WhenParse = { ok: true; when: When } | { ok: false; message: Mrkdwn };
 
 /** Parses `<when>` in `tz`; `now` places `in 2h` and refuses a moment already past. */
 export function parseWhen(text: string, tz: string, now: number): WhenParse {
@@ -69,12 +71,12 @@ export function parseWhen(text: string, tz: string, now: number): WhenParse {
   if ((m = /^daily (\S+)$/.exec(lower)) || (m = /^every day (\S+)$/.exec(lower))) return repeating(timeCron(m[1]!, '*'), tz, t);
   if ((m = /^every (\w+) (\S+)$/.exec(lower))) {
     const day = DAYS.indexOf(m[1]!.replace(/s$/, '') as (typeof DAYS)[number]);
-    if (day < 0) return { ok: false, message: `${m[1]} is not a day of the week` };
+    if (day < 0) return { ok: false, message: md`${val(m[1]!)} is not a day of the week` };
     return repeating(timeCron(m[2]!, String(day)), tz, t);
   }
   if ((m = /^in (\d{1,6}) ?(m|min|h|d)$/.exec(lower))) {
     const ms = Number(m[1]) * UNIT_MS[m[2]!]!;
-    if (ms <= 0 || ms > IN_MAX_MS) return { ok: false, message: '`in` takes from 1m up to 366d' };
+    if (ms <= 0 || ms > IN_MAX_MS) return { ok: false, message: md`${val('in')} takes from 1m up to 366d` };
     return { ok: true, when: { kind: 'once', at: now + ms, tz, text: t } };
   }
   if ((m = /^at (\d{4})-(\d{2})-(\d{2})[ t](\d{1,2}):(\d{2})$/.exec(lower))) {
@@ -82,22 +84,22 @@ export function parseWhen(text: string, tz: string, now: number): WhenParse {
     const at = new TZDate(y, mo - 1, d, h, mi, 0, 0, tz);
     // Rolled over (31 February, 24:00): not a date that exists.
     if (Number.isNaN(at.getTime()) || at.getFullYear() !== y || at.getMonth() !== mo - 1 || at.getDate() !== d || h > 23) {
-      return { ok: false, message: `${t.slice(3)} is not a date and time (YYYY-MM-DD HH:MM)` };
+      return { ok: false, message: md`${val(t.slice(3))} is not a date and time (YYYY-MM-DD HH:MM)` };
     }
-    if (at.getTime() <= now) return { ok: false, message: `${t.slice(3)} (${tz}) has already passed` };
+    if (at.getTime() <= now) return { ok: false, message: md`${val(t.slice(3))} (${val(tz)}) has already passed` };
     return { ok: true, when: { kind: 'once', at: at.getTime(), tz, text: t } };
   }
   if (/^[\d*,\-/a-z]+( [\d*,\-/a-z]+){4}$/.test(lower)) return repeating({ ok: true, expr: lower }, tz, t);
-  return { ok: false, message: 'not a time: use a cron expression (`0 2 * * *`), `daily 02:00`, `every sunday 03:00`, `in 2h` or `at 2026-12-01 03:00`' };
+  return { ok: false, message: md`not a time: use a cron expression (${val('0 2 * * *')}), ${val('daily 02:00')}, ${val('every sunday 03:00')}, ${val('in 2h')} or ${val('at 2026-12-01 03:00')}` };
 }
 
-function timeCron(time: string, weekday: string): { ok: true; expr: string } | { ok: false; message: string } {
+function timeCron(time: string, weekday: string): { ok: true; expr: string } | { ok: false; message: Mrkdwn } {
   const m = TIME.exec(time);
-  if (!m) return { ok: false, message: `${time} is not a time of day (HH:MM)` };
+  if (!m) return { ok: false, message: md`${val(time)} is not a time of day (HH:MM)` };
   return { ok: true, expr: `${Number(m[2])} ${Number(m[1])} * * ${weekday}` };
 }
 
-function repeating(expr: { ok: true; expr: string } | { ok: false; message: string }, tz: string, text: string): WhenParse {
+function repeating(expr: { ok: true; expr: string } | { ok: false; message: Mrkdwn }, tz: string, text: string): WhenParse {
   if (!expr.ok) return expr;
   const c = cronOf(expr.expr, tz);
   if (!c.ok) return c;
@@ -105,8 +107,8 @@ function repeating(expr: { ok: true; expr: string } | { ok: false; message: stri
   // day (`0,30,32 2 * * *`) or across midnight (`0,58 0,23 * * *`). 300 runs at least 5 minutes
   // apart span a day and its midnight (a sparse pattern, months or years).
   const runs = c.cron.nextRuns(300, new Date(Date.UTC(2026, 0, 5))).map((d) => d.getTime());
-  if (!runs.length) return { ok: false, message: 'that cron expression never runs' };
-  if (runs.some((t, i) => i > 0 && t - runs[i - 1]! < MIN_CRON_GAP_MS)) return { ok: false, message: 'a schedule runs at most every 5 minutes' };
+  if (!runs.length) return { ok: false, message: md`that cron expression never runs` };
+  if (runs.some((t, i) => i > 0 && t - runs[i - 1]! < MIN_CRON_GAP_MS)) return { ok: false, message: md`a schedule runs at most every 5 minutes` };
   return { ok: true, when: { kind: 'cron', expr: expr.expr, tz, text } };
 }
 

@@ -111,4 +111,16 @@ describe('schedule times across DST', () => {
     expect(p.ok).toBe(false);
     expect(p.ok ? '' : p.message).toContain(words);
   });
+
+  it('says why in words, with what was typed as an inert value', () => {
+    const said = (text: string) => {
+      const p = parseWhen(text, 'Europe/Berlin', NOW);
+      return p.ok ? '' : p.message;
+    };
+    expect(said('*/2 * * * *')).toBe('a schedule runs at most every 5 minutes');
+    expect(said('every funday 03:00')).toBe('`funday` is not a day of the week');
+    expect(said('daily <!here>')).toBe('`&lt;!here&gt;` is not a time of day (HH:MM)');
+    expect(said('at 2026-02-30 03:00')).toBe('`2026-02-30 03:00` is not a date and time (YYYY-MM-DD HH:MM)');
+    expect(said('daily *25:00*')).toBe('`*25:00*` is not a time of day (HH:MM)');
+  });
 });
