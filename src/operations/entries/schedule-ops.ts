@@ -30,7 +30,7 @@ export const scheduleCreate = schedules.change({
     command: positional('"command"', z.string().trim().min(1, { error: 'is empty' }).max(1000, { error: 'is too long (at most 1000 characters)' }), 'the /cloud command in quotes, e.g. "backup create web1"'),
     when: rest('when', z.string().trim().min(1).max(100, { error: 'is too long' }), 'a cron expression (0 2 * * *), daily HH:MM, every sunday HH:MM, in 2h, at YYYY-MM-DD HH:MM'),
     tz: flag('zone', timeZoneSchema.optional(), 'the time zone, e.g. Europe/Berlin (default: yours in Slack)'),
-    keep: flag('N', keepSchema.optional(), 'with backup create: keep the newest N backups, deleting older unlocked ones'),
+    keep: flag('N', keepSchema.optional(), 'with backup create: keep the newest N backups this schedule made, deleting its older unlocked ones'),
   },
   run: (c, { command, when, tz, keep }) =>
     c.schedules.create({ userId: c.userId, channelId: c.channelId, ...(c.teamId ? { teamId: c.teamId } : {}), command, when, ...(tz ? { tz } : {}), ...(keep ? { keep } : {}) }),
