@@ -29,7 +29,7 @@ export interface FlowContext {
 
 /**
  * Redeploys the security group of a change whose sync failed — never re-creating the rule.
- * The record is claimed first (failed → running), so a double click sends one deploy.
+ * The record is claimed first (failed → running, unchanged since read), so a double click sends one deploy.
  */
 export async function retrySync(ctx: FlowContext, recordId: string, userId: string): Promise<ClickOutcome> {
   const { deps } = ctx;
@@ -43,7 +43,15 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
   if (refused) return { kind: 'tell', text: refused };
   // Recorded with the claim so the status line names the deploy this sends, not only the first request.
   const retried = { method: 'POST', path: `/security-groups/${group}/deploy` };
-  const claimed = await deps.store.transition(recordId, { from: ['failed'], to: 'running', now: deps.clock.now(), patch: { result: { ...record.result, retried } } });
+  // Unchanged since it was read: a second click that read "failed" before a first retry ran and
+  // failed again must not claim it then and send a second deploy.
+  const claimed = await deps.store.transition(recordId, {
+    from: ['failed'],
+    to: 'running',
+    now: deps.clock.now(),
+    unchangedSince: record.updatedAt,
+    patch: { result: { ...record.result, retried } },
+  });
   if (!claimed.ok) return { kind: 'tell', text: RETRY_TAKEN };
   await ctx.editStatus(op, claimed.record, deps.clock.now());
   try {

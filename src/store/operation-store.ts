@@ -59,6 +59,7 @@ export function createOperationStore(sql: Sql, clock: Pick<Clock, 'now'>): Opera
       .where(f.inList('status', p('from')))
       .where(raw<boolean>`(${flag('require_unexpired')} = 0 OR expires_at > ${f.typed(p('now'), 'bigint')})`)
       .where(raw<boolean>`(${flag('require_due')} = 0 OR send_at IS NULL OR send_at <= ${f.typed(p('now'), 'bigint')})`)
+      .where(raw<boolean>`(${flag('require_unchanged')} = 0 OR updated_at = ${f.typed(p('unchanged_since'), 'bigint')})`)
       .returningAll();
   });
   const expire = sql.prepare((k, p) =>
@@ -131,6 +132,7 @@ export function createOperationStore(sql: Sql, clock: Pick<Clock, 'now'>): Opera
     async transition(id, t): Promise<TransitionResult> {
       if (!Array.isArray(t.from) || t.from.length === 0) throw new TypeError('transition needs at least one `from` status');
       assertInteger(t.now, 'now');
+      if (t.unchangedSince !== undefined) assertInteger(t.unchangedSince, 'unchangedSince');
       // SQLite: the refusal's read happens under the same write lock as the CAS.
       return sql.exclusive(async (q): Promise<TransitionResult> => {
         const row = await q.one<OperationRow>(compareAndSet, {
@@ -140,6 +142,8 @@ export function createOperationStore(sql: Sql, clock: Pick<Clock, 'now'>): Opera
           from: sql.f.list(t.from),
           require_unexpired: t.requireUnexpired ? 1 : 0,
           require_due: t.requireDue ? 1 : 0,
+          require_unchanged: t.unchangedSince === undefined ? 0 : 1,
+          unchanged_since: t.unchangedSince ?? 0,
           terminal: TERMINAL_STATUSES.includes(t.to) ? 1 : 0,
           ...patchParams(t.patch ?? {}),
         });

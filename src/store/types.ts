@@ -102,6 +102,12 @@ export interface TransitionRequest {
   requireUnexpired?: boolean;
   /** Refuse (reason 'wrong_status') while sendAt > now: an undo window not over yet. */
   requireDue?: boolean;
+  /**
+   * Refuse (reason 'wrong_status') unless the record's updatedAt is still this: nothing moved it
+   * since the caller read it, not even away from and back into a `from` status (a Retry sync
+   * that failed again between a second click's read and its claim).
+   */
+  unchangedSince?: number;
   patch?: OperationPatch;
 }
 

@@ -44,6 +44,23 @@ describeStores((t, backend) => {
       expect((await a.operations.get(record.id))?.status).toBe('running');
     });
 
+    it('unchangedSince: refused once the record moved after it was read, even back into a `from` status', async () => {
+      const { operations } = t.open(t.file());
+      const { record } = await operations.create(newOp());
+      const failed = await operations.transition(record.id, { from: ['pending'], to: 'failed', now: T0 + 1000, patch: { errorCode: 'HYPERVISOR_SYNC_FAILED' } });
+      const read = failed.ok ? failed.record : record;
+      // A first retry claims it and fails again meanwhile.
+      expect(await operations.transition(record.id, { from: ['failed'], to: 'running', now: T0 + 2000, unchangedSince: read.updatedAt })).toMatchObject({ ok: true });
+      expect(await operations.transition(record.id, { from: ['running'], to: 'failed', now: T0 + 3000 })).toMatchObject({ ok: true });
+      // The second click read it before all that: refused, though it is 'failed' again.
+      expect(await operations.transition(record.id, { from: ['failed'], to: 'running', now: T0 + 4000, unchangedSince: read.updatedAt })).toMatchObject({
+        ok: false,
+        reason: 'wrong_status',
+        record: { status: 'failed', updatedAt: T0 + 3000 },
+      });
+      expect(await operations.transition(record.id, { from: ['failed'], to: 'running', now: T0 + 5000, unchangedSince: T0 + 3000 })).toMatchObject({ ok: true });
+    });
+
     it('exactly one of 20 concurrent callers on each of two connections wins', async () => {
       const path = t.file();
       const a = t.open(path);
