@@ -7,7 +7,7 @@ import type { CloudRequest } from '../domain/cloud-request.js';
 import type { MaintenanceWindow } from '../store/maintenance-store.js';
 import type { Reply } from './types.js';
 import { context, lineSections, section } from './blocks.js';
-import { channelRef, md, mention, val, type Mrkdwn } from './mrkdwn.js';
+import { channelRef, md, mention, trusted, val, type Mrkdwn } from './mrkdwn.js';
 import { elapsed } from './format.js';
 import { accountValue } from './account-label.js';
 import { moment } from './alert-views.js';
@@ -35,15 +35,26 @@ export function windowOver(windows: MaintenanceWindow[] | undefined, kind: 'serv
   return windows?.find((w) => w.kind === 'account' || (w.kind === kind && w.resource === resource));
 }
 
+/**
+ * How long from `from` to `to`, to the minute ("1 hour 30 minutes"): a window typed as `90m`
+ * reads as such, not rounded to "2 hours" (and then "1 hour left" a moment later).
+ */
+function lasting(from: number, to: number): Mrkdwn {
+  const minutes = Math.round((to - from) / 60_000);
+  if (minutes < 1) return md`less than a minute`;
+  const unit = (n: number, one: string): string[] => (n ? [`${n} ${one}${n === 1 ? '' : 's'}`] : []);
+  return trusted([...unit(Math.floor(minutes / 1440), 'day'), ...unit(Math.floor((minutes % 1440) / 60), 'hour'), ...unit(minutes % 60, 'minute')].join(' '));
+}
+
 /** The mark a status answer or App Home carries while its resource is in a window. */
 export function maintenanceMark(w: MaintenanceWindow, now: number): Mrkdwn {
-  return md`:construction: *In maintenance* until ${moment(w.endsAt)} (${words(elapsed(now, w.endsAt))} left, ${val(w.id)} by ${mention(w.createdBy)}): alerts are held back.`;
+  return md`:construction: *In maintenance* until ${moment(w.endsAt)} (${lasting(now, w.endsAt)} left, ${val(w.id)} by ${mention(w.createdBy)}): alerts are held back.`;
 }
 
 /** `ends`: the end as the person reads it, zone named (`2026-12-01 03:00 America/New_York`). */
 export function buildMaintenanceStarted(w: MaintenanceWindow, now: number, ends: string, account?: string): Reply {
   const on = account !== undefined ? md` (account ${accountValue(account)})` : md``;
-  const text = md`:construction: Maintenance ${val(w.id)} for ${maintenanceSubject(w)}${on} until ${val(ends)} (${words(elapsed(now, w.endsAt))}).`;
+  const text = md`:construction: Maintenance ${val(w.id)} for ${maintenanceSubject(w)}${on} until ${val(ends)} (${lasting(now, w.endsAt)}).`;
   return {
     text,
     blocks: [
@@ -63,7 +74,7 @@ export function buildMaintenanceRefused(reason: string, zone: string): Reply {
 export function buildMaintenanceList(windows: MaintenanceWindow[], now: number, zoneTime: (at: number) => string): Reply {
   if (!windows.length) return { text: md`No maintenance window is in force.`, blocks: [section(md`No maintenance window is in force.`)] };
   const lines = windows.map(
-    (w) => md`• ${val(w.id)} ${maintenanceSubject(w)} until ${val(zoneTime(w.endsAt))} (${words(elapsed(now, w.endsAt))} left) — by ${mention(w.createdBy)} in ${channelRef(w.channelId)}`,
+    (w) => md`• ${val(w.id)} ${maintenanceSubject(w)} until ${val(zoneTime(w.endsAt))} (${lasting(now, w.endsAt)} left) — by ${mention(w.createdBy)} in ${channelRef(w.channelId)}`,
   );
   return { text: md`${windows.length} maintenance window(s) in force.`, blocks: [section(md`*Maintenance windows in force*`), ...lineSections(lines, 40)] };
 }
