@@ -139,14 +139,18 @@ export function buildUnsubscribed(id: string, removed: SubscriptionRecord | unde
   return { text: t, blocks: [section(md`:no_bell: ${t}`)] };
 }
 
-/** `/cloud mute <id|resource> <duration>` (and `off`: `until` null). */
-export function buildMuted(sub: SubscriptionRecord | undefined, idOrWhat: string, until: number | null, now: number): Reply {
+/** `/cloud mute <id|resource> <duration>` (and `off`: `until` null; `wasMuted`: whether there was a mute to end). */
+export function buildMuted(sub: SubscriptionRecord | undefined, idOrWhat: string, until: number | null, now: number, wasMuted = true): Reply {
   if (!sub) {
     const t = md`Nothing to mute: no active subscription in this channel matches ${val(idOrWhat)}.`;
     return { text: t, blocks: [section(t), context(md`${val('/cloud subscriptions')} lists this channel's subscriptions.`)] };
   }
   const which = md`${val(sub.id)} (${subscriptionWhat(sub)})`;
   if (until === null || !(until > now)) {
+    if (!wasMuted) {
+      const t = md`${which} was not muted: alerts are posted as usual.`;
+      return { text: t, blocks: [section(md`:bell: ${t}`)] };
+    }
     const t = md`Unmuted ${which}: alerts are posted again.`;
     return { text: t, blocks: [section(md`:bell: ${t}`)] };
   }

@@ -145,3 +145,16 @@ describe('subscribing to something already wrong', () => {
     expect(rig.slack.messages.inChannel(OPS_CHANNEL.id)).toHaveLength(before);
   });
 });
+
+describe('`mute … off` on a subscription that is not muted', () => {
+  it('says it was not muted, never that it was unmuted; one that was muted is unmuted', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    const { id } = await subscribe('server 101');
+    const idle = visibleText((await rig.command(`mute ${id} off`, { userId: BOB.id })).final);
+    expect(idle).not.toMatch(/Unmuted/);
+    expect(idle).toContain(`\`${id}\` (server \`101\`) was not muted: alerts are posted as usual.`);
+    await rig.command(`mute ${id} 1h`, { userId: BOB.id });
+    const off = visibleText((await rig.command(`mute ${id} off`, { userId: BOB.id })).final);
+    expect(off).toContain(`Unmuted \`${id}\` (server \`101\`): alerts are posted again.`);
+  });
+});

@@ -130,12 +130,15 @@ export const mute = channelSubs.change({
     duration: positional('duration', durationSchema, '30m, 2h, 1d (at most 30d), or off'),
   },
   async run(c, { target, duration }) {
-    const until = duration === null ? null : c.clock.now() + duration;
-    return { target, until, muted: await c.subs.mute(target, c.channelId, until) };
+    const now = c.clock.now();
+    const until = duration === null ? null : now + duration;
+    // `off` says "unmuted" only of a subscription that was muted.
+    const wasMuted = until === null ? (await c.subs.list(c.channelId)).subs.filter((s) => s.mutedUntil !== null && s.mutedUntil > now).map((s) => s.id) : [];
+    return { target, until, muted: await c.subs.mute(target, c.channelId, until), wasMuted };
   },
-  render: ({ target, until, muted }, _args, view) => {
+  render: ({ target, until, muted, wasMuted }, _args, view) => {
     // A resource may match several subscriptions here (a server followed twice): each is named.
-    const replies = (muted.length ? muted : [undefined]).map((sub) => buildMuted(sub, target, until, view.now));
+    const replies = (muted.length ? muted : [undefined]).map((sub) => buildMuted(sub, target, until, view.now, sub !== undefined && wasMuted.includes(sub.id)));
     return { text: replies[0]!.text, blocks: replies.flatMap((r) => r.blocks).slice(0, 50) };
   },
 });
