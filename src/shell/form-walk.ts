@@ -132,7 +132,8 @@ export function describeField(f: FormField, ctx: TextContext, error?: string): s
   const single = options.length === 1 && type === 'checkboxes';
   lines.push(`${style('bold', f.label, ctx.ansi)}${single ? ' (y/n)' : ''}${skip}`);
   if (f.hint) lines.push(style('dim', `  ${f.hint}`, ctx.ansi));
-  if (isObject(e.placeholder)) lines.push(style('dim', `  e.g. ${plain(e.placeholder)}`, ctx.ansi));
+  // A text field's placeholder is an example of what to type; a choice's is its prompt ("Where the addresses live").
+  if (isObject(e.placeholder)) lines.push(style('dim', `  ${options.length ? '' : 'e.g. '}${plain(e.placeholder)}`, ctx.ansi));
   if (typeof e.initial_value === 'string' && e.initial_value) lines.push(`  Enter keeps: ${e.initial_value}`);
   if (!single && options.length) {
     options.forEach((o, i) => lines.push(`  ${i + 1}) ${plain(o.text)}`));

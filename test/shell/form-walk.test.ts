@@ -30,6 +30,19 @@ describe('form fields', () => {
     expect(describeField(field('keys'), ctx, 'pick one')).toEqual(['! pick one', 'Keys (optional, Enter to skip)', '  1) a', '  2) b', '  several: 1,3']);
   });
 
+  it('a select’s placeholder is its prompt, not an example to type; a text field’s is an example', () => {
+    const withPrompt = formFields(
+      buildChangeModal({
+        spec: { title: 'T', submit: 'Go', fields: [{ name: 'where', label: 'Location', kind: 'select', placeholder: 'Where the addresses live', options: [{ value: '1', text: 'AMS' }] }] },
+        options: {},
+        initial: {},
+        privateMetadata: '{}',
+      }) as unknown as Record<string, unknown>,
+    )[0]!;
+    expect(describeField(withPrompt, ctx)).toEqual(['Location', '  Where the addresses live', '  1) AMS']);
+    expect(describeField(field('name'), ctx)).toContain('  e.g. web');
+  });
+
   it('refuses what Slack’s client refuses: empty required, too long, unknown choices', () => {
     expect(parseAnswer(field('name'), '')).toEqual({ ok: false, problem: 'This field is required.' });
     expect(parseAnswer(field('name'), 'toolong')).toEqual({ ok: false, problem: 'At most 5 characters.' });
