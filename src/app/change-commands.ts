@@ -144,7 +144,8 @@ export async function runChangeCommand(
   inv: Invocation & { dryRun: boolean; scheduled?: ScheduledInput },
 ): Promise<Reply | undefined> {
   const checked = op.change!.check?.(args as never);
-  if (checked && !checked.ok) return buildFieldErrors(checked.fieldErrors, 'check');
+  // Named as typed: a flag's error reads `--repo`, like the errors of a flag's own value (`--port`).
+  if (checked && !checked.ok) return buildFieldErrors(asTyped(op, checked.fieldErrors), 'check');
   const finalArgs = checked?.ok ? (checked.args as Record<string, unknown>) : args;
   const outcome = await deps.flow.start({
     op,
@@ -159,4 +160,9 @@ export async function runChangeCommand(
   });
   inv.scheduled?.started(outcome);
   return outcomeReply(outcome);
+}
+
+/** Field errors keyed by flag name, as typed on the command line (`--repo`); other keys as they are. */
+function asTyped(op: AnyOperation, errors: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(errors).map(([name, message]) => [op.args[name]?.kind === 'flag' ? `--${name}` : name, message]));
 }

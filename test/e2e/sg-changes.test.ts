@@ -107,7 +107,7 @@ describe('sg add-rule', () => {
   it('the same mistakes typed as flags are listed back; nothing sent', async () => {
     const r = await rig.command('sg add-rule 7 --type in --action allow --protocol icmp --port 22');
     expect(visibleText(r.final)).toContain('nothing was sent');
-    expect(visibleText(r.final)).toContain('`port`: Ports are only allowed with tcp or udp');
+    expect(visibleText(r.final)).toContain('`--port`: Ports are only allowed with tcp or udp'); // the flag as typed, like `--page`
     expect(r.cloudRequests).toEqual([]);
   });
 

@@ -102,12 +102,12 @@ describe('worker deploy with flags', () => {
 
   it('inputs that cannot go together are refused before any request', async () => {
     for (const [cmd, said] of [
-      ['worker deploy --name a --location 1', '`repo`: a public source needs the repository URL'],
-      ['worker deploy --name a --location 1 --repo ftp://example.com/x', '`repo`: must be an http(s):// URL or git@host:owner/repo'],
-      ['worker deploy --name a --location 1 --repo https://deploy:ghp_s3cr3tT0ken@github.com/acme/shop', '`repo`: must not carry credentials (user:token@)'],
-      ['worker deploy --name a --location 1 --source hosted_git --repo https://ghp_s3cr3tT0ken@github.com/acme/shop', '`repo`: must not carry credentials'],
-      ['worker deploy --name a --location 1 --template tpl-astro', '`source`: say whether it is a template or a database'],
-      ['worker deploy --name a --location 1 --source database', '`template`: a database source needs a database id'],
+      ['worker deploy --name a --location 1', '`--repo`: a public source needs the repository URL'],
+      ['worker deploy --name a --location 1 --repo ftp://example.com/x', '`--repo`: must be an http(s):// URL or git@host:owner/repo'],
+      ['worker deploy --name a --location 1 --repo https://deploy:ghp_s3cr3tT0ken@github.com/acme/shop', '`--repo`: must not carry credentials (user:token@)'],
+      ['worker deploy --name a --location 1 --source hosted_git --repo https://ghp_s3cr3tT0ken@github.com/acme/shop', '`--repo`: must not carry credentials'],
+      ['worker deploy --name a --location 1 --template tpl-astro', '`--source`: say whether it is a template or a database'],
+      ['worker deploy --name a --location 1 --source database', '`--template`: a database source needs a database id'],
       [`worker deploy --name a --location 1 --port ${'1'.repeat(65)} --repo ${REPO}`, '`--port`: must be at most 64 characters'],
       [`worker deploy --name ${'n'.repeat(192)} --location 1 --repo ${REPO}`, '`--name`: must be at most 191 characters'],
       [`worker deploy --name a --location 1 --source gitlab --repo ${REPO}`, '`--source`: must be one of public, hosted_git, template, database'],
