@@ -60,6 +60,17 @@ export function elapsed(fromMs: number, toMs: number): Mrkdwn {
   return trusted(formatDistanceStrict(fromMs, toMs));
 }
 
+/**
+ * How long from `from` to `to`, to the minute ("1 hour 30 minutes"): a window or mute typed
+ * as `90m` reads as such, not rounded to "2 hours" (and then "1 hour left" a moment later).
+ */
+export function lasting(fromMs: number, toMs: number): Mrkdwn {
+  const minutes = Math.round((toMs - fromMs) / 60_000);
+  if (minutes < 1) return md`less than a minute`;
+  const unit = (n: number, one: string): string[] => (n ? [`${n} ${one}${n === 1 ? '' : 's'}`] : []);
+  return trusted([...unit(Math.floor(minutes / 1440), 'day'), ...unit(Math.floor((minutes % 1440) / 60), 'hour'), ...unit(minutes % 60, 'minute')].join(' '));
+}
+
 export function yesNo(v: boolean | null | undefined): Mrkdwn {
   return v == null ? DASH : v ? md`yes` : md`no`;
 }

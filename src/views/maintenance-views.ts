@@ -7,8 +7,8 @@ import type { CloudRequest } from '../domain/cloud-request.js';
 import type { MaintenanceWindow } from '../store/maintenance-store.js';
 import type { Reply } from './types.js';
 import { context, lineSections, section } from './blocks.js';
-import { channelRef, md, mention, trusted, val, type Mrkdwn } from './mrkdwn.js';
-import { elapsed } from './format.js';
+import { channelRef, md, mention, val, type Mrkdwn } from './mrkdwn.js';
+import { elapsed, lasting } from './format.js';
 import { accountValue } from './account-label.js';
 import { moment } from './alert-views.js';
 import { conditionWords } from './alert-words.js';
@@ -33,17 +33,6 @@ export function maintenanceSubject(w: Pick<MaintenanceWindow, 'kind' | 'resource
 /** The window in force over a server or worker, among those a view was given. */
 export function windowOver(windows: MaintenanceWindow[] | undefined, kind: 'server' | 'worker', resource: string): MaintenanceWindow | undefined {
   return windows?.find((w) => w.kind === 'account' || (w.kind === kind && w.resource === resource));
-}
-
-/**
- * How long from `from` to `to`, to the minute ("1 hour 30 minutes"): a window typed as `90m`
- * reads as such, not rounded to "2 hours" (and then "1 hour left" a moment later).
- */
-function lasting(from: number, to: number): Mrkdwn {
-  const minutes = Math.round((to - from) / 60_000);
-  if (minutes < 1) return md`less than a minute`;
-  const unit = (n: number, one: string): string[] => (n ? [`${n} ${one}${n === 1 ? '' : 's'}`] : []);
-  return trusted([...unit(Math.floor(minutes / 1440), 'day'), ...unit(Math.floor((minutes % 1440) / 60), 'hour'), ...unit(minutes % 60, 'minute')].join(' '));
 }
 
 /** The mark a status answer or App Home carries while its resource is in a window. */

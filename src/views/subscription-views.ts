@@ -7,11 +7,10 @@ import type { SubscriptionRecord } from '../store/monitor-types.js';
 import type { Reply } from './types.js';
 import { context, header, lineSections, section } from './blocks.js';
 import { join, md, mention, val, type Mrkdwn } from './mrkdwn.js';
-import { elapsed, plural } from './format.js';
+import { lasting, plural } from './format.js';
 import { accountValue } from './account-label.js';
 import { moment } from './alert-views.js';
 import { conditionWords } from './alert-words.js';
-import { words } from './words.js';
 
 const METRIC_NAMES: [key: string, name: Mrkdwn][] = [
   ['cpu', md`CPU`],
@@ -52,7 +51,7 @@ export function subscriptionWhat(sub: Pick<SubscriptionRecord, 'kind' | 'resourc
 /** " · muted until … (in 2 hours)" while muted; nothing otherwise. */
 function mutedNote(sub: SubscriptionRecord, now: number): Mrkdwn {
   if (sub.mutedUntil === null || !(sub.mutedUntil > now)) return md``;
-  return md` · :zzz: muted until ${moment(sub.mutedUntil)} (in ${words(elapsed(now, sub.mutedUntil))})`;
+  return md` · :zzz: muted until ${moment(sub.mutedUntil)} (in ${lasting(now, sub.mutedUntil)})`;
 }
 
 export interface SubscriptionListOptions {
@@ -154,9 +153,9 @@ export function buildMuted(sub: SubscriptionRecord | undefined, idOrWhat: string
     const t = md`Unmuted ${which}: alerts are posted again.`;
     return { text: t, blocks: [section(md`:bell: ${t}`)] };
   }
-  const t = md`Muted ${which} until ${moment(until)} (in ${words(elapsed(now, until))}).`;
+  const t = md`Muted ${which} until ${moment(until)} (in ${lasting(now, until)}).`;
   return {
-    text: md`Muted ${val(sub.id)} for ${words(elapsed(now, until))}.`,
+    text: md`Muted ${val(sub.id)} for ${lasting(now, until)}.`,
     blocks: [section(md`:zzz: ${t}`), context(md`Nothing new is posted for it until then; alerts already posted are still marked resolved when they clear.`)],
   };
 }

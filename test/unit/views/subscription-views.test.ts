@@ -106,6 +106,8 @@ describe('answers', () => {
     const m = buildMuted(sub(), 'sub_aaaaaaaaaa', now + 2 * HOUR, now);
     expect(m.text).toBe('Muted `sub_aaaaaaaaaa` for 2 hours.');
     expect(shownJson(m)).toContain('until <!date^');
+    expect(buildMuted(sub(), 'sub_aaaaaaaaaa', now + 1.5 * HOUR, now).text).toBe('Muted `sub_aaaaaaaaaa` for 1 hour 30 minutes.'); // 90m, not "2 hours"
+    expect(shownJson(buildMuted(sub(), 'sub_aaaaaaaaaa', now + 1.5 * HOUR, now))).toContain('(in 1 hour 30 minutes)');
     expect(buildMuted(sub(), '101', null, now).text).toBe('Unmuted `sub_aaaaaaaaaa` (server `101`): alerts are posted again.');
     expect(buildMuted(undefined, '101', now + HOUR, now).text).toBe('Nothing to mute: no active subscription in this channel matches `101`.');
   });
