@@ -139,8 +139,10 @@ export async function runOperation(
       op.render(result, args, { now: deps.clock.now(), account, ...(named ? { namedDefaultAccount: named } : {}), ...(windows?.length ? { maintenance: windows } : {}) }),
       label,
     );
-    log.info('operation succeeded', { ms: deps.clock.now() - started });
-    await audit('succeeded', null);
+    // The bot's own refusal (a bad time, a taken name, an id not found): nothing was done.
+    const declined = op.declined?.(result);
+    log.info(declined ? 'operation declined' : 'operation succeeded', { ms: deps.clock.now() - started, ...(declined ? { code: declined } : {}) });
+    await audit(declined ? 'failed' : 'succeeded', declined ?? null);
     return { reply, ok: true, args, result };
   } catch (e) {
     const ms = deps.clock.now() - started;

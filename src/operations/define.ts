@@ -27,6 +27,7 @@ export interface OperationDeclaration<S extends ArgSpecs, R> {
   change?: ChangeSpec<ArgsOf<S>, R>;
   watchable?: Operation<S, R>['watchable'];
   remember?: Operation<S, R>['remember'];
+  declined?: Operation<S, R>['declined'];
 }
 
 export function defineOperation<const S extends ArgSpecs, R>(decl: OperationDeclaration<S, R>): Operation<S, R> {
@@ -52,8 +53,18 @@ export function defineOperation<const S extends ArgSpecs, R>(decl: OperationDecl
     ...(decl.change ? { change: decl.change } : {}),
     ...(decl.watchable ? { watchable: decl.watchable } : {}),
     ...(decl.remember ? { remember: decl.remember } : {}),
+    ...(decl.declined ? { declined: decl.declined } : {}),
   };
 }
+
+/**
+ * `declined` for results told apart by `kind`: the audit's error code for each kind that means
+ * nothing was done (the others are done).
+ */
+export const declinedKinds =
+  <R extends { kind: string }>(codes: Partial<Record<R['kind'], string>>) =>
+  (result: R): string | undefined =>
+    Object.hasOwn(codes, result.kind) ? (codes as Record<string, string>)[result.kind] : undefined;
 
 /** A change's result as a plain reply (the shell and tests read this; Slack shows the status message). */
 function changeReply<A, R>(change: ChangeSpec<A, R> | undefined, result: R, args: A): Reply {

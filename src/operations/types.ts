@@ -206,6 +206,12 @@ export interface Operation<S extends ArgSpecs = ArgSpecs, R = unknown> {
   secret: boolean;
   run(ctx: RunContext, args: ArgsOf<S>): Promise<R>;
   render(result: R, args: ArgsOf<S>, view: ViewContext): Reply;
+  /**
+   * The bot's own entries whose answer may be a refusal (a bad time, a taken name, an id not
+   * found): the error code when `result` says nothing was done, so the audit records `failed`
+   * with it rather than `succeeded`.
+   */
+  declined?(result: R): string | undefined;
   /** For paginated lists: the argument that selects the page (Previous/Next buttons set it). */
   pageArg?: keyof S & string;
   /** Present on operations that change something (issue: changes from Slack). */

@@ -54,8 +54,8 @@ export function buildMaintenanceStarted(w: MaintenanceWindow, now: number, ends:
 }
 
 /** A `<when>` the clock refuses (in the past, too far ahead): nothing was started. */
-export function buildMaintenanceRefused(reason: string, zone: string): Reply {
-  const text = md`:grey_question: No maintenance window was started: ${val(reason)}.`;
+export function buildMaintenanceRefused(reason: Mrkdwn, zone: string): Reply {
+  const text = md`:grey_question: No maintenance window was started: ${reason}.`;
   return { text, blocks: [section(text), context(md`Times are read in ${val(zone)} (your Slack time zone unless ${val('--tz ZONE')}).`)] };
 }
 

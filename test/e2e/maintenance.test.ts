@@ -317,7 +317,7 @@ describe('a maintenance window on a subscribed server', () => {
 
     // `--tz` still wins; a refusal names the zone it read the time in.
     const past = await rig.command('maintenance account until 2001-01-01 03:00', { userId: NY.id });
-    expect(visibleText(past.final)).toContain('(America/New_York) is not in the future');
+    expect(visibleText(past.final)).toContain('(`America/New_York`) is not in the future');
     expect(visibleText(past.final)).toContain('Times are read in `America/New_York`');
     const tokyo = await rig.command(`maintenance server 101 until ${day} 23:00 --tz Asia/Tokyo`, { userId: NY.id });
     expect(visibleText(tokyo.final)).toContain(`until \`${day} 23:00 Asia/Tokyo\``);

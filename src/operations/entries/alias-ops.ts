@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { buildAliasCreated, buildAliasList, buildAliasRemoved } from '../../views/alias-views.js';
 import { ALIAS_NAME, normalizeCommand } from '../alias-grammar.js';
-import { botEntries, channelControl, positional, rest } from '../define.js';
+import { botEntries, channelControl, declinedKinds, positional, rest } from '../define.js';
 
 const nameSchema = z
   .string()
@@ -26,6 +26,7 @@ export const aliasCreate = aliases.change({
   },
   run: (c, { name, command }) => c.aliases.create({ channelId: c.channelId, userId: c.userId, name, command, ...(c.teamId ? { teamId: c.teamId } : {}) }),
   render: (outcome) => buildAliasCreated(outcome),
+  declined: declinedKinds({ invalid: 'INVALID_INPUT', taken: 'NAME_TAKEN', full: 'LIMIT_REACHED' }),
 });
 
 export const aliasList = aliases.read({
@@ -42,6 +43,7 @@ export const aliasDelete = aliases.change({
   args: { name: positional('name', nameSchema, 'the alias, as /cloud aliases lists it') },
   run: (c, { name }) => c.aliases.remove(name, c.channelId, c.userId),
   render: (outcome) => buildAliasRemoved(outcome),
+  declined: declinedKinds({ none: 'NOT_FOUND', 'not-yours': 'ACCESS_DENIED' }),
 });
 
 /** This file's catalog entries (src/operations/index.ts lists each file's array once). */

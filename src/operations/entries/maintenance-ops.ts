@@ -15,6 +15,7 @@ import { buildMaintenanceEnded, buildMaintenanceList, buildMaintenanceRefused, b
 import { serverArg, workerArg } from '../args.js';
 import { defineBotChange, defineBotRead, flag, positional, rest } from '../define.js';
 import type { RunContext } from '../types.js';
+import { md, val, type Mrkdwn } from '../../views/mrkdwn.js';
 import { formatInZone, tzFlagSchema } from '../schedule-when.js';
 
 /** The longest window (the monitor's own bound is the same). */
@@ -46,15 +47,21 @@ export const whenSchema = z
     return z.NEVER;
   });
 
-class WhenRefused extends Error {}
+/** A `<when>` the clock refuses; `said` is mrkdwn (our words, the typed time as a value). */
+class WhenRefused extends Error {
+  constructor(readonly said: Mrkdwn) {
+    super(said);
+  }
+}
 
 /** The end of a window asked for at `now`: a duration from now, or a wall-clock time in `tz`. */
 export function windowEnd(when: When, now: number, zone: string): number {
   if ('for' in when) return now + when.for;
   const { y, mo, d, h, mi } = when.until;
   const end = new TZDate(y, mo - 1, d, h, mi, 0, zone).getTime();
-  if (!(end > now)) throw new WhenRefused(`until ${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')} ${String(h).padStart(2, '0')}:${String(mi).padStart(2, '0')} (${zone}) is not in the future`);
-  if (end - now > MAX_MS) throw new WhenRefused('a maintenance window lasts at most 7 days');
+  const two = (n: number) => String(n).padStart(2, '0');
+  if (!(end > now)) throw new WhenRefused(md`${val(`until ${y}-${two(mo)}-${two(d)} ${two(h)}:${two(mi)}`)} (${val(zone)}) is not in the future`);
+  if (end - now > MAX_MS) throw new WhenRefused(md`a maintenance window lasts at most 7 days`);
   return end;
 }
 
@@ -75,10 +82,10 @@ async function start(ctx: RunContext, kind: MaintenanceKind, resource: string, w
   try {
     endsAt = windowEnd(when, ctx.clock.now(), zone);
   } catch (e) {
-    if (e instanceof WhenRefused) return { refused: e.message, window: undefined, zone };
+    if (e instanceof WhenRefused) return { refused: e.said, window: undefined, zone };
     throw e;
   }
-  return { refused: '', window: await c.m.start({ channelId: c.channelId, account: c.account, kind, resource, createdBy: c.userId, endsAt }), zone };
+  return { refused: undefined, window: await c.m.start({ channelId: c.channelId, account: c.account, kind, resource, createdBy: c.userId, endsAt }), zone };
 }
 
 const whenArg = rest('when', whenSchema, '2h, 90m, 1d, 1h30m, or until YYYY-MM-DD HH:MM');
@@ -86,6 +93,8 @@ const tzArg = flag('ZONE', tzFlagSchema.optional(), 'time zone of an `until` tim
 
 const render = (out: Awaited<ReturnType<typeof start>>, _args: unknown, view: { now: number }) =>
   out.window ? buildMaintenanceStarted(out.window, view.now, formatInZone(out.window.endsAt, out.zone)) : buildMaintenanceRefused(out.refused, out.zone);
+/** A window refused (past, too long) started nothing. */
+const declined = (out: Awaited<ReturnType<typeof start>>) => (out.refused ? 'INVALID_INPUT' : undefined);
 
 export const maintenanceServer = defineBotChange({
   id: 'maintenance.server',
@@ -93,6 +102,7 @@ export const maintenanceServer = defineBotChange({
   args: { server: serverArg, when: whenArg, tz: tzArg },
   run: (ctx, { server, when, tz }) => start(ctx, 'server', String(server), when, tz),
   render,
+  declined,
 });
 
 export const maintenanceWorker = defineBotChange({
@@ -101,6 +111,7 @@ export const maintenanceWorker = defineBotChange({
   args: { worker: workerArg, when: whenArg, tz: tzArg },
   run: (ctx, { worker, when, tz }) => start(ctx, 'worker', worker, when, tz),
   render,
+  declined,
 });
 
 export const maintenanceAccount = defineBotChange({
@@ -109,6 +120,7 @@ export const maintenanceAccount = defineBotChange({
   args: { when: whenArg, tz: tzArg },
   run: (ctx, { when, tz }) => start(ctx, 'account', '', when, tz),
   render,
+  declined,
 });
 
 export const maintenanceList = defineBotRead({
@@ -132,6 +144,8 @@ export const maintenanceEnd = defineBotChange({
     return { id, outcome: await c.m.end(id, c.channelId, c.userId) };
   },
   render: ({ id, outcome }) => buildMaintenanceEnded(id, outcome),
+  // Unknown here, or already over: nothing was ended.
+  declined: ({ outcome }) => (outcome.kind === 'unknown' ? 'NOT_FOUND' : outcome.kind === 'over' ? 'ALREADY_OVER' : undefined),
 });
 
 /** This file's catalog entries (src/operations/index.ts lists each file's array once). */

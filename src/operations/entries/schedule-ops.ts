@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { SCHEDULE_ID_PATTERN } from '../../store/schedule-types.js';
 import { buildScheduleCancelled, buildScheduleCreated, buildScheduleList } from '../../views/schedule-views.js';
-import { botEntries, channelControl, flag, positional, rest, switchFlag } from '../define.js';
+import { botEntries, channelControl, declinedKinds, flag, positional, rest, switchFlag } from '../define.js';
 import { quote } from '../firewall-syntax.js';
 import { timeZoneSchema } from '../schedule-when.js';
 
@@ -35,6 +35,7 @@ export const scheduleCreate = schedules.change({
   run: (c, { command, when, tz, keep }) =>
     c.schedules.create({ userId: c.userId, channelId: c.channelId, ...(c.teamId ? { teamId: c.teamId } : {}), command, when, ...(tz ? { tz } : {}), ...(keep ? { keep } : {}) }),
   render: (outcome) => buildScheduleCreated(outcome),
+  declined: declinedKinds({ invalid: 'INVALID_INPUT', refused: 'ACCESS_DENIED', full: 'LIMIT_REACHED' }),
 });
 
 export const scheduleCancel = schedules.change({
@@ -43,6 +44,7 @@ export const scheduleCancel = schedules.change({
   args: { id: positional('schedule-id', scheduleId, 'the id from /cloud schedules') },
   run: (c, { id }) => c.schedules.cancel(id, c.userId, c.channelId),
   render: (outcome) => buildScheduleCancelled(outcome),
+  declined: declinedKinds({ none: 'NOT_FOUND', refused: 'ACCESS_DENIED' }),
 });
 
 export const scheduleList = schedules.read({

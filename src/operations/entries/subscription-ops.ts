@@ -63,12 +63,16 @@ const render = (out: SubscribeOutcome, _args: unknown, view: ViewContext) =>
     ? buildAccessRefusal(out.refused.refusal, out.refused.command, out.refused.tier)
     : buildSubscribed(out.record, out.created, { now: view.now, ...(out.holds ? { holds: out.holds } : {}), ...(out.invoicesHidden ? { invoicesHidden: true } : {}) });
 
+/** Refused the underlying read here: nothing was subscribed. */
+const declined = (out: SubscribeOutcome) => ('refused' in out ? 'ACCESS_DENIED' : undefined);
+
 export const subscribeServer = defineBotChange({
   id: 'subscribe.server',
   summary: 'Tell this channel when a server powers off or on, or an install or reinstall starts and ends',
   args: { server: serverArg },
   run: (ctx, { server }) => subscribe(ctx, 'server', String(server)),
   render,
+  declined,
 });
 
 export const subscribeWorker = defineBotChange({
@@ -77,6 +81,7 @@ export const subscribeWorker = defineBotChange({
   args: { worker: workerArg },
   run: (ctx, { worker }) => subscribe(ctx, 'worker', worker),
   render,
+  declined,
 });
 
 export const subscribeUsage = defineBotChange({
@@ -85,6 +90,7 @@ export const subscribeUsage = defineBotChange({
   args: { cpu: percent('CPU'), ram: percent('RAM'), ip: percent('IP') },
   run: (ctx, { cpu, ram, ip }) => subscribe(ctx, 'usage', '', defined({ cpu, ram, ip })),
   render,
+  declined,
 });
 
 export const subscribeInvoices = defineBotChange({
@@ -93,6 +99,7 @@ export const subscribeInvoices = defineBotChange({
   args: {},
   run: (ctx) => subscribe(ctx, 'invoices', ''),
   render,
+  declined,
 });
 
 export const subscribeDigest = defineBotChange({
@@ -101,6 +108,7 @@ export const subscribeDigest = defineBotChange({
   args: { at: flag('HH:MM', timeOfDay.optional(), 'local time of day (default 09:00)'), tz: flag('ZONE', tzFlagSchema.optional(), 'time zone (default UTC)') },
   run: (ctx, { at, tz }) => subscribe(ctx, 'digest', '', { at: at ?? '09:00', tz: tz ?? 'UTC' }),
   render,
+  declined,
 });
 
 export const subscriptionList = channelSubs.read({
@@ -120,6 +128,7 @@ export const unsubscribe = channelSubs.change({
     return { id, removed: await c.subs.remove(id, c.channelId) };
   },
   render: ({ id, removed }) => buildUnsubscribed(id, removed),
+  declined: ({ removed }) => (removed ? undefined : 'NOT_FOUND'),
 });
 
 export const mute = channelSubs.change({
@@ -141,6 +150,7 @@ export const mute = channelSubs.change({
     const replies = (muted.length ? muted : [undefined]).map((sub) => buildMuted(sub, target, until, view.now, sub !== undefined && wasMuted.includes(sub.id)));
     return { text: replies[0]!.text, blocks: replies.flatMap((r) => r.blocks).slice(0, 50) };
   },
+  declined: ({ muted }) => (muted.length ? undefined : 'NOT_FOUND'),
 });
 
 /** This file's catalog entries (src/operations/index.ts lists each file's array once). */

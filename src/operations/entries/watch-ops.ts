@@ -35,6 +35,7 @@ export const watchCancel = defineBotChange({
     return { id, stopped: !!(await watches.cancel(id, actor.userId)) };
   },
   render: ({ id, stopped }) => buildWatchCancelAnswer(id, stopped),
+  declined: ({ stopped }) => (stopped ? undefined : 'NOT_FOUND'),
 });
 
 /** This file's catalog entries (src/operations/index.ts lists each file's array once). */
