@@ -202,10 +202,12 @@ export function createMonitor(deps: MonitorDeps): Monitor {
       st.nextPollAt = now + recheck;
       return;
     }
-    st.committed = state;
-    delete st.pending;
+    // Committed here only once the store has it: a failed write is tried again at a later poll
+    // (the hold already counted), rather than taken as said and the alert never sent.
     st.nextPollAt = now + interval;
     await commit(t, state);
+    st.committed = state;
+    delete st.pending;
   }
 
   async function tick(): Promise<void> {
@@ -247,7 +249,13 @@ export function createMonitor(deps: MonitorDeps): Monitor {
       if (st.nextPollAt > now) continue;
       st.nextPollAt = Number.POSITIVE_INFINITY; // in flight
       const own = st;
-      work.push(limiter.run(() => poll(t, own)).catch((error: unknown) => deps.logger.error('monitor poll failed', { target: t.key, error })));
+      work.push(
+        limiter.run(() => poll(t, own)).catch((error: unknown) => {
+          deps.logger.error('monitor poll failed', { target: t.key, error });
+          // Not left "in flight" for good (the store failed mid-poll): looked at again next interval.
+          if (own.nextPollAt === Number.POSITIVE_INFINITY) own.nextPollAt = deps.clock.now() + interval;
+        }),
+      );
     }
     for (const key of states.keys()) if (!live.has(key)) states.delete(key);
     work.push(digests.run(subs, now));

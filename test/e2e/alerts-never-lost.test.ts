@@ -1,0 +1,71 @@
+/**
+ * Alerts that should fire are never silently dropped: not when the bot's store fails once while
+ * the monitor commits a new state, nor when Slack fails the alert's post. The monitor is ticked
+ * by hand over the sandbox, on the rig's clock.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { BOB, OPS_CHANNEL } from '../rig/workspace.js';
+import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { after, monitorPolls, postedIn, powerFromPanel, INTERVAL, MONITOR, OFF, RECHECK, STATUS } from './rig-alerts.js';
+
+let rig: BotRig;
+afterEach(async () => {
+  await rig?.close();
+  expect(rig.slack.violations).toEqual([]);
+});
+
+const tick = async () => {
+  await rig.bot.monitor.tick();
+  await rig.bot.monitor.idle();
+};
+const alerts = () => postedIn(rig, OPS_CHANNEL.id, OFF);
+
+async function subscribe(what: string): Promise<string> {
+  const r = await rig.command(`subscribe ${what}`, { userId: BOB.id });
+  const id = /sub_[a-z2-7]{10}/.exec(visibleText(r.final))?.[0];
+  if (!id) throw new Error(`no subscription id in: ${visibleText(r.final)}`);
+  return id;
+}
+
+describe('a store failure while the monitor commits a new state', () => {
+  it('is tried again at a later pass: the server stays polled and its alert is posted', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    await subscribe('server 101');
+    await tick();
+    await powerFromPanel(rig, 101, 'off');
+    const states = rig.store.monitorState;
+    const put = states.put.bind(states);
+    let failures = 1;
+    states.put = async (...args) => {
+      if (failures-- > 0) throw new Error('database is locked');
+      return put(...args);
+    };
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK); // held for two polls: the commit fails
+    expect(alerts()).toEqual([]);
+    const polled = monitorPolls(rig, STATUS).length;
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    expect(monitorPolls(rig, STATUS).length).toBeGreaterThan(polled); // still polled
+    expect(alerts()).toHaveLength(1);
+  });
+
+  it('a failed read of the last state seen does not stop the polling of that server', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    await subscribe('server 101');
+    const states = rig.store.monitorState;
+    const get = states.get.bind(states);
+    let failures = 1;
+    states.get = async (...args) => {
+      if (failures-- > 0) throw new Error('database is locked');
+      return get(...args);
+    };
+    await tick(); // its first poll: the store fails
+    await powerFromPanel(rig, 101, 'off');
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    await after(rig, INTERVAL);
+    expect(monitorPolls(rig, STATUS).length).toBeGreaterThanOrEqual(3);
+    expect(alerts()).toHaveLength(1);
+  });
+});
