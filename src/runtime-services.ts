@@ -89,6 +89,7 @@ export function createServices(p: ServiceParts) {
   });
   const monitor = createMonitor({
     maintenance,
+    slack,
     stores: store,
     cloudFor: (account) => accounts.watchClient(accountOf(account)),
     budget,

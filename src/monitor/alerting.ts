@@ -7,6 +7,7 @@
  * message says so and what was last seen: it never claims the problem went away.
  */
 import type { PostQueue } from '../chat/post-queue.js';
+import { findTagged, recordTag, SlackApiError, type SlackApi } from '../chat/slack-api.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { AlertRecord, AlertStore, SubscriptionRecord, SubscriptionStore } from '../store/monitor-types.js';
@@ -27,7 +28,17 @@ export interface AlertingDeps {
   allowed?: (sub: SubscriptionRecord) => boolean;
   /** Maintenance windows: an alert for what one covers is noted with it instead of posted. */
   maintenance?: Pick<Maintenance, 'covering' | 'hold'>;
+  /**
+   * The channel's history: an alert whose post got no answer is looked for there (by the id in
+   * its metadata) before it is posted again. Absent: posted again.
+   */
+  slack?: Pick<SlackApi, 'channelHistory'>;
 }
+
+/** The metadata event type of an alert's post; its payload names the alert (`alert_id`). */
+export const ALERT_EVENT = 'cloudbot_alert';
+/** How far before an alert's start a look for its post reads the channel (Slack's clock may be behind the bot's). */
+const FIND_SKEW_MS = 60 * 60_000;
 
 /** The buttons of an alert: reads of the catalog, checked and audited like typed commands. */
 export function alertActions(kind: PolledKind, resource: string, account: string | null): AlertAction[] {
@@ -52,6 +63,8 @@ export function alertActions(kind: PolledKind, resource: string, account: string
 }
 
 export function createAlerting(deps: AlertingDeps) {
+  /** Subscriptions with a firing alert whose post is not recorded yet. */
+  const owed = new Set<string>();
   const input = (sub: SubscriptionRecord, a: AlertRecord, now: number): AlertInput => {
     const account = deps.accountLabel?.(sub.account);
     return {
@@ -69,16 +82,43 @@ export function createAlerting(deps: AlertingDeps) {
     };
   };
 
-  async function fire(sub: SubscriptionRecord, condition: string, detail: Record<string, unknown>): Promise<void> {
+  /** Posts a firing alert's message (tagged with its id) and records it; false if it could not be posted. */
+  async function post(sub: SubscriptionRecord, alert: AlertRecord): Promise<boolean> {
+    const reply = buildAlertMessage(input(sub, alert, deps.clock.now()));
+    try {
+      const posted = await deps.queue.post({ channel: sub.channelId, text: reply.text, blocks: reply.blocks, metadata: recordTag(ALERT_EVENT, 'alert_id', alert.id) });
+      await deps.alerts.setMessage(alert.id, posted.ts);
+      return true;
+    } catch (error) {
+      deps.logger.warn('could not post an alert; tried again at a later poll', { subscription: sub.id, condition: alert.condition, error });
+      return false;
+    }
+  }
+
+  async function fire(sub: SubscriptionRecord, condition: string, detail: Record<string, unknown>): Promise<boolean> {
     const now = deps.clock.now();
     const opened = await deps.alerts.open({ subscriptionId: sub.id, channelId: sub.channelId, condition, startedAt: now, detail });
-    if (!opened.created) return; // already firing: another poll (or replica) posted it
-    const reply = buildAlertMessage(input(sub, opened.record, now));
+    if (!opened.created) return true; // already firing: another poll (or replica) posted it
+    return post(sub, opened.record);
+  }
+
+  /**
+   * A firing alert with no message recorded: its post failed, got no answer, or its ts was not
+   * stored. Its message is looked for in the channel first (a post that got no answer may be
+   * there); the ts if found, null if not there, 'unknown' if Slack could not say.
+   */
+  async function findPost(sub: SubscriptionRecord, alert: AlertRecord): Promise<string | null | 'unknown'> {
+    if (!deps.slack?.channelHistory) return null;
     try {
-      const posted = await deps.queue.post({ channel: sub.channelId, text: reply.text, blocks: reply.blocks });
-      await deps.alerts.setMessage(opened.record.id, posted.ts);
+      const oldest = Math.max(0, alert.startedAt - FIND_SKEW_MS);
+      const messages = await deps.slack.channelHistory({ channel: sub.channelId, oldest: (oldest / 1000).toFixed(6) });
+      const ts = findTagged(messages, recordTag(ALERT_EVENT, 'alert_id', alert.id)) ?? null;
+      if (ts) await deps.alerts.setMessage(alert.id, ts);
+      return ts;
     } catch (error) {
-      deps.logger.warn('could not post an alert', { subscription: sub.id, condition, error });
+      deps.logger.warn('could not look for an earlier post of an alert', { subscription: sub.id, alert: alert.id, error });
+      // A refusal (missing_scope, not_in_channel) will not change by asking again: posted (as a watch's final is).
+      return error instanceof SlackApiError && error.failure === 'refused' ? null : 'unknown';
     }
   }
 
@@ -106,24 +146,45 @@ export function createAlerting(deps: AlertingDeps) {
    * Muted: nothing new is posted. A channel that may no longer read it: its watching ends.
    */
   async function sync(sub: SubscriptionRecord, now: Conditions): Promise<void> {
-    if (deps.allowed && !deps.allowed(sub)) return unwatch(sub, 'policy');
+    if (deps.allowed && !deps.allowed(sub)) {
+      owed.delete(sub.id);
+      return unwatch(sub, 'policy');
+    }
     const window = deps.maintenance?.covering(sub.channelId, sub.account, sub.kind, sub.resource, deps.clock.now());
     const muted = (sub.mutedUntil !== null && sub.mutedUntil > deps.clock.now()) || !!window;
     const firing = await deps.alerts.listFiring(sub.id);
+    // Firing alerts whose post was never recorded: found in the channel if there, else posted
+    // below while their condition holds. One Slack cannot account for is left as it is until it can.
+    const unknown = new Set<string>();
+    const unposted: AlertRecord[] = [];
+    for (const a of firing) {
+      if (a.messageTs) continue;
+      const found = await findPost(sub, a);
+      if (found === 'unknown') unknown.add(a.id);
+      else if (found) a.messageTs = found;
+      else unposted.push(a);
+    }
     // An alert posted before the window still ends truthfully (edited, quietly) when its condition goes.
-    for (const a of firing) if (!now.has(a.condition)) await resolve(sub, a, muted);
+    for (const a of firing) if (!now.has(a.condition) && !unknown.has(a.id)) await resolve(sub, a, muted);
     const open = new Set(firing.map((a) => a.condition));
     const missing = [...now].filter(([condition]) => !open.has(condition));
+    const repost = unposted.filter((a) => now.has(a.condition));
+    owed.delete(sub.id);
+    if (unknown.size || repost.length) owed.add(sub.id);
     if (window) {
       for (const [condition] of missing) await deps.maintenance!.hold(window, { kind: sub.kind, resource: sub.resource, condition });
       return;
     }
     if (muted) return;
-    if (!missing.length) return;
+    if (!missing.length && !repost.length) return;
     // The monitor's copy may be seconds old: one removed or muted since then stays quiet.
     const current = deps.subscriptions ? await deps.subscriptions.get(sub.id) : sub;
     if (!current || current.removedAt !== null || (current.mutedUntil !== null && current.mutedUntil > deps.clock.now())) return;
-    for (const [condition, detail] of missing) await fire(sub, condition, detail);
+    let failed = false;
+    for (const a of repost) if (!(await post(sub, a))) failed = true;
+    for (const [condition, detail] of missing) if (!(await fire(sub, condition, detail))) failed = true;
+    if (!failed && !unknown.size) owed.delete(sub.id);
+    else owed.add(sub.id);
   }
 
   /**
@@ -131,6 +192,7 @@ export function createAlerting(deps: AlertingDeps) {
    * each firing alert is closed and its message says what was last seen. Nothing is posted.
    */
   async function unwatch(sub: SubscriptionRecord, why: UnwatchedWhy): Promise<void> {
+    owed.delete(sub.id);
     for (const alert of await deps.alerts.listFiring(sub.id)) {
       const now = deps.clock.now();
       const closed = await deps.alerts.resolve(alert.id, now, { unwatched: why });
@@ -142,5 +204,10 @@ export function createAlerting(deps: AlertingDeps) {
     }
   }
 
-  return { sync, unwatch };
+  return {
+    sync,
+    unwatch,
+    /** Whether the subscription has a firing alert still to post (or to find): synced again at its next poll. */
+    owes: (subscriptionId: string) => owed.has(subscriptionId),
+  };
 }

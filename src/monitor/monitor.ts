@@ -6,6 +6,7 @@
  * replica runs it at a time (the `monitor` lease); the committed states live in the store, so
  * a restart or a takeover compares with what was last seen rather than starting blind.
  */
+import type { SlackApi } from '../chat/slack-api.js';
 import { isCloudApiError } from '../cloud/errors.js';
 import type { SubscriptionRecord } from '../store/monitor-types.js';
 import { createLimiter } from '../watch/limit.js';
@@ -31,6 +32,8 @@ export interface MonitorDeps extends Omit<DigestSources, 'watches'> {
   concurrency?: number;
   /** What the digest reads besides the cloud (active watches). */
   digest?: Pick<DigestSources, 'watches'>;
+  /** The channel's history, where an alert whose post got no answer is looked for before it is posted again. */
+  slack?: Pick<SlackApi, 'channelHistory'>;
   /** Maintenance windows: what they cover posts no alert, and each one over is summarised (by the lease holder). */
   maintenance?: Pick<Maintenance, 'covering' | 'refresh' | 'hold' | 'finishDue'>;
 }
@@ -193,8 +196,9 @@ export function createMonitor(deps: MonitorDeps): Monitor {
     if (st.committed !== undefined && sig === JSON.stringify(st.committed)) {
       delete st.pending;
       st.nextPollAt = now + interval;
-      // Seen again as committed: subscriptions new, unmuted or allowed again are told what holds.
-      settle(t, state, unsettled(t, now));
+      // Seen again as committed: subscriptions new, unmuted or allowed again are told what holds,
+      // and an alert whose post failed is posted now.
+      settle(t, state, t.subs.filter((s) => modes.get(s.id) !== modeOf(s, now) || alerting.owes(s.id)));
       return;
     }
     st.pending = st.pending?.sig === sig ? { ...st.pending, count: st.pending.count + 1 } : { sig, state, count: 1 };

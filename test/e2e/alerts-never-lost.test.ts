@@ -5,10 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { BOB, OPS_CHANNEL } from '../rig/workspace.js';
-import { startBotRig, visibleText, type BotRig } from './bot-rig.js';
+import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 import { after, monitorPolls, postedIn, powerFromPanel, INTERVAL, MONITOR, OFF, RECHECK, STATUS } from './rig-alerts.js';
 
 let rig: BotRig;
+const { text, latest } = rigHelpers(() => rig);
 afterEach(async () => {
   await rig?.close();
   expect(rig.slack.violations).toEqual([]);
@@ -67,5 +68,54 @@ describe('a store failure while the monitor commits a new state', () => {
     await after(rig, INTERVAL);
     expect(monitorPolls(rig, STATUS).length).toBeGreaterThanOrEqual(3);
     expect(alerts()).toHaveLength(1);
+  });
+});
+
+describe('Slack fails the post of an alert', () => {
+  it('an HTTP 503 on the post: the alert is posted at the next poll, once', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    await subscribe('server 101');
+    await tick();
+    await powerFromPanel(rig, 101, 'off');
+    await after(rig, INTERVAL);
+    rig.slack.httpErrorNext('chat.postMessage', 503);
+    await after(rig, RECHECK); // held for two polls: its post fails
+    expect(alerts()).toEqual([]);
+    await after(rig, INTERVAL);
+    expect(alerts()).toHaveLength(1);
+    await after(rig, INTERVAL);
+    await after(rig, INTERVAL);
+    expect(alerts()).toHaveLength(1);
+    // It is the incident's message: edited when the server is back on.
+    const alert = alerts()[0]!;
+    await powerFromPanel(rig, 101, 'on');
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    expect(text(latest(alert))).toMatch(/Resolved: Server `101` is back on/);
+  });
+
+  it('posted, but its ts not recorded: found in the channel, not posted twice, and still resolved', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    await subscribe('server 101');
+    await tick();
+    await powerFromPanel(rig, 101, 'off');
+    const alertsStore = rig.store.alerts;
+    const setMessage = alertsStore.setMessage.bind(alertsStore);
+    let failures = 1;
+    alertsStore.setMessage = async (...args) => {
+      if (failures-- > 0) throw new Error('database is locked');
+      return setMessage(...args);
+    };
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    expect(alerts()).toHaveLength(1);
+    await after(rig, INTERVAL);
+    await after(rig, INTERVAL);
+    expect(alerts()).toHaveLength(1);
+    const alert = alerts()[0]!;
+    await powerFromPanel(rig, 101, 'on');
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    expect(text(latest(alert))).toMatch(/Resolved: Server `101` is back on/);
   });
 });
