@@ -144,8 +144,9 @@ export function createAlerting(deps: AlertingDeps) {
    * whose condition is gone resolve; a condition that holds without a firing alert fires, be it
    * new, one that came while the subscription was muted, or one that held when it was made.
    * Muted: nothing new is posted. A channel that may no longer read it: its watching ends.
+   * `cleared` says whether the read shows a condition gone (conditions.ts shownCleared).
    */
-  async function sync(sub: SubscriptionRecord, now: Conditions): Promise<void> {
+  async function sync(sub: SubscriptionRecord, now: Conditions, cleared: (condition: string) => boolean = () => true): Promise<void> {
     if (deps.allowed && !deps.allowed(sub)) {
       owed.delete(sub.id);
       return unwatch(sub, 'policy');
@@ -165,7 +166,8 @@ export function createAlerting(deps: AlertingDeps) {
       else unposted.push(a);
     }
     // An alert posted before the window still ends truthfully (edited, quietly) when its condition goes.
-    for (const a of firing) if (!now.has(a.condition) && !unknown.has(a.id)) await resolve(sub, a, muted);
+    // Resolved only when the read shows the condition gone, not when it left out what it is judged by.
+    for (const a of firing) if (!now.has(a.condition) && !unknown.has(a.id) && cleared(a.condition)) await resolve(sub, a, muted);
     const open = new Set(firing.map((a) => a.condition));
     const missing = [...now].filter(([condition]) => !open.has(condition));
     const repost = unposted.filter((a) => now.has(a.condition));

@@ -66,3 +66,32 @@ export function conditionsOf(kind: PolledKind, state: MonitorState | undefined, 
   }
   return out;
 }
+
+/**
+ * Whether `state` can say that `condition` no longer holds. A successful read may still leave
+ * out what a condition is judged by (the provider answers null for a field it has no value
+ * for): a power state, a worker's status, a metric's figures. Such a read shows nothing
+ * cleared, so a firing alert is left as it is — resolved only by a read that shows it gone.
+ */
+export function shownCleared(kind: PolledKind, state: MonitorState | undefined, condition: string): boolean {
+  if (!state) return false;
+  switch (kind) {
+    case 'server':
+      // The spec's `state` is always given; `server_status` is null when nothing is under way,
+      // and no power task at all is an answer too.
+      return condition !== 'power-off' || str(state.power) !== undefined;
+    case 'worker':
+      return str(state.status) !== undefined || str(state.deployment) !== undefined || !!state.suspended;
+    case 'usage': {
+      const figures: Record<string, [unknown, unknown]> = {
+        cpu: [state.cpuUsed, state.cpuLimit],
+        ram: [state.ramUsed, state.ramLimitGb],
+        ip: [state.ipUsed, state.ipLimit],
+      };
+      const pair = figures[condition];
+      return !pair || (num(pair[0]) !== undefined && !!num(pair[1]));
+    }
+    case 'invoices':
+      return true;
+  }
+}

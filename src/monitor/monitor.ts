@@ -11,7 +11,7 @@ import { isCloudApiError } from '../cloud/errors.js';
 import type { SubscriptionRecord } from '../store/monitor-types.js';
 import { createLimiter } from '../watch/limit.js';
 import { createAlerting } from './alerting.js';
-import { conditionsOf } from './conditions.js';
+import { conditionsOf, shownCleared } from './conditions.js';
 import { createDigests, type DigestSources } from './digest.js';
 import { observe, type MonitorState, type PolledKind } from './observe.js';
 import { READ_OF } from './reads.js';
@@ -146,7 +146,7 @@ export function createMonitor(deps: MonitorDeps): Monitor {
     dispatch(t.key, async () => {
       await Promise.all(
         subs.map((sub) =>
-          alerting.sync(sub, conditionsOf(t.kind, state, sub.params)).catch((error: unknown) => deps.logger.error('could not alert', { subscription: sub.id, error })),
+          alerting.sync(sub, conditionsOf(t.kind, state, sub.params), (c) => shownCleared(t.kind, state, c)).catch((error: unknown) => deps.logger.error('could not alert', { subscription: sub.id, error })),
         ),
       );
     });

@@ -158,3 +158,39 @@ describe('`mute … off` on a subscription that is not muted', () => {
     expect(off).toContain(`Unmuted \`${id}\` (server \`101\`): alerts are posted again.`);
   });
 });
+
+describe('a read that leaves out what a condition is judged by', () => {
+  it('a status answer without a power state does not mark a powered-off server back on', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    const { alert } = await firingAlert();
+    rig.sandbox.addFault({ method: 'GET', path: STATUS, rawBody: JSON.stringify({ data: { state: null, server_status: null, power_task: null } }), times: 3 });
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    await after(rig, INTERVAL);
+    expect(text(latest(alert))).toMatch(OFF);
+    expect(text(latest(alert))).not.toMatch(/Resolved|back on/);
+    expect(rig.slack.messages.thread(alert.channel, alert.ts)).toEqual([]);
+    // Seen on again: resolved then.
+    await powerFromPanel(rig, 101, 'on');
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    expect(text(latest(alert))).toMatch(/Resolved: Server `101` is back on/);
+  });
+
+  it('usage without the CPU figures does not say CPU usage is back below the threshold', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    const u = await rig.cloud.account.usage();
+    const threshold = Math.max(1, Math.floor((u.cpu_used! / u.cpu_limit!) * 100));
+    await subscribe(`usage --cpu ${threshold}`);
+    await tick();
+    await after(rig, RECHECK);
+    const [alert] = postedIn(rig, OPS_CHANNEL.id, /CPU usage is at/);
+    expect(alert).toBeDefined();
+    rig.sandbox.addFault({ method: 'GET', path: '/account/usage', rawBody: JSON.stringify({ data: { ...u, cpu_used: null } }), times: 4 });
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    await after(rig, INTERVAL);
+    expect(text(latest(alert!))).toMatch(/CPU usage is at/);
+    expect(text(latest(alert!))).not.toMatch(/Resolved|back below/);
+  });
+});

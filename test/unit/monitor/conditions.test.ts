@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionsOf } from '../../../src/monitor/conditions.js';
+import { conditionsOf, shownCleared } from '../../../src/monitor/conditions.js';
 import { digestDue } from '../../../src/monitor/digest.js';
 import { localParts, minutesOf } from '../../../src/monitor/local-time.js';
 import type { SubscriptionRecord } from '../../../src/store/monitor-types.js';
@@ -7,6 +7,17 @@ import type { SubscriptionRecord } from '../../../src/store/monitor-types.js';
 const keys = (m: Map<string, unknown>) => [...m.keys()].sort();
 
 describe('alert conditions', () => {
+  it('a condition is shown cleared only by a read that has what it is judged by', () => {
+    expect(shownCleared('server', { power: 'running', app: null }, 'power-off')).toBe(true);
+    expect(shownCleared('server', { power: null, app: null }, 'power-off')).toBe(false);
+    expect(shownCleared('server', { power: 'running', app: null }, 'busy')).toBe(true); // null: nothing under way
+    expect(shownCleared('worker', { status: null, deployment: null, suspended: null }, 'failed')).toBe(false);
+    expect(shownCleared('worker', { status: 'active', deployment: null, suspended: null }, 'failed')).toBe(true);
+    expect(shownCleared('usage', { cpuUsed: null, cpuLimit: 10, ipUsed: 1, ipLimit: 4 }, 'cpu')).toBe(false);
+    expect(shownCleared('usage', { cpuUsed: null, cpuLimit: 10, ipUsed: 1, ipLimit: 4 }, 'ip')).toBe(true);
+    expect(shownCleared('server', undefined, 'power-off')).toBe(false);
+  });
+
   it('server: powered off, an install or restore in progress, a failed power task', () => {
     expect(keys(conditionsOf('server', { power: 'running', app: null }))).toEqual([]);
     expect(conditionsOf('server', { power: 'stopped', app: null }).get('power-off')).toEqual({ state: 'stopped' });
