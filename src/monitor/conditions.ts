@@ -91,7 +91,11 @@ export function shownCleared(kind: PolledKind, state: MonitorState | undefined, 
       const pair = figures[condition];
       return !pair || (num(pair[0]) !== undefined && !!num(pair[1]));
     }
-    case 'invoices':
-      return true;
+    case 'invoices': {
+      // Only an invoice read (on the first page, or followed past it) can be shown paid.
+      if (!Array.isArray(state.seen)) return true;
+      const id = condition.startsWith('invoice:') ? condition.slice('invoice:'.length) : undefined;
+      return id === undefined || (state.seen as unknown[]).some((s) => String(s) === id);
+    }
   }
 }

@@ -165,11 +165,17 @@ export function createMonitor(deps: MonitorDeps): Monitor {
 
   async function poll(t: Target, st: TargetState): Promise<void> {
     const now = deps.clock.now();
+    if (!st.loaded) {
+      st.committed = await deps.stores.monitorState.get(t.key);
+      st.loaded = true;
+    }
+    // Invoices last seen unpaid are followed past the first page (observe.ts).
+    const follow = t.kind === 'invoices' && Array.isArray(st.committed?.unpaid) ? (st.committed.unpaid as { id?: unknown }[]).map((i) => i.id) : [];
     let state: MonitorState;
     try {
       await deps.budget?.take();
       requests++;
-      state = await observe(deps.cloudFor(t.account), t.kind, t.resource);
+      state = await observe(deps.cloudFor(t.account), t.kind, t.resource, undefined, follow);
     } catch (e) {
       const retry = isCloudApiError(e) ? e.retryAfterMs : undefined;
       if (retry) deps.budget?.pause(retry);
@@ -177,10 +183,6 @@ export function createMonitor(deps: MonitorDeps): Monitor {
       else if (e.code === 'NOT_FOUND') deps.logger.warn('a subscribed resource is not found', { target: t.key });
       st.nextPollAt = deps.clock.now() + Math.max(interval, retry ?? 0);
       return;
-    }
-    if (!st.loaded) {
-      st.committed = await deps.stores.monitorState.get(t.key);
-      st.loaded = true;
     }
     if (st.committed === undefined && !t.subs.some((s) => conditionsOf(t.kind, state, s.params).size > 0)) {
       // First sight of nothing wrong: the baseline. Nothing to say.

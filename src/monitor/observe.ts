@@ -11,7 +11,15 @@ export type MonitorState = Record<string, unknown>;
 
 const orNull = (v: unknown) => (v === undefined || v === '' ? null : v);
 
-export async function observe(cloud: CloudClient, kind: PolledKind, resource: string, signal?: AbortSignal): Promise<MonitorState> {
+/** Pages read beyond the first to find unpaid invoices newer ones pushed off it. */
+export const INVOICE_FOLLOW_PAGES = 5;
+
+/**
+ * `follow`: invoice ids last seen unpaid. Newer invoices may push one off the first page; it is
+ * looked for on the next few pages, and `seen` lists the ids read, so one not found is not
+ * taken for paid (conditions.ts shownCleared).
+ */
+export async function observe(cloud: CloudClient, kind: PolledKind, resource: string, signal?: AbortSignal, follow: readonly unknown[] = []): Promise<MonitorState> {
   const opts = signal ? { signal } : {};
   switch (kind) {
     case 'server': {
@@ -47,11 +55,18 @@ export async function observe(cloud: CloudClient, kind: PolledKind, resource: st
     }
     case 'invoices': {
       // Most recent first: a new unpaid invoice is on the first page.
-      const page = await cloud.account.invoices({ page: 1, ...opts });
-      const unpaid = page.data
+      let page = await cloud.account.invoices({ page: 1, ...opts });
+      const read = [...page.data];
+      const wanted = new Set(follow.map(String));
+      const missing = () => [...wanted].some((id) => !read.some((i) => String(i.id) === id));
+      for (let n = 2; n <= 1 + INVOICE_FOLLOW_PAGES && n <= (page.meta?.last_page ?? 1) && page.data.length > 0 && missing(); n++) {
+        page = await cloud.account.invoices({ page: n, ...opts });
+        read.push(...page.data.filter((i) => wanted.has(String(i.id))));
+      }
+      const unpaid = read
         .filter((i) => (i.amount_due ?? 0) > 0 || /unpaid|overdue|due|open/i.test(i.status ?? ''))
         .map((i) => ({ id: i.id, status: i.status ?? null, amountDue: i.amount_due ?? null, total: i.total ?? null, createdAt: i.created_at ?? null }));
-      return { unpaid };
+      return { unpaid, seen: read.map((i) => i.id) };
     }
   }
 }

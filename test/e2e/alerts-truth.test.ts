@@ -5,7 +5,7 @@
  * alert once the hold rule confirms it. The monitor is ticked by hand over the sandbox.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { BOB, OPS_CHANNEL } from '../rig/workspace.js';
+import { ALICE, BOB, OPS_CHANNEL } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 import { after, monitorPolls, postedIn, powerFromPanel, INTERVAL, MONITOR, OFF, RECHECK, STATUS } from './rig-alerts.js';
 
@@ -23,8 +23,8 @@ const tick = async () => {
 const alerts = () => postedIn(rig, OPS_CHANNEL.id, OFF);
 const subscriptions = async () => visibleText((await rig.command('subscriptions', { userId: BOB.id })).final);
 
-async function subscribe(what: string): Promise<{ id: string; said: string }> {
-  const r = await rig.command(`subscribe ${what}`, { userId: BOB.id });
+async function subscribe(what: string, userId = BOB.id): Promise<{ id: string; said: string }> {
+  const r = await rig.command(`subscribe ${what}`, { userId });
   const said = visibleText(r.final);
   const id = /sub_[a-z2-7]{10}/.exec(said)?.[0];
   if (!id) throw new Error(`no subscription id in: ${said}`);
@@ -192,5 +192,34 @@ describe('a read that leaves out what a condition is judged by', () => {
     await after(rig, INTERVAL);
     expect(text(latest(alert!))).toMatch(/CPU usage is at/);
     expect(text(latest(alert!))).not.toMatch(/Resolved|back below/);
+  });
+});
+
+describe('an unpaid invoice pushed off the first page of invoices', () => {
+  it('is not said to be paid; it is resolved once it is read paid', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    const invoices = rig.sandbox.state.invoices;
+    const unpaid = invoices[3]!;
+    Object.assign(unpaid, { amount_due: 12.5, status: 'unpaid' });
+    await subscribe('invoices', ALICE.id); // an admin: invoices need the billing tier
+    await tick();
+    await after(rig, RECHECK);
+    const [alert] = postedIn(rig, OPS_CHANNEL.id, new RegExp(`Invoice \`#${unpaid.id}\` is unpaid`));
+    expect(alert).toBeDefined();
+    // Twenty newer invoices, all paid: the unpaid one is now on the second page.
+    const newest = Date.parse(invoices[0]!.created_at!);
+    for (let i = 1; i <= 20; i++) {
+      invoices.push({ ...invoices[0]!, id: 20_000 + i, status: 'paid', amount_due: 0, created_at: new Date(newest + i * 3_600_000).toISOString() });
+    }
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    await after(rig, INTERVAL);
+    expect(text(latest(alert!))).toMatch(/is unpaid/);
+    expect(text(latest(alert!))).not.toMatch(/Resolved|no longer unpaid/);
+
+    Object.assign(unpaid, { amount_due: 0, status: 'paid' });
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    expect(text(latest(alert!))).toMatch(/Resolved: Invoice `#\d+` is no longer unpaid/);
   });
 });
