@@ -78,11 +78,18 @@ export function createDigests(deps: DigestSources) {
       invoices = 'error' in page ? page : page.data.filter((i) => (i.amount_due ?? 0) > 0 || /unpaid|overdue|due|open/i.test(i.status ?? ''));
     }
     const bySub = new Map(all.map((s) => [s.id, s]));
-    const alerts = (await deps.stores.alerts.listSince(sub.channelId, now - DAY_MS, 50)).flatMap((a) => {
-      const s = bySub.get(a.subscriptionId);
-      return s ? [{ ...a, kind: s.kind, resource: s.resource }] : [];
+    // A list the store could not give is said so, never shown as "none" — nor the digest lost (its day is claimed).
+    const since = await deps.stores.alerts.listSince(sub.channelId, now - DAY_MS, 50).catch((error: unknown) => {
+      deps.logger.warn('could not list alerts for a digest', { error });
+      return 'unreadable' as const;
     });
-    // A list the store could not give is said so, never shown as "none".
+    const alerts =
+      since === 'unreadable'
+        ? since
+        : since.flatMap((a) => {
+            const s = bySub.get(a.subscriptionId);
+            return s ? [{ ...a, kind: s.kind, resource: s.resource }] : [];
+          });
     const listed = await (deps.watches?.() ?? Promise.resolve([])).catch((error: unknown) => {
       deps.logger.warn('could not list watches for a digest', { error });
       return 'unreadable' as const;

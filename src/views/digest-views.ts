@@ -29,8 +29,8 @@ export interface DigestInput {
   usage: AccountUsage | { error: string } | undefined;
   /** Unpaid or overdue ones; 'not-allowed' where the channel may not read invoices. */
   invoices: Invoice[] | { error: string } | 'not-allowed' | undefined;
-  /** Alerts of the last 24 hours. */
-  alerts: DigestAlert[];
+  /** Alerts of the last 24 hours; 'unreadable' when the bot's store could not list them (never shown as none). */
+  alerts: DigestAlert[] | 'unreadable';
   /** Active watches; 'unreadable' when the bot's store could not list them (never shown as none). */
   watches: WatchRecord[] | 'unreadable';
 }
@@ -101,8 +101,11 @@ function watchLine(w: WatchRecord, now: number): Mrkdwn {
 /** The daily summary of one channel (and account). */
 export function buildDigest(d: DigestInput): Reply {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(d.day) ? words(d.day) : val(d.day);
-  const servers = d.alerts.filter((a) => a.kind === 'server');
-  const builds = d.alerts.filter((a) => a.kind === 'worker' && a.condition === 'failed');
+  const unread = d.alerts === 'unreadable';
+  const alerts = d.alerts === 'unreadable' ? [] : d.alerts;
+  const servers = alerts.filter((a) => a.kind === 'server');
+  const builds = alerts.filter((a) => a.kind === 'worker' && a.condition === 'failed');
+  const notRead = (title: Mrkdwn) => [section(md`*${title}*\n_could not be read from the bot's database right now_`)];
   const unpaid = Array.isArray(d.invoices) ? d.invoices.length : 0;
   const on = d.account !== undefined ? md` (account ${accountValue(d.account)})` : md``;
   const blocks: Block[] = [
@@ -110,13 +113,14 @@ export function buildDigest(d: DigestInput): Reply {
     context(md`${day} · ${val(d.tz)} · the last 24 hours${d.account !== undefined ? md` · account ${accountValue(d.account)}` : md``}`),
     ...usageBlocks(d.usage),
     ...invoiceBlocks(d.invoices, d.now),
-    ...list(md`Servers that changed state`, servers.map((a) => alertLine(a, d.now)), md`none`),
-    ...list(md`Failed builds`, builds.map((a) => alertLine(a, d.now)), md`none`),
+    ...(unread ? notRead(md`Servers that changed state`) : list(md`Servers that changed state`, servers.map((a) => alertLine(a, d.now)), md`none`)),
+    ...(unread ? notRead(md`Failed builds`) : list(md`Failed builds`, builds.map((a) => alertLine(a, d.now)), md`none`)),
     ...(d.watches === 'unreadable'
       ? [section(md`*Active watches*\n_could not be read from the bot's database right now_`)]
       : list(md`Active watches`, d.watches.map((w) => watchLine(w, d.now)), md`none`)),
   ];
   const watchCount = d.watches === 'unreadable' ? md`active watches unknown` : plural(d.watches.length, md`active watch`, md`active watches`);
-  const summary = md`${plural(servers.length, md`server change`, md`server changes`)}, ${plural(builds.length, md`failed build`, md`failed builds`)}, ${Array.isArray(d.invoices) ? md`${plural(unpaid, md`unpaid invoice`, md`unpaid invoices`)}, ` : md``}${watchCount}`;
+  const changes = unread ? md`changes unknown` : md`${plural(servers.length, md`server change`, md`server changes`)}, ${plural(builds.length, md`failed build`, md`failed builds`)}`;
+  const summary = md`${changes}, ${Array.isArray(d.invoices) ? md`${plural(unpaid, md`unpaid invoice`, md`unpaid invoices`)}, ` : md``}${watchCount}`;
   return { text: md`Daily digest ${day}${on}: ${summary}`, blocks };
 }

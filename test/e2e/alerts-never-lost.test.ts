@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BOB, OPS_CHANNEL } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
-import { after, monitorPolls, postedIn, powerFromPanel, INTERVAL, MONITOR, OFF, RECHECK, STATUS } from './rig-alerts.js';
+import { after, monitorPolls, postedIn, powerFromPanel, setClock, INTERVAL, MONITOR, OFF, RECHECK, STATUS } from './rig-alerts.js';
 
 let rig: BotRig;
 const { text, latest } = rigHelpers(() => rig);
@@ -117,5 +117,27 @@ describe('Slack fails the post of an alert', () => {
     await after(rig, INTERVAL);
     await after(rig, RECHECK);
     expect(text(latest(alert))).toMatch(/Resolved: Server `101` is back on/);
+  });
+});
+
+describe('the daily digest when the bot cannot list the day\'s alerts', () => {
+  it('is still posted, saying what could not be read instead of leaving it out', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    const DAY = 86_400_000;
+    const day0 = Math.ceil(rig.clock.now() / DAY) * DAY + DAY;
+    setClock(rig, day0 + 8 * 3_600_000);
+    await subscribe('digest --at 09:00 --tz UTC');
+    const alertsStore = rig.store.alerts;
+    alertsStore.listSince = async () => {
+      throw new Error('database is locked');
+    };
+    setClock(rig, day0 + 9 * 3_600_000);
+    await tick();
+    const [digest] = postedIn(rig, OPS_CHANNEL.id, /Daily digest/);
+    expect(digest).toBeDefined();
+    const shown = text(digest!);
+    expect(shown).toMatch(/Servers that changed state[\s*_]+could not be read from the bot.s database right now/);
+    expect(shown).toMatch(/Failed builds[\s*_]+could not be read/);
+    expect(shown).not.toMatch(/0 server changes/);
   });
 });
