@@ -4,10 +4,11 @@
  * short thread reply). A muted subscription posts nothing new; its open alerts are still
  * edited when they resolve, so no message is left saying something is wrong when it is not.
  * When the watching ends (unsubscribed, or the policy no longer lets the channel read it) the
- * message says so and what was last seen: it never claims the problem went away.
+ * message says so and what was last seen: it never claims the problem went away. A closing
+ * edit Slack did not take stays owed in the store and is made at a later pass (`showOwed`).
  */
 import type { PostQueue } from '../chat/post-queue.js';
-import { findTagged, recordTag, SlackApiError, type SlackApi } from '../chat/slack-api.js';
+import { findTagged, NOT_REACHABLE, recordTag, SlackApiError, type SlackApi } from '../chat/slack-api.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { AlertRecord, AlertStore, SubscriptionRecord, SubscriptionStore } from '../store/monitor-types.js';
@@ -18,7 +19,10 @@ import type { Maintenance } from './maintenance.js';
 
 export interface AlertingDeps {
   alerts: AlertStore;
-  /** Read again before an alert opens: one unsubscribed or muted meanwhile posts nothing. */
+  /**
+   * Read again before an alert opens: one unsubscribed or muted meanwhile posts nothing. Also
+   * where a closed alert whose edit is owed finds its subscription (removed ones too).
+   */
   subscriptions?: Pick<SubscriptionStore, 'get'>;
   queue: PostQueue;
   clock: Clock;
@@ -37,6 +41,12 @@ export interface AlertingDeps {
 
 /** The metadata event type of an alert's post; its payload names the alert (`alert_id`). */
 export const ALERT_EVENT = 'cloudbot_alert';
+/** How long after an alert closed its closing edit is still tried again (then given up, logged). */
+export const EDIT_OWED_MS = 24 * 3_600_000;
+/** Owed edits tried in one pass (the oldest first). */
+const EDITS_PER_PASS = 50;
+/** Slack's refusals of an edit that asking again will not change: given up at once. */
+const EDIT_REFUSED_FOR_GOOD = new Set([...NOT_REACHABLE, 'message_not_found', 'cant_update_message', 'edit_window_closed']);
 /** How far before an alert's start a look for its post reads the channel (Slack's clock may be behind the bot's). */
 const FIND_SKEW_MS = 60 * 60_000;
 
@@ -65,6 +75,8 @@ export function alertActions(kind: PolledKind, resource: string, account: string
 export function createAlerting(deps: AlertingDeps) {
   /** Subscriptions with a firing alert whose post is not recorded yet. */
   const owed = new Set<string>();
+  /** Closed alerts whose closing edit is being made now (a pass of owed edits leaves them be). */
+  const editing = new Set<string>();
   const input = (sub: SubscriptionRecord, a: AlertRecord, now: number): AlertInput => {
     const account = deps.accountLabel?.(sub.account);
     return {
@@ -122,20 +134,68 @@ export function createAlerting(deps: AlertingDeps) {
     }
   }
 
+  const closedWords = (a: AlertRecord) => (a.detail.unwatched !== undefined ? 'no longer watched' : 'resolved');
+
+  /**
+   * Edits a closed alert's message to say so. The store marked the edit owed when it closed the
+   * alert: cleared once Slack takes it, or at once on a refusal asking again will not change;
+   * otherwise left owed and tried again at a later pass (`showOwed`). True if Slack took it.
+   */
+  async function showClosed(sub: SubscriptionRecord, closed: AlertRecord, view: AlertInput): Promise<boolean> {
+    const what = closedWords(closed);
+    editing.add(closed.id);
+    try {
+      const edited = buildAlertMessage(view);
+      await deps.queue.update({ channel: sub.channelId, ts: closed.messageTs!, text: edited.text, blocks: edited.blocks });
+    } catch (error) {
+      if (error instanceof SlackApiError && error.failure === 'refused' && EDIT_REFUSED_FOR_GOOD.has(error.code)) {
+        deps.logger.warn(`gave up showing an alert ${what}: Slack refused the edit`, { subscription: sub.id, alert: closed.id, error });
+        await deps.alerts.editShown(closed.id).catch((e: unknown) => deps.logger.warn('could not record an alert edit given up', { alert: closed.id, error: e }));
+      } else {
+        deps.logger.warn(`could not show an alert ${what}; tried again at a later pass`, { subscription: sub.id, alert: closed.id, error });
+      }
+      return false;
+    } finally {
+      editing.delete(closed.id);
+    }
+    // Not recorded: edited again (the same words) at a later pass.
+    await deps.alerts.editShown(closed.id).catch((error: unknown) => deps.logger.warn('could not record an alert edit as shown', { alert: closed.id, error }));
+    return true;
+  }
+
   async function resolve(sub: SubscriptionRecord, alert: AlertRecord, quiet: boolean): Promise<void> {
     const now = deps.clock.now();
     const resolved = await deps.alerts.resolve(alert.id, now);
     if (!resolved || !resolved.messageTs) return;
     const view = input(sub, resolved, now);
+    // The thread note only with the edit it follows: an edit made later posts nothing new.
+    if (!(await showClosed(sub, resolved, view)) || quiet) return;
     try {
-      const edited = buildAlertMessage(view);
-      await deps.queue.update({ channel: sub.channelId, ts: resolved.messageTs, text: edited.text, blocks: edited.blocks });
-      if (!quiet) {
-        const note = buildAlertFollowUp(view);
-        await deps.queue.post({ channel: sub.channelId, thread_ts: resolved.messageTs, text: note.text, blocks: note.blocks });
-      }
+      const note = buildAlertFollowUp(view);
+      await deps.queue.post({ channel: sub.channelId, thread_ts: resolved.messageTs, text: note.text, blocks: note.blocks });
     } catch (error) {
-      deps.logger.warn('could not show an alert resolved', { subscription: sub.id, alert: alert.id, error });
+      deps.logger.warn('could not reply under an alert resolved', { subscription: sub.id, alert: alert.id, error });
+    }
+  }
+
+  /**
+   * Closed alerts whose closing edit Slack has not taken (a 5xx past the client's retries, a
+   * 429, no answer; or a process stopped before it): edited now, never posted anew. Given up
+   * (logged) a day after the alert closed, or when its subscription is gone from the store.
+   */
+  async function showOwed(): Promise<void> {
+    for (const alert of await deps.alerts.listEditOwed(EDITS_PER_PASS)) {
+      if (editing.has(alert.id) || !alert.messageTs) continue;
+      const now = deps.clock.now();
+      const sub = await deps.subscriptions?.get(alert.subscriptionId);
+      const tooLate = alert.resolvedAt === null || now - alert.resolvedAt > EDIT_OWED_MS;
+      if (tooLate || !sub) {
+        const why = tooLate ? 'Slack has not taken its edit for a day' : 'its subscription is not in the store';
+        deps.logger.warn(`gave up showing an alert ${closedWords(alert)}: ${why}`, { subscription: alert.subscriptionId, alert: alert.id, channel: alert.channelId });
+        await deps.alerts.editShown(alert.id);
+        continue;
+      }
+      await showClosed(sub, alert, input(sub, alert, now));
     }
   }
 
@@ -199,16 +259,14 @@ export function createAlerting(deps: AlertingDeps) {
       const now = deps.clock.now();
       const closed = await deps.alerts.resolve(alert.id, now, { unwatched: why });
       if (!closed || !closed.messageTs) continue;
-      const edited = buildAlertMessage(input(sub, closed, now));
-      await deps.queue
-        .update({ channel: sub.channelId, ts: closed.messageTs, text: edited.text, blocks: edited.blocks })
-        .catch((error: unknown) => deps.logger.warn('could not show an alert no longer watched', { subscription: sub.id, alert: alert.id, error }));
+      await showClosed(sub, closed, input(sub, closed, now));
     }
   }
 
   return {
     sync,
     unwatch,
+    showOwed,
     /** Whether the subscription has a firing alert still to post (or to find): synced again at its next poll. */
     owes: (subscriptionId: string) => owed.has(subscriptionId),
   };

@@ -76,6 +76,8 @@ type Mode = 'live' | 'muted' | 'refused';
 
 export const MONITOR_LEASE = 'monitor';
 const SUBS_TTL_MS = 5000;
+/** The chain of the owed alert edits' passes (one at a time; `idle` waits for it). */
+const OWED_EDITS = 'owed alert edits';
 
 export const targetKey = (account: string | null, kind: string, resource: string) => `${account ?? ''}|${kind}|${resource}`;
 
@@ -96,6 +98,8 @@ export function createMonitor(deps: MonitorDeps): Monitor {
    */
   const modes = new Map<string, Mode>();
   let subsAt = -Infinity;
+  /** When closed alerts' owed edits are next tried (once per interval; at the first pass after a start). */
+  let editsAt = -Infinity;
   let leader = false;
   let requests = 0;
   let stopped = true;
@@ -222,6 +226,7 @@ export function createMonitor(deps: MonitorDeps): Monitor {
     if (!held) {
       // Another replica runs it; what this one knew may be stale when the lease comes back.
       if (leader) states.clear();
+      editsAt = -Infinity;
       leader = false;
       return;
     }
@@ -264,6 +269,11 @@ export function createMonitor(deps: MonitorDeps): Monitor {
       );
     }
     for (const key of states.keys()) if (!live.has(key)) states.delete(key);
+    if (now >= editsAt) {
+      // Alerts closed whose message Slack has not yet been seen to show so (alerting.showOwed).
+      editsAt = now + interval;
+      dispatch(OWED_EDITS, () => alerting.showOwed().catch((error: unknown) => deps.logger.error('could not edit alerts owed an edit', { error })));
+    }
     work.push(digests.run(subs, now));
     await Promise.all(work);
   }

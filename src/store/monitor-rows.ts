@@ -40,6 +40,8 @@ export interface AlertRow {
   started_at: number;
   resolved_at: number | null;
   detail: string;
+  /** 1 while a closed alert's message does not yet show it closed (migration 19). */
+  edit_owed: number;
 }
 
 function parseObject(text: string, where: string): Record<string, unknown> {

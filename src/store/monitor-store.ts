@@ -165,6 +165,7 @@ function createAlertStore(sql: Sql): AlertStore {
         status: 'resolved',
         resolved_at: f.typed<number>(p('now'), 'bigint'),
         detail: raw`COALESCE(${f.typed(p('merged'), 'jsonb')}, detail)`,
+        edit_owed: raw<number>`CASE WHEN message_ts IS NULL THEN 0 ELSE 1 END`,
       })
       .where('id', '=', p('id'))
       .where('status', '=', 'firing')
@@ -174,6 +175,10 @@ function createAlertStore(sql: Sql): AlertStore {
   const firingFor = sql.prepare((k, p) =>
     k.selectFrom('alerts').selectAll().where('status', '=', 'firing').where('subscription_id', '=', p('s')).orderBy('started_at').orderBy(f.seq),
   );
+  const editOwed = sql.prepare((k, p) =>
+    k.selectFrom('alerts').selectAll().where(raw<boolean>`edit_owed = 1`).orderBy('resolved_at').orderBy(f.seq).limit(f.typed<number>(p('n'), 'int')),
+  );
+  const shown = sql.prepare((k, p) => k.updateTable('alerts').set({ edit_owed: raw<number>`0` }).where('id', '=', p('id')));
   // Newest by its latest event: a long incident resolved today counts as today's.
   const since = sql.prepare((k, p) =>
     k
@@ -214,6 +219,13 @@ function createAlertStore(sql: Sql): AlertStore {
       if (subscriptionId === undefined) return (await sql.all<AlertRow>(firingAll)).map(toAlert);
       assertSubscriptionId(subscriptionId);
       return (await sql.all<AlertRow>(firingFor, { s: subscriptionId })).map(toAlert);
+    },
+    async listEditOwed(limit) {
+      return (await sql.all<AlertRow>(editOwed, { n: clampAlertLimit(limit) })).map(toAlert);
+    },
+    async editShown(id) {
+      assertAlertId(id);
+      await sql.run(shown, { id });
     },
     async listSince(channelId, from, limit) {
       assertText(channelId, 'channelId');

@@ -83,10 +83,17 @@ export interface AlertStore {
   /** Opens a firing alert; if one is already firing for (subscriptionId, condition) it is returned with created false. */
   open(input: NewAlert): Promise<{ record: AlertRecord; created: boolean }>;
   setMessage(id: string, messageTs: string): Promise<void>;
-  /** firing → resolved, once (compare-and-set); undefined if not firing. */
+  /**
+   * firing → resolved, once (compare-and-set); undefined if not firing. One with a message is
+   * marked as owing the edit that shows it closed, until `editShown`.
+   */
   resolve(id: string, now: number, detail?: Record<string, unknown>): Promise<AlertRecord | undefined>;
   /** Firing alerts of one subscription (or of all, when omitted). */
   listFiring(subscriptionId?: string): Promise<AlertRecord[]>;
+  /** Closed alerts whose message is not yet shown closed (`resolve` marked them), oldest first, at most `limit`. */
+  listEditOwed(limit: number): Promise<AlertRecord[]>;
+  /** The closing edit was taken by Slack, or given up: no longer owed. */
+  editShown(id: string): Promise<void>;
   /** Alerts of a channel that started or resolved at or after `since`, newest first (the digest). */
   listSince(channelId: string, since: number, limit: number): Promise<AlertRecord[]>;
 }

@@ -158,4 +158,16 @@ export const MIGRATIONS_V12_ON: readonly SchemaMigration[] = [
       ALTER TABLE watches ADD COLUMN unread ${d.json} CHECK (unread IS NULL OR ${d.isObject('unread')});
     `,
   },
+  {
+    version: 19,
+    name: 'alert edits owed',
+    // An alert closed (resolved, or no longer watched) whose message Slack has not yet been
+    // seen to show so: set by the same statement that closes it, cleared once Slack took the
+    // edit or it was given up. The monitor tries the edit again at later passes, after a
+    // restart too. Alerts closed before this migration are taken as shown.
+    up: (d) => `
+      ALTER TABLE alerts ADD COLUMN edit_owed ${d.int} NOT NULL DEFAULT 0 CHECK (edit_owed IN (0, 1));
+      CREATE INDEX alerts_edit_owed ON alerts (resolved_at) WHERE edit_owed = 1;
+    `,
+  },
 ];

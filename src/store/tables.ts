@@ -18,7 +18,7 @@ export interface Tables {
   watches: Omit<WatchRow, 'polls'> & { polls: Generated<number> };
   audit: Omit<AuditRow, 'id'> & { id: Generated<number> };
   subscriptions: SubscriptionRow;
-  alerts: AlertRow;
+  alerts: Omit<AlertRow, 'edit_owed'> & { edit_owed: Generated<number> };
   monitor_state: { key: string; state: string; updated_at: number };
   leases: { name: string; owner: string; until: number };
   known_resources: KnownRow;

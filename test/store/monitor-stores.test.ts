@@ -228,6 +228,32 @@ describeStores((t) => {
       expect((await store.alerts.listSince('C_DEV', T0, 10)).map((a) => a.id)).toEqual([a2.id]);
     });
 
+    it('resolve marks the closing edit owed when the alert has a message; editShown clears it; kept across a reopen', async () => {
+      const path = t.file();
+      const store = t.open(path);
+      const sub = await setup(store);
+      const unposted = (await store.alerts.open(newAlert(sub, { condition: 'cpu', startedAt: T0 }))).record;
+      const later = (await store.alerts.open(newAlert(sub, { condition: 'ram', startedAt: T0 }))).record;
+      const first = (await store.alerts.open(newAlert(sub, { startedAt: T0 }))).record;
+      const firing = (await store.alerts.open(newAlert(sub, { condition: 'ip', startedAt: T0 }))).record;
+      await store.alerts.setMessage(later.id, '1.2');
+      await store.alerts.setMessage(first.id, '1.3');
+      await store.alerts.setMessage(firing.id, '1.4');
+      expect(await store.alerts.listEditOwed(10)).toEqual([]); // firing: nothing owed
+      await store.alerts.resolve(unposted.id, T0 + 10); // no message: nothing to edit
+      await store.alerts.resolve(later.id, T0 + 30);
+      await store.alerts.resolve(first.id, T0 + 20, { unwatched: 'unsubscribed' });
+      const reopened = t.open(path);
+      expect((await reopened.alerts.listEditOwed(10)).map((a) => [a.id, a.status, a.messageTs])).toEqual([
+        [first.id, 'resolved', '1.3'],
+        [later.id, 'resolved', '1.2'],
+      ]);
+      expect((await reopened.alerts.listEditOwed(1)).map((a) => a.id)).toEqual([first.id]);
+      await reopened.alerts.editShown(first.id);
+      expect((await store.alerts.listEditOwed(10)).map((a) => a.id)).toEqual([later.id]);
+      await expect(store.alerts.editShown('nope')).rejects.toThrow(/id must be an alert id/);
+    });
+
     it('refuses bad input and unknown references', async () => {
       const store = t.open(t.file());
       const sub = await setup(store);
