@@ -163,7 +163,13 @@ const ROLE_WORDS: Record<NonNullable<HomeData['role']>, Mrkdwn> = { viewer: md`a
 
 export function buildHome(d: HomeData): HomeView {
   const role = d.role ? ROLE_WORDS[d.role] : md`not on any list (ask an admin for access)`;
-  const blocks: Block[] = [header('cloudbot'), context(md`Hello ${mention(d.userId)}: here you are ${role}. Commands run in channels with ${val('/cloud')}; this page is only for you.`)];
+  const blocks: Block[] = [
+    header('cloudbot'),
+    context(md`Hello ${mention(d.userId)}: here you are ${role}. Commands run in channels with ${val('/cloud')}; this page is only for you.`),
+    // Slack keeps the last view published when a later publish fails: the page says how old it is
+    // (an absolute time, true whenever it is seen; the durations below count from it).
+    context(md`Read ${moment(d.now)}. Opening this tab again reads it anew.`),
+  ];
 
   blocks.push(divider(), ...list('Account usage', d.usage.map((u) => usageLine(u, d.showAccounts)), md`No account you may read from here.`));
   blocks.push(

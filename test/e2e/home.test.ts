@@ -55,8 +55,17 @@ describe('App Home', () => {
   });
 
   it('an admin: usage, their own request, approvals waiting from others, watches, subscriptions, everyone’s activity', async () => {
+    const before = rig.clock.now();
     const view = await openHome(BOB.id);
+    const after = rig.clock.now();
     expect(view.type).toBe('home');
+    // When it was read, as a Slack date with a UTC fallback: true however late it is seen.
+    const read = /Read <!date\^(\d+)\^\{date_short_pretty\} \{time\}\|([^>]+)>/.exec(JSON.stringify(view.blocks));
+    expect(read).not.toBeNull();
+    const at = Number(read![1]) * 1000;
+    expect(at).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(at).toBeLessThanOrEqual(after);
+    expect(read![2]).toBe(`${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
     expect((view.blocks as unknown[]).length).toBeLessThanOrEqual(100);
     const text = shown(view);
     expect(text).toMatch(/here you are an admin/);

@@ -32,3 +32,18 @@ describe('buildHome, the activity list', () => {
     expect(shown).not.toContain('Nothing recorded yet.');
   });
 });
+
+describe('buildHome, when it was read', () => {
+  const AT = Date.UTC(2026, 10, 29, 9, 41, 30);
+
+  it('says when what it shows was read, as an absolute time (Slack date, UTC fallback), near the top', () => {
+    const view = buildHome(home({ now: AT }));
+    const blocks = view.blocks as { type: string; elements?: { text: string }[] }[];
+    const line = blocks.slice(0, 3).flatMap((b) => (b.type === 'context' ? (b.elements ?? []).map((e) => e.text) : [])).find((t) => t.includes('<!date^'));
+    expect(line).toBeDefined();
+    expect(line).toContain(`<!date^${AT / 1000}^{date_short_pretty} {time}|2026-11-29 09:41 UTC>`);
+    expect(line).toMatch(/^Read /);
+    // No relative words for the read itself: they would be false when the view is seen later.
+    expect(line).not.toMatch(/\bago\b|\bjust now\b/);
+  });
+});
