@@ -13,6 +13,7 @@ import { MAINTENANCE_ID_PATTERN } from '../../store/ids.js';
 import type { MaintenanceKind } from '../../store/maintenance-store.js';
 import { buildMaintenanceEnded, buildMaintenanceList, buildMaintenanceRefused, buildMaintenanceStarted } from '../../views/maintenance-views.js';
 import { serverArg, workerArg } from '../args.js';
+import { quote } from '../firewall-syntax.js';
 import { defineBotChange, defineBotRead, flag, positional, rest } from '../define.js';
 import type { RunContext } from '../types.js';
 import { md, val, type Mrkdwn } from '../../views/mrkdwn.js';
@@ -89,6 +90,10 @@ async function start(ctx: RunContext, kind: MaintenanceKind, resource: string, w
 }
 
 const whenArg = rest('when', whenSchema, '2h, 90m, 1d, 1h30m, or until YYYY-MM-DD HH:MM');
+const maintenanceId = z
+  .string()
+  .trim()
+  .regex(MAINTENANCE_ID_PATTERN, { error: (i) => `${quote(String(i.input).slice(0, 40))} is not a maintenance window id (see /cloud maintenance list)` });
 const tzArg = flag('ZONE', tzFlagSchema.optional(), 'time zone of an `until` time (default: yours in Slack)');
 
 const render = (out: Awaited<ReturnType<typeof start>>, _args: unknown, view: { now: number }) =>
@@ -138,7 +143,7 @@ export const maintenanceList = defineBotRead({
 export const maintenanceEnd = defineBotChange({
   id: 'maintenance.end',
   summary: 'End one of this channel’s maintenance windows early (its summary follows)',
-  args: { id: positional('id', z.string().trim().regex(MAINTENANCE_ID_PATTERN, { error: 'is not a maintenance window id (see /cloud maintenance list)' }), 'the id from /cloud maintenance list') },
+  args: { id: positional('id', maintenanceId, 'the id from /cloud maintenance list') },
   async run(ctx, { id }) {
     const c = control(ctx);
     return { id, outcome: await c.m.end(id, c.channelId, c.userId) };

@@ -12,6 +12,7 @@ import type { SubscriptionKind } from '../../store/monitor-types.js';
 import { buildMuted, buildSubscribed, buildSubscriptionList, buildUnsubscribed } from '../../views/subscription-views.js';
 import { buildAccessRefusal } from '../../views/access-views.js';
 import { serverArg, workerArg } from '../args.js';
+import { quote } from '../firewall-syntax.js';
 import { tzFlagSchema } from '../schedule-when.js';
 import { botEntries, flag, positional, defineBotChange } from '../define.js';
 import type { RunContext, SubscribeOutcome } from '../types.js';
@@ -39,7 +40,10 @@ export const durationSchema = z
     return ms;
   });
 
-const subscriptionId = z.string().trim().regex(SUBSCRIPTION_ID_PATTERN, { error: 'is not a subscription id (see /cloud subscriptions)' });
+const subscriptionId = z
+  .string()
+  .trim()
+  .regex(SUBSCRIPTION_ID_PATTERN, { error: (i) => `${quote(String(i.input).slice(0, 40))} is not a subscription id (see /cloud subscriptions)` });
 /** What `mute` names: a subscription id, a server id or uuid, a worker uuid, or usage / invoices / digest. */
 const muteTarget = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be a subscription id, a server or worker id, or usage, invoices or digest' });
 
