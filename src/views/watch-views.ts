@@ -124,7 +124,11 @@ export function buildWatchList(watches: WatchRecord[], now: number, opts: WatchL
   const scope = here !== undefined ? md` in ${channelRef(here)}` : every ? md` you may read` : md``;
   // Says what the list covers, and how to see the rest.
   const more =
-    here !== undefined ? md`Only this channel's watches you may read; \`/cloud watch list --all\` lists every channel's. ` : every ? md`Every channel's watches you may read. ` : md``;
+    here !== undefined
+      ? md`Only the watches in this channel that you may read are listed; \`/cloud watch list --all\` lists every channel's.`
+      : every
+        ? md`The watches in every channel that you may read are listed.`
+        : md``;
   if (watches.length === 0) return { text: md`No active watches${scope}.`, blocks: [section(md`No active watches${scope}.`), ...(opts.scope ? [context(more)] : [])] };
   const accountOf = (w: WatchRecord): Mrkdwn => {
     if (!opts.showAccounts) return md``;
@@ -138,7 +142,7 @@ export function buildWatchList(watches: WatchRecord[], now: number, opts: WatchL
   );
   return {
     text: md`${plural(watches.length, md`active watch`, md`active watches`)}${scope}`,
-    blocks: [header('Active watches'), ...lineSections(lines, 45), context(md`${more}Stop one with \`/cloud watch cancel &lt;id&gt;\`.`)],
+    blocks: [header('Active watches'), ...lineSections(lines, 45), context(md`${opts.scope ? md`${more} ` : md``}Stop one with \`/cloud watch cancel &lt;id&gt;\`.`)],
   };
 }
 
