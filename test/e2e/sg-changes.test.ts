@@ -233,8 +233,16 @@ describe('sg attach', () => {
     const r = await rig.command('sg attach 8 104');
     expect(visibleText(r.final)).toContain('looks like a numeric server id');
     expect(visibleText(r.final)).toContain('8-character short uuid');
-    expect(visibleText(r.final)).toContain('/cloud sg show');
+    // Not `/cloud sg show <id>`: it lists only the servers already attached to a group.
+    expect(visibleText(r.final)).not.toContain('/cloud sg show');
+    expect(visibleText(r.final)).toContain('`/cloud server known` shows the uuids the bot has seen');
     expect(r.cloudRequests).toEqual([]);
+    // Server 104 is in no group, so no `sg show` could have shown its uuid.
+    expect(rig.sandbox.state.securityGroups.some((g) => g.serverIds.includes(104))).toBe(false);
+    // Once the bot has seen a server's uuid in any answer, `server known` shows it.
+    await rig.command('sg show 7');
+    const known = visibleText((await rig.command('server known')).final);
+    expect(known).toContain(WEB_1);
   });
 
   it('a server already attached: ALREADY_ATTACHED in words in the status message', async () => {

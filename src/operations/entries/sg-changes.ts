@@ -185,7 +185,7 @@ const attachServer = z.string().transform((value, ctx): string => {
   if (/^\d+$/.test(value) && !isServerUuid(value)) {
     ctx.addIssue({
       code: 'custom',
-      message: `${value} looks like a numeric server id, which cannot be attached: the API takes the server’s uuid. Use its 8-character short uuid (e.g. from \`/cloud sg show <id>\`) or its full uuid.`,
+      message: `${value} looks like a numeric server id, which cannot be attached: the API takes the server’s uuid. Use its uuid or its 8-character short uuid (the uuid’s first 8 characters); \`/cloud server known\` shows the uuids the bot has seen.`,
     });
     return z.NEVER;
   }
