@@ -17,6 +17,9 @@ export const SECRET_KEY = /password|passwd|secret|token|private_?key|credential/
 
 const secretNamesOf = (op: Pick<AnyOperation, 'change'>) => new Set(op.change?.secretArgs ?? []);
 
+/** Whether `name` is one of the operation's secret arguments (masked wherever shown). */
+export const isSecretArg = (op: Pick<AnyOperation, 'change'>, name: string): boolean => secretNamesOf(op).has(name);
+
 /** Splits validated arguments into what may be stored as is and the secrets to seal. */
 export function splitSecrets(op: AnyOperation, args: Record<string, unknown>): { plain: Record<string, unknown>; secrets: Record<string, string> } {
   const secretNames = secretNamesOf(op);

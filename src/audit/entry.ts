@@ -3,7 +3,7 @@
  * door or before asking, each move of a change — builds its entry here, so arguments are
  * always masked and a change's entry always carries who confirmed, its record and the request.
  */
-import { maskedArgs } from '../access/secrets.js';
+import { isSecretArg, maskedArgs } from '../access/secrets.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { CloudRequest } from '../domain/cloud-request.js';
 import type { OperationRecord } from '../store/types.js';
@@ -11,10 +11,10 @@ import type { AuditOutcome, NewAuditEntry } from '../domain/audit-entry.js';
 
 export interface AuditInput {
   /** The catalog entry (or, for a button outside the catalog, its id and tier). */
-  op: Pick<AnyOperation, 'id' | 'tier'> & Partial<Pick<AnyOperation, 'change'>>;
+  op: Pick<AnyOperation, 'id' | 'tier'> & Partial<Pick<AnyOperation, 'change' | 'args'>>;
   userId: string;
   channelId: string | null | undefined;
-  /** As given: secret arguments are masked here. */
+  /** As given: secret arguments are masked here, and an argument whose spec says how it is audited is shown so. */
   args: Record<string, unknown>;
   outcome: AuditOutcome;
   /** A change's record: its id, who confirmed and approved, its error code and duration. */
@@ -35,7 +35,7 @@ export function auditEntry(input: AuditInput): NewAuditEntry {
     channelId: input.channelId ?? null,
     opId: op.id,
     tier: op.tier,
-    args: maskedArgs(op, input.args),
+    args: auditedArgs(op, input.args),
     outcome: input.outcome,
     errorCode: input.errorCode ?? r?.errorCode ?? null,
     confirmedBy: r?.confirmedBy ?? null,
@@ -45,6 +45,16 @@ export function auditEntry(input: AuditInput): NewAuditEntry {
     detail: viaWorkflow(scheduledBy(r, input.detail ?? (request ? `${request.method} ${request.path}` : null)), r),
     account: input.account !== undefined ? input.account : (r?.account ?? null),
   };
+}
+
+/** Secrets masked; then each argument whose spec declares how it is audited (what was typed) shown that way. */
+function auditedArgs(op: AuditInput['op'], args: Record<string, unknown>): Record<string, unknown> {
+  const masked = maskedArgs(op, args);
+  for (const [name, value] of Object.entries(masked)) {
+    const spec = op.args?.[name];
+    if (spec?.audited && !isSecretArg(op, name)) masked[name] = spec.audited(value);
+  }
+  return masked;
 }
 
 /** A schedule's run (issue 25) is audited as "scheduled by …" with its schedule, before the usual detail. */

@@ -57,6 +57,12 @@ export interface ArgSpec<S extends z.ZodType = z.ZodType> {
    * things (operations/looked-up.ts); `{name}` in `listedBy` is another argument as given.
    */
   lookup?: { what: string; listedBy: string; lists: string };
+  /**
+   * What the audit trail shows of the parsed value, where that is not what was typed (a
+   * `<when>` parsed into a structure is shown as its words); default: the value as parsed.
+   * Never asked of a secret argument: those are masked first (audit/entry.ts).
+   */
+  audited?(value: z.output<S>): unknown;
 }
 
 export type ArgSpecs = Record<string, ArgSpec>;

@@ -54,3 +54,17 @@ describe('auditEntry account', () => {
     expect(auditEntry(input({ record: record('acme-prod'), account: null })).account).toBeNull();
   });
 });
+
+describe('auditEntry args', () => {
+  const when = { schema: {} as never, kind: 'rest' as const, placeholder: 'when', description: '', audited: (w: { typed: string }) => w.typed };
+
+  it('an argument whose spec declares how it is audited is shown so (what was typed), the others as given', () => {
+    const e = auditEntry(input({ op: { id: 'maintenance.server', tier: 'change', args: { when, server: { ...when, audited: undefined } } }, args: { server: '101', when: { for: 5_400_000, typed: '90m' } } }));
+    expect(e.args).toEqual({ server: '101', when: '90m' });
+  });
+
+  it('a secret argument stays masked even if its spec declares how it is audited', () => {
+    const op = { id: 'server.reinstall', tier: 'destroy' as const, args: { password: { ...when, audited: () => 'leaked' } }, change: { secretArgs: ['password'] } as never };
+    expect(auditEntry(input({ op, args: { password: 'Hunter2-secret' } })).args).toEqual({ password: '••••••' });
+  });
+});

@@ -24,7 +24,8 @@ const MAX_MS = 7 * 86_400_000;
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 const WHEN_RULE = 'must be a duration like 2h, 90m, 1d or 1h30m, or until YYYY-MM-DD HH:MM (at most 7 days ahead)';
 
-type When = { for: number } | { until: { y: number; mo: number; d: number; h: number; mi: number } };
+/** `typed`: the words as given, which the audit trail shows (not this structure). */
+type When = ({ for: number } | { until: { y: number; mo: number; d: number; h: number; mi: number } }) & { typed: string };
 
 /** The `<when>` words, checked for shape here; the moment they name is worked out at run time, on the bot's clock. */
 export const whenSchema = z
@@ -35,14 +36,14 @@ export const whenSchema = z
     const duration = /^(?:(\d{1,3})d)?\s*(?:(\d{1,3})h)?\s*(?:(\d{1,4})m)?$/i.exec(v);
     if (duration && (duration[1] || duration[2] || duration[3])) {
       const ms = Number(duration[1] ?? 0) * UNIT_MS.d! + Number(duration[2] ?? 0) * UNIT_MS.h! + Number(duration[3] ?? 0) * UNIT_MS.m!;
-      if (ms > 0 && ms <= MAX_MS) return { for: ms };
+      if (ms > 0 && ms <= MAX_MS) return { for: ms, typed: v };
     }
     const until = /^until\s+(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})$/i.exec(v);
     if (until) {
       const [y, mo, d, h, mi] = until.slice(1).map(Number) as [number, number, number, number, number];
       // A day the month has (30 February would roll over into March, a time nobody asked for).
       const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-      if (mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59) return { until: { y, mo, d, h, mi } };
+      if (mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59) return { until: { y, mo, d, h, mi }, typed: v };
     }
     ctx.addIssue({ code: 'custom', message: WHEN_RULE });
     return z.NEVER;
@@ -89,7 +90,8 @@ async function start(ctx: RunContext, kind: MaintenanceKind, resource: string, w
   return { refused: undefined, window: await c.m.start({ channelId: c.channelId, account: c.account, kind, resource, createdBy: c.userId, endsAt }), zone };
 }
 
-const whenArg = rest('when', whenSchema, '2h, 90m, 1d, 1h30m, or until YYYY-MM-DD HH:MM');
+// The audit trail shows the words typed, not the parsed structure (older records lack them: shown as parsed).
+const whenArg = { ...rest('when', whenSchema, '2h, 90m, 1d, 1h30m, or until YYYY-MM-DD HH:MM'), audited: (w: When) => w.typed ?? w };
 const maintenanceId = z
   .string()
   .trim()
