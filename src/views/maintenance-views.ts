@@ -8,7 +8,7 @@ import type { MaintenanceWindow } from '../store/maintenance-store.js';
 import type { Reply } from './types.js';
 import { context, lineSections, section } from './blocks.js';
 import { channelRef, md, mention, val, type Mrkdwn } from './mrkdwn.js';
-import { elapsed, lasting } from './format.js';
+import { lasting } from './format.js';
 import { accountValue } from './account-label.js';
 import { moment } from './alert-views.js';
 import { conditionWords } from './alert-words.js';
@@ -83,7 +83,7 @@ export function buildMaintenanceSummary(w: MaintenanceWindow, changes: Maintenan
   const end = w.endedAt ?? w.endsAt;
   const on = opts.account !== undefined ? md` (account ${accountValue(opts.account)})` : md``;
   const how = w.endedAt !== null ? md`ended early by ${mention(w.endedBy)}` : md`ended as planned`;
-  const title = md`:construction: Maintenance ${val(w.id)} for ${maintenanceSubject(w)}${on} ${how} after ${words(elapsed(w.startsAt, end))}.`;
+  const title = md`:construction: Maintenance ${val(w.id)} for ${maintenanceSubject(w)}${on} ${how} after ${lasting(w.startsAt, end)}.`;
   const changed = changes.length
     ? changes.map((c) => md`• ${val(c.opId)} ${c.request ? requestLine(c.request) : md``} — ${val(c.status)}, by ${mention(c.by)} at ${moment(c.at)}`)
     : [md`• none made through the bot`];
