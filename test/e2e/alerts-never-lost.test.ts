@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BOB, OPS_CHANNEL } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
-import { after, monitorPolls, postedIn, powerFromPanel, setClock, INTERVAL, MONITOR, OFF, RECHECK, STATUS } from './rig-alerts.js';
+import { after, monitorPolls, postedIn, powerFromPanel, setClock, INTERVAL, MONITOR, RECHECK, STATUS, monitorPass, offAlerts, failOnce } from './rig-alerts.js';
 
 let rig: BotRig;
 const { text, latest } = rigHelpers(() => rig);
@@ -15,11 +15,8 @@ afterEach(async () => {
   expect(rig.slack.violations).toEqual([]);
 });
 
-const tick = async () => {
-  await rig.bot.monitor.tick();
-  await rig.bot.monitor.idle();
-};
-const alerts = () => postedIn(rig, OPS_CHANNEL.id, OFF);
+const tick = () => monitorPass(rig);
+const alerts = () => offAlerts(rig);
 
 async function subscribe(what: string): Promise<string> {
   const r = await rig.command(`subscribe ${what}`, { userId: BOB.id });
@@ -35,12 +32,7 @@ describe('a store failure while the monitor commits a new state', () => {
     await tick();
     await powerFromPanel(rig, 101, 'off');
     const states = rig.store.monitorState;
-    const put = states.put.bind(states);
-    let failures = 1;
-    states.put = async (...args) => {
-      if (failures-- > 0) throw new Error('database is locked');
-      return put(...args);
-    };
+    failOnce(states, 'put');
     await after(rig, INTERVAL);
     await after(rig, RECHECK); // held for two polls: the commit fails
     expect(alerts()).toEqual([]);
@@ -55,12 +47,7 @@ describe('a store failure while the monitor commits a new state', () => {
     rig = await startBotRig({ monitor: MONITOR });
     await subscribe('server 101');
     const states = rig.store.monitorState;
-    const get = states.get.bind(states);
-    let failures = 1;
-    states.get = async (...args) => {
-      if (failures-- > 0) throw new Error('database is locked');
-      return get(...args);
-    };
+    failOnce(states, 'get');
     await tick(); // its first poll: the store fails
     await powerFromPanel(rig, 101, 'off');
     await after(rig, INTERVAL);
@@ -100,12 +87,7 @@ describe('Slack fails the post of an alert', () => {
     await tick();
     await powerFromPanel(rig, 101, 'off');
     const alertsStore = rig.store.alerts;
-    const setMessage = alertsStore.setMessage.bind(alertsStore);
-    let failures = 1;
-    alertsStore.setMessage = async (...args) => {
-      if (failures-- > 0) throw new Error('database is locked');
-      return setMessage(...args);
-    };
+    failOnce(alertsStore, 'setMessage');
     await after(rig, INTERVAL);
     await after(rig, RECHECK);
     expect(alerts()).toHaveLength(1);

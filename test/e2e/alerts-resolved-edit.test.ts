@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BOB, OPS_CHANNEL } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
-import { after, postedIn, powerFromPanel, INTERVAL, MONITOR, OFF, RECHECK } from './rig-alerts.js';
+import { after, powerFromPanel, INTERVAL, MONITOR, RECHECK, monitorPass, offAlerts } from './rig-alerts.js';
 
 let rig: BotRig;
 const { text, latest } = rigHelpers(() => rig);
@@ -17,11 +17,8 @@ afterEach(async () => {
   expect(rig.slack.violations).toEqual([]);
 });
 
-const tick = async () => {
-  await rig.bot.monitor.tick();
-  await rig.bot.monitor.idle();
-};
-const alerts = () => postedIn(rig, OPS_CHANNEL.id, OFF);
+const tick = () => monitorPass(rig);
+const alerts = () => offAlerts(rig);
 const updates = () => rig.slack.callsTo('chat.update').length;
 const topLevel = () => rig.slack.messages.inChannel(OPS_CHANNEL.id).length;
 const RESOLVED = /Resolved: Server `101` is back on/;

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALICE, BOB, OPS_CHANNEL } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
-import { after, monitorPolls, postedIn, powerFromPanel, INTERVAL, MONITOR, OFF, RECHECK, STATUS } from './rig-alerts.js';
+import { after, monitorPolls, postedIn, powerFromPanel, INTERVAL, MONITOR, OFF, RECHECK, STATUS, monitorPass, offAlerts } from './rig-alerts.js';
 
 let rig: BotRig;
 const { text, latest } = rigHelpers(() => rig);
@@ -16,11 +16,8 @@ afterEach(async () => {
   expect(rig.slack.violations).toEqual([]);
 });
 
-const tick = async () => {
-  await rig.bot.monitor.tick();
-  await rig.bot.monitor.idle();
-};
-const alerts = () => postedIn(rig, OPS_CHANNEL.id, OFF);
+const tick = () => monitorPass(rig);
+const alerts = () => offAlerts(rig);
 const subscriptions = async () => visibleText((await rig.command('subscriptions', { userId: BOB.id })).final);
 
 async function subscribe(what: string, userId = BOB.id): Promise<{ id: string; said: string }> {

@@ -7,6 +7,7 @@ import { blockActionsPayload } from '../rig/payloads.js';
 import type { ResponseUrlPost } from '../rig/response-url.js';
 import type { FakeMessage } from '../rig/fake-slack.js';
 import { waitFor } from '../rig/wait-for.js';
+import { OPS_CHANNEL } from '../rig/workspace.js';
 import { CLOUD_TOKEN, visibleText, WATCHER_AGENT, type BotRig } from './bot-rig.js';
 
 /** What the monitor asked the cloud for: requests with the watcher's User-Agent, by path. */
@@ -72,4 +73,24 @@ export async function clickAlert(rig: BotRig, m: FakeMessage, actionId: string, 
   const slow = (p: ResponseUrlPost) => typeof p.body.text === 'string' && p.body.text.includes('the cloud is slow to answer');
   const posts = await waitFor(() => (rig.responses.postsTo(responseUrl).some((p) => !slow(p)) ? rig.responses.postsTo(responseUrl) : undefined), { timeoutMs: 5000 });
   return { posts, shown: visibleText(posts.at(-1)!.body), from };
+}
+
+/** One monitor pass, run to its end (these rigs tick the monitor by hand: `monitorLoop: false`). */
+export async function monitorPass(rig: BotRig): Promise<void> {
+  await rig.bot.monitor.tick();
+  await rig.bot.monitor.idle();
+}
+
+/** Server 101's "powered off" alerts posted in the ops channel. */
+export const offAlerts = (rig: BotRig) => postedIn(rig, OPS_CHANNEL.id, OFF);
+
+/** The store busy for one call: `target[method]` throws "database is locked" once, then works as before. */
+export function failOnce<T extends object>(target: T, method: keyof T & string): void {
+  const real = (target[method] as (...args: unknown[]) => Promise<unknown>).bind(target);
+  let failed = false;
+  (target as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+    if (failed) return real(...args);
+    failed = true;
+    throw new Error('database is locked');
+  };
 }
