@@ -1,6 +1,7 @@
 /**
  * The audit trail shows a maintenance window's `<when>` as it was typed (`90m`,
- * `until 2099-01-01 10:00`), not the structure it was parsed into.
+ * `until 2099-01-01 10:00`), not the structure it was parsed into, and a mute's duration as
+ * typed (`2h`), not in milliseconds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALICE, BOB } from '../rig/workspace.js';
@@ -23,5 +24,17 @@ describe('the audit trail of a maintenance window', () => {
     expect(shown).toContain('when=`90m`');
     expect(shown).toContain('when=`until 2099-01-01 10:00`');
     expect(shown).not.toContain('{"');
+  });
+});
+
+describe('the audit trail of a mute', () => {
+  it('names its duration as typed, not in milliseconds', async () => {
+    rig = await startBotRig();
+    const sub = /sub_[a-z2-7]{10}/.exec(visibleText((await rig.command('subscribe server 101', { userId: BOB.id })).final))![0];
+    await rig.command(`mute ${sub} 90m`, { userId: BOB.id });
+    await rig.command(`mute ${sub} 2h`, { userId: BOB.id });
+    await rig.command(`mute ${sub} off`, { userId: BOB.id });
+    const stored = (await rig.store.audit.list({ limit: 10 })).filter((e) => e.opId === 'mute.set');
+    expect(stored.map((e) => e.args.duration).sort()).toEqual(['2h', '90m', 'off']);
   });
 });

@@ -40,6 +40,13 @@ export const durationSchema = z
     return ms;
   });
 
+/** A duration read by durationSchema, written back the way it is typed: `off`, `90m`, `2h`, `1d`. */
+export function typedDuration(ms: number | null): string {
+  if (ms === null) return 'off';
+  for (const [unit, size] of [['d', UNIT_MS.d!], ['h', UNIT_MS.h!], ['m', UNIT_MS.m!]] as const) if (ms % size === 0) return `${ms / size}${unit}`;
+  return `${ms / 1000}s`;
+}
+
 const subscriptionId = z
   .string()
   .trim()
@@ -140,7 +147,8 @@ export const mute = channelSubs.change({
   summary: 'Post nothing for a subscription for a while (30m, 2h, 1d; off unmutes)',
   args: {
     target: positional('target', muteTarget, 'a subscription id, a server or worker id, or usage, invoices or digest'),
-    duration: positional('duration', durationSchema, '30m, 2h, 1d (at most 30d), or off'),
+    // Audited as typed (`2h`, `off`), not as the milliseconds it was read into.
+    duration: { ...positional('duration', durationSchema, '30m, 2h, 1d (at most 30d), or off'), audited: typedDuration },
   },
   async run(c, { target, duration }) {
     const now = c.clock.now();
