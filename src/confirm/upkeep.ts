@@ -5,7 +5,7 @@
  */
 import { isCloudApiError } from '../cloud/errors.js';
 import type { AuditOutcome } from '../domain/audit-entry.js';
-import { describeCloudError } from '../views/cloud-error-text.js';
+import { describeCloudError, isRefusal } from '../views/cloud-error-text.js';
 import { NOTHING_TO_SYNC, RETRY_RUNNING, RETRY_TAKEN, syncedAnswer, syncedSummary, syncFailedAgain } from '../views/click-views.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
 import { syncPending } from '../views/status-message.js';
@@ -95,7 +95,7 @@ export async function retrySync(ctx: FlowContext, recordId: string, userId: stri
     if (!isCloudApiError(e)) throw e;
     const t = describeCloudError(e, { mutation: true, saved: true });
     // A refusal, or the sync failing again, is a definite no; no answer or another 5xx is not.
-    const definite = e.code === 'HYPERVISOR_SYNC_FAILED' || (e.status >= 400 && e.status < 500);
+    const definite = e.code === 'HYPERVISOR_SYNC_FAILED' || isRefusal(e);
     return { kind: 'tell', text: syncFailedAgain(t, definite) };
   }
 }

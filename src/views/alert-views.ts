@@ -12,7 +12,7 @@ import type { Block, Reply } from './types.js';
 import type { types } from '@slack/bolt';
 import { actions, button, context, LIMITS, section } from './blocks.js';
 import { date, join, md, val, type Mrkdwn } from './mrkdwn.js';
-import { elapsed } from './format.js';
+import { elapsed, utcMinute } from './format.js';
 import { accountValue } from './account-label.js';
 import { conditionWords } from './alert-words.js';
 import { words } from './words.js';
@@ -92,7 +92,7 @@ const ACTIONS_BLOCK = 'alert_actions';
 /** A moment for people: Slack's date in each reader's zone, falling back to UTC. */
 export function moment(ms: number): Mrkdwn {
   if (!Number.isFinite(ms)) return md`?`;
-  return date(ms, new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC');
+  return date(ms, utcMinute(ms));
 }
 
 const duration = (from: number, to: number): Mrkdwn => (Number.isFinite(from) && Number.isFinite(to) ? words(elapsed(from, to)) : md`?`);

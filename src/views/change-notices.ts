@@ -3,7 +3,7 @@ import type { OperationRecord } from '../store/types.js';
 import type { Reply } from './types.js';
 import { context, section } from './blocks.js';
 import { md, mention, val, type Mrkdwn } from './mrkdwn.js';
-import { describeCloudError } from './cloud-error-text.js';
+import { describeCloudError, isRefusal } from './cloud-error-text.js';
 import { recordFailure } from './record-failure.js';
 import { syncPending } from './status-message.js';
 import { APPROVAL_NOW_REQUIRED, RIGHTS_UNCHECKED, RUN_TAKEN_OVER, STEP_GAVE_UP, uncheckedFor, withdrawnFrom, type SuccessLook } from './status-views.js';
@@ -47,7 +47,7 @@ export function buildClickAnswer(record: OperationRecord | undefined, userId: st
       // command again could make the change twice, so the clicker hears what its message says.
       const failure = recordFailure(record, now);
       const saved = syncPending(record);
-      if (failure && (saved || failure.status < 400 || failure.status >= 500)) {
+      if (failure && (saved || !isRefusal(failure))) {
         const t = describeCloudError(failure, { mutation: true, saved });
         return md`Already tried after ${who(record.confirmedBy)} confirmed it: ${t.summary} ${t.nextStep}`;
       }

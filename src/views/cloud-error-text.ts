@@ -76,7 +76,7 @@ const maybeActed = (ctx: ErrorContext) =>
  * A 4xx answer is the cloud refusing before acting (provider-notes.md, "HTTP status codes"): even
  * a change whose code has no words here did nothing. Only no answer or a 5xx may have acted.
  */
-const refused = (e: CloudApiError) => e.status >= 400 && e.status < 500;
+export const isRefusal = (e: Pick<CloudApiError, 'status'>): boolean => e.status >= 400 && e.status < 500;
 const nothingChanged = md`Nothing was changed.`;
 
 /** The cloud's own words, as a value (they may carry anything). */
@@ -188,7 +188,7 @@ const MESSAGES: Record<string, Entry> = {
   ],
   HTTP_ERROR: (_d, e, ctx) => [
     e.status >= 500 ? md`The cloud had an internal error (HTTP ${e.status}).` : md`The cloud answered HTTP ${e.status} without an explanation.`,
-    ctx.mutation && !refused(e) ? maybeActed(ctx) : md`${ctx.mutation ? md`${nothingChanged} ` : md``}Try again in a minute.`,
+    ctx.mutation && !isRefusal(e) ? maybeActed(ctx) : md`${ctx.mutation ? md`${nothingChanged} ` : md``}Try again in a minute.`,
   ],
 };
 
@@ -202,7 +202,7 @@ function unknownCode(e: CloudApiError, ctx: ErrorContext): [Mrkdwn, Mrkdwn] {
   }
   return [
     md`The cloud refused: ${said(e, md`no reason given`)} (code ${val(e.code)}).`,
-    ctx.mutation && !refused(e)
+    ctx.mutation && !isRefusal(e)
       ? maybeActed(ctx)
       : md`${ctx.mutation ? md`${nothingChanged} ` : md``}Try again later; if it keeps happening, check the provider’s status page.`,
   ];
@@ -215,7 +215,7 @@ function unknownCode(e: CloudApiError, ctx: ErrorContext): [Mrkdwn, Mrkdwn] {
  * redeploys the saved rules, so retrying it is safe.
  */
 function afterSave(e: CloudApiError, [summary, nextStep]: [Mrkdwn, Mrkdwn]): [Mrkdwn, Mrkdwn] {
-  if (refused(e)) return [summary, md`The firewall change is saved but not applied on every node yet: the sync was refused. ${nextStep}`];
+  if (isRefusal(e)) return [summary, md`The firewall change is saved but not applied on every node yet: the sync was refused. ${nextStep}`];
   return [
     summary,
     md`The firewall change is saved; whether this sync reached every node is unknown. Retry the sync (it redeploys the saved rules; nothing is created twice).`,

@@ -71,6 +71,11 @@ export function lasting(fromMs: number, toMs: number): Mrkdwn {
   return trusted([...unit(Math.floor(minutes / 1440), 'day'), ...unit(Math.floor((minutes % 1440) / 60), 'hour'), ...unit(minutes % 60, 'minute')].join(' '));
 }
 
+/** `2026-11-29 10:05 UTC`: a moment where Slack's date formatting cannot be used (fallbacks, plain-text step errors). */
+export function utcMinute(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+}
+
 export function yesNo(v: boolean | null | undefined): Mrkdwn {
   return v == null ? DASH : v ? md`yes` : md`no`;
 }

@@ -9,6 +9,7 @@ import type { OperationRecord } from '../store/types.js';
 import { whyNotSent } from './change-notices.js';
 import { describeCloudError } from './cloud-error-text.js';
 import { inputMessage } from './input-message.js';
+import { utcMinute } from './format.js';
 import { cutMrkdwn, join, md, mention, oneLine, trusted, val, type Mrkdwn } from './mrkdwn.js';
 import type { WatchUnread } from '../store/watch-store.js';
 import { unreadWhy } from './watch-views.js';
@@ -89,7 +90,7 @@ export const stepWatchEnded = (what: Mrkdwn, state: string | undefined, why: 'fa
  * known, so the step says what the bot last saw, since when it could not read, and why.
  */
 export const stepWatchUnread = (what: Mrkdwn, state: string | undefined, unread: WatchUnread): string => {
-  const at = trusted(new Date(unread.since).toISOString().slice(0, 16).replace('T', ' ') + ' UTC');
+  const at = trusted(utcMinute(unread.since));
   return stepError(md`${what}: the bot could not read its state since ${at}${state ? md` (last seen ${val(state)})` : md``}, so whether it finished is unknown: ${unreadWhy(unread)}`);
 };
 

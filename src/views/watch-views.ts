@@ -13,7 +13,7 @@ import { elapsed, plural } from './format.js';
 import { accountValue } from './account-label.js';
 import { words } from './words.js';
 import { moment } from './alert-views.js';
-import { describeCloudError } from './cloud-error-text.js';
+import { describeCloudError, isRefusal } from './cloud-error-text.js';
 
 export const ACTION_KEEP_WATCHING = 'watch_keep';
 
@@ -54,7 +54,7 @@ export function unreadWhy(u: WatchUnread): Mrkdwn {
   // No answer, a 5xx or a rate limit passes by itself, and the watch asks again on its own: a
   // person's "try again in a minute" (or a read's "nothing was changed") would not fit. A refusal
   // (a revoked token, an address not allowed) keeps its next step: someone must act.
-  const passing = u.status === 0 || u.status === 429 || u.status >= 500;
+  const passing = u.status === 429 || !isRefusal(u);
   return passing ? t.summary : md`${t.summary} ${t.nextStep}`;
 }
 
