@@ -75,13 +75,19 @@ describe('a step the bot cannot record', () => {
   });
 });
 
+/** Starts a reinstall step of server 104 and confirms it (typing its hostname): it waits out its undo delay. */
+async function confirmedReinstall() {
+  const from = rig.sandbox.requests.length;
+  const before = Date.now();
+  const executionId = await runStep('server_reinstall', { ...where, server: '104', template: 'debian-12' });
+  const card = await rig.statusMessage(OPS_CHANNEL.id, before);
+  await confirmByTyping(card, 'staging-1.example.net');
+  return { from, executionId, card };
+}
+
 describe('a step whose confirmed change was never sent', () => {
   it('its undo window ended while no bot ran: the step says so, not "Nobody confirmed in time"', async () => {
-    const from = rig.sandbox.requests.length;
-    const before = Date.now();
-    const executionId = await runStep('server_reinstall', { ...where, server: '104', template: 'debian-12' });
-    const card = await rig.statusMessage(OPS_CHANNEL.id, before);
-    await confirmByTyping(card, 'staging-1.example.net');
+    const { from, executionId, card } = await confirmedReinstall();
     await until(card, 'sending in');
     clock.jump(30_000 + UNDO_LATE_LIMIT_MS + 1);
     await rig.bot.flow.sendDue();
@@ -95,11 +101,7 @@ describe('a step whose confirmed change was never sent', () => {
   });
 
   it('taken back with Undo: the step says who took it back, not "Cancelled in the channel"', async () => {
-    const from = rig.sandbox.requests.length;
-    const before = Date.now();
-    const executionId = await runStep('server_reinstall', { ...where, server: '104', template: 'debian-12' });
-    const card = await rig.statusMessage(OPS_CHANNEL.id, before);
-    await confirmByTyping(card, 'staging-1.example.net');
+    const { from, executionId, card } = await confirmedReinstall();
     await rig.click(await until(card, 'sending in'), 'op_undo', ALICE.id);
     await until(card, 'taken back');
     await tick();
@@ -109,11 +111,7 @@ describe('a step whose confirmed change was never sent', () => {
   });
 
   it('its right withdrawn during the undo window: the step says so, not that someone cancelled it', async () => {
-    const from = rig.sandbox.requests.length;
-    const before = Date.now();
-    const executionId = await runStep('server_reinstall', { ...where, server: '104', template: 'debian-12' });
-    const card = await rig.statusMessage(OPS_CHANNEL.id, before);
-    await confirmByTyping(card, 'staging-1.example.net');
+    const { from, executionId, card } = await confirmedReinstall();
     await until(card, 'sending in');
     try {
       // The channel's ceiling now stops at changes: a reinstall may not be made here any more.
