@@ -11,8 +11,8 @@ import type { SubscriptionKind } from '../store/monitor-types.js';
 import type { Block, Reply } from './types.js';
 import type { types } from '@slack/bolt';
 import { actions, button, context, LIMITS, section } from './blocks.js';
-import { date, join, md, val, type Mrkdwn } from './mrkdwn.js';
-import { elapsed, utcMinute } from './format.js';
+import { join, md, val, type Mrkdwn } from './mrkdwn.js';
+import { elapsed, moment } from './format.js';
 import { accountValue } from './account-label.js';
 import { conditionWords } from './alert-words.js';
 import { words } from './words.js';
@@ -89,11 +89,6 @@ const unwatchedOf = (a: AlertInput): UnwatchedWhy | undefined => {
 const MAX_ACTIONS = LIMITS.actionsElements - SNOOZE_CHOICES.length;
 const ACTIONS_BLOCK = 'alert_actions';
 
-/** A moment for people: Slack's date in each reader's zone, falling back to UTC. */
-export function moment(ms: number): Mrkdwn {
-  if (!Number.isFinite(ms)) return md`?`;
-  return date(ms, utcMinute(ms));
-}
 
 const duration = (from: number, to: number): Mrkdwn => (Number.isFinite(from) && Number.isFinite(to) ? words(elapsed(from, to)) : md`?`);
 const endOf = (a: AlertInput): number => (a.status === 'resolved' ? (a.resolvedAt ?? a.now) : a.now);

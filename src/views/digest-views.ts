@@ -10,11 +10,10 @@ import type { WatchRecord } from '../store/watch-store.js';
 import type { Block, Reply } from './types.js';
 import { context, fields, header, lineSections, section } from './blocks.js';
 import { md, val, type Mrkdwn } from './mrkdwn.js';
-import { bytes, elapsed, plural } from './format.js';
+import { bytes, elapsed, moment, plural } from './format.js';
 import { accountValue } from './account-label.js';
 import { invoiceLine } from './account-views.js';
 import { conditionWords } from './alert-words.js';
-import { moment } from './alert-views.js';
 import { words } from './words.js';
 
 export type DigestAlert = AlertRecord & { kind: SubscriptionKind; resource: string };

@@ -76,6 +76,15 @@ export function utcMinute(ms: number): string {
   return new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 }
 
+/**
+ * A moment for people: Slack's date in each reader's zone, falling back to UTC. Unlike "in 10
+ * minutes", it stays true in a message nobody edits until the moment comes.
+ */
+export function moment(ms: number): Mrkdwn {
+  if (!Number.isFinite(ms)) return md`?`;
+  return date(ms, utcMinute(ms));
+}
+
 export function yesNo(v: boolean | null | undefined): Mrkdwn {
   return v == null ? DASH : v ? md`yes` : md`no`;
 }

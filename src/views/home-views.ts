@@ -14,11 +14,10 @@ import type { WatchRecord } from '../store/watch-store.js';
 import type { Block } from './types.js';
 import { actions, button, context, divider, header, lineSections, LIMITS } from './blocks.js';
 import { channelRef, join, md, mention, val, type Mrkdwn } from './mrkdwn.js';
-import { bytes, elapsed } from './format.js';
+import { bytes, elapsed, moment } from './format.js';
 import { accountValue } from './account-label.js';
 import { commandOf, OUTCOME_EMOJI, userRef } from './audit-views.js';
 import { subscriptionWhat } from './subscription-views.js';
-import { moment } from './alert-views.js';
 import { words } from './words.js';
 import type { ScheduleRecord } from '../store/schedule-types.js';
 import { scheduleHomeLine, type ZoneTime } from './schedule-views.js';
@@ -111,11 +110,11 @@ function argsOf(args: Record<string, unknown>): Mrkdwn {
   return join(pairs.slice(0, 4).map(([k, v]) => md`${val(k, 30)}=${val(String(v), 40)}`), ' ');
 }
 
-function requestLine(r: HomeRequest, now: number, show: boolean, withRequester: boolean): Mrkdwn {
+function requestLine(r: HomeRequest, show: boolean, withRequester: boolean): Mrkdwn {
   const by = withRequester ? md` by ${mention(r.requestedBy)}` : md``;
   const args = argsOf(r.args);
   const waits = r.needsApproval ? md`waits for approval` : md`waits for Confirm`;
-  return md`• ${val(r.command, 80)}${args ? md` ${args}` : md``}${onAccount(r.account, show)}${by} in ${channelRef(r.channelId)} · ${waits} · expires in ${words(elapsed(now, r.expiresAt))}`;
+  return md`• ${val(r.command, 80)}${args ? md` ${args}` : md``}${onAccount(r.account, show)}${by} in ${channelRef(r.channelId)} · ${waits} · expires ${moment(r.expiresAt)}`;
 }
 
 function watchLine(w: WatchRecord, now: number, show: boolean): Mrkdwn {
@@ -174,10 +173,10 @@ export function buildHome(d: HomeData): HomeView {
   blocks.push(divider(), ...list('Account usage', d.usage.map((u) => usageLine(u, d.showAccounts)), md`No account you may read from here.`));
   blocks.push(
     divider(),
-    ...list('Your requests waiting', d.ownRequests.map((r) => requestLine(r, d.now, d.showAccounts, false)), md`Nothing of yours waits for a Confirm or an approval.`),
+    ...list('Your requests waiting', d.ownRequests.map((r) => requestLine(r, d.showAccounts, false)), md`Nothing of yours waits for a Confirm or an approval.`),
   );
   if (d.approvals) {
-    blocks.push(...list('Approvals you may give', d.approvals.map((r) => requestLine(r, d.now, d.showAccounts, true)), md`No request waits for your approval.`));
+    blocks.push(...list('Approvals you may give', d.approvals.map((r) => requestLine(r, d.showAccounts, true)), md`No request waits for your approval.`));
     if (d.approvals.length) blocks.push(context(md`Approve or cancel on the request's message in its channel.`));
   }
   blocks.push(divider(), ...list('Active watches', d.watches.map((w) => watchLine(w, d.now, d.showAccounts)), md`No active watches.`));

@@ -9,7 +9,7 @@ import type { OperationRecord } from '../store/types.js';
 import type { Block, Reply } from './types.js';
 import { actions, button, context, fields, section } from './blocks.js';
 import { codeBlock, join, md, mention, trusted, val, type Mrkdwn } from './mrkdwn.js';
-import { elapsed } from './format.js';
+import { elapsed, moment } from './format.js';
 import { accountValue } from './account-label.js';
 import { words } from './words.js';
 import { groupsUnread } from './access-views.js';
@@ -183,7 +183,7 @@ export function buildStatusMessage(s: StatusInput): Reply {
   else if (r.confirmedBy && s.needsConfirm) who.push(md`confirmed by ${mention(r.confirmedBy)}`);
   if (undone) who.push(md`taken back by ${mention(r.result!.undoneBy as string)}`);
   else if (r.status === 'cancelled' && !closedByBot) who.push(md`cancelled by ${mention(typeof r.result?.cancelledBy === 'string' ? r.result.cancelledBy : null)}`);
-  if (r.status === 'pending' && !starting) who.push(md`expires in ${words(elapsed(s.now, r.expiresAt))}`);
+  if (r.status === 'pending' && !starting) who.push(md`expires ${moment(r.expiresAt)}`);
   if (r.finishedAt && (r.status === 'succeeded' || r.status === 'failed')) {
     who.push(md`took ${words(elapsed(r.confirmedAt ?? r.createdAt, r.finishedAt))}`);
   }

@@ -7,9 +7,8 @@ import type { SubscriptionRecord } from '../store/monitor-types.js';
 import type { Reply } from './types.js';
 import { context, header, lineSections, section } from './blocks.js';
 import { join, md, mention, val, type Mrkdwn } from './mrkdwn.js';
-import { lasting, plural } from './format.js';
+import { lasting, moment, plural } from './format.js';
 import { accountValue } from './account-label.js';
-import { moment } from './alert-views.js';
 import { conditionWords } from './alert-words.js';
 
 const METRIC_NAMES: [key: string, name: Mrkdwn][] = [

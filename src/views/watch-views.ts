@@ -9,10 +9,9 @@ import type { WatchRecord, WatchUnread } from '../store/watch-store.js';
 import type { Block, Reply } from './types.js';
 import { actions, button, context, header, lineSections, section } from './blocks.js';
 import { channelRef, md, mention, val, type Mrkdwn } from './mrkdwn.js';
-import { elapsed, plural } from './format.js';
+import { elapsed, moment, plural } from './format.js';
 import { accountValue } from './account-label.js';
 import { words } from './words.js';
-import { moment } from './alert-views.js';
 import { describeCloudError, isRefusal } from './cloud-error-text.js';
 
 export const ACTION_KEEP_WATCHING = 'watch_keep';

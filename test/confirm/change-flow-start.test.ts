@@ -46,7 +46,9 @@ describe('start', () => {
     expect(msg.text).toBe('Delete SSH key `11` (`alice@laptop`): awaiting confirmation');
     expect(shown(msg)).toContain(':warning: *Delete SSH key `11` (`alice@laptop`)* — awaiting confirmation');
     expect(shown(msg)).toContain('• Servers already set up with it keep it; it can no longer be chosen for new installs.');
-    expect(shown(msg)).toContain(`Requested by <@${ALICE}> · expires in 10 minutes`);
+    // The moment itself, not "in 10 minutes": nobody edits the card until it expires.
+    const expires = rig.clock.now() + TTL;
+    expect(shown(msg)).toContain(`Requested by <@${ALICE}> · expires <!date^${expires / 1000}^{date_short_pretty} {time}|${new Date(expires).toISOString().slice(0, 16).replace('T', ' ')} UTC>`);
     expect(buttons(msg)).toEqual(['op_confirm', 'op_cancel']);
 
     expect(await get(record.id)).toMatchObject({ status: 'pending', expiresAt: rig.clock.now() + TTL, facts: { name: 'alice@laptop' }, messageTs: '1795000000.000001' });

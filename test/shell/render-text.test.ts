@@ -83,7 +83,7 @@ describe('renderBlocks', () => {
     expect(renderBlocks(reply.blocks, ctx, counter())).toEqual([
       '⚠ Deploy worker `demo` — awaiting confirmation',
       '• From `repo`.',
-      'Requested by @you · expires in 10 minutes',
+      'Requested by @you · expires 1970-01-01 00:10 UTC',
       '[1] Confirm  [2] Cancel',
     ]);
   });

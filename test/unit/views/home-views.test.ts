@@ -47,3 +47,14 @@ describe('buildHome, when it was read', () => {
     expect(line).not.toMatch(/\bago\b|\bjust now\b/);
   });
 });
+
+describe('buildHome, a request waiting', () => {
+  it('says when it expires as a moment, not "in 10 minutes" (the tab is not redrawn as time passes)', () => {
+    const AT = Date.UTC(2026, 10, 29, 9, 41);
+    const expiresAt = AT + 10 * 60_000;
+    const request = { id: 'op_1', command: '/cloud server reinstall', args: { id: '101' }, channelId: 'C1', requestedBy: 'U1', expiresAt, account: null, needsApproval: false };
+    const shown = JSON.stringify(buildHome(home({ now: AT, ownRequests: [request] })));
+    expect(shown).toContain(`waits for Confirm · expires <!date^${expiresAt / 1000}^{date_short_pretty} {time}|2026-11-29 09:51 UTC>`);
+    expect(shown).not.toContain('expires in');
+  });
+});
