@@ -9,6 +9,7 @@ import { describeCloudError, isRefusal } from '../views/cloud-error-text.js';
 import { NOTHING_TO_SYNC, RETRY_RUNNING, RETRY_TAKEN, syncedAnswer, syncedSummary, syncFailedAgain } from '../views/click-views.js';
 import type { Mrkdwn } from '../views/mrkdwn.js';
 import { syncPending } from '../views/status-message.js';
+import { STOPPED_BEFORE_SEND } from '../views/status-views.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { OperationRecord } from '../store/types.js';
 import type { ChangeFlowDeps, ClickAction, ClickOutcome, RightsUnknown } from './change-types.js';
@@ -113,10 +114,14 @@ export async function expireDue(ctx: FlowContext): Promise<number> {
   return expired.length;
 }
 
-/** After a crash: records left confirmed or running are failed — their outcome is unknown. */
 /** How long a change may sit confirmed or running before it counts as interrupted. */
 export const STALE_RUNNING_MS = 2 * 60_000;
 
+/**
+ * After a crash: a change left running is failed, its outcome unknown (its request may have
+ * reached the cloud). One left confirmed was never sent — execute.ts moves it to running before
+ * its request — so it is closed as such, not called unknown.
+ */
 export async function recoverInterrupted(ctx: FlowContext): Promise<number> {
   const { deps } = ctx;
   const now = deps.clock.now();
@@ -128,18 +133,27 @@ export async function recoverInterrupted(ctx: FlowContext): Promise<number> {
     if (r.updatedAt > staleBefore) continue;
     // Waiting out an undo delay is not interrupted: nothing was sent, and undo-window.ts sends it.
     if (r.status === 'confirmed' && typeof r.sendAt === 'number') continue;
-    const moved = await deps.store.transition(r.id, {
-      from: ['confirmed', 'running'],
-      to: 'failed',
-      now,
-      patch: { errorCode: 'INTERRUPTED', errorMessage: 'The bot stopped while this was running; its outcome is unknown.' },
-    });
+    const unsent = r.status === 'confirmed';
+    const moved = unsent
+      ? await deps.store.transition(r.id, {
+          from: ['confirmed'],
+          to: 'cancelled',
+          now,
+          patch: { errorCode: STOPPED_BEFORE_SEND, errorMessage: 'The bot stopped after the Confirm, before sending this; nothing was sent.' },
+        })
+      : await deps.store.transition(r.id, {
+          from: ['running'],
+          to: 'failed',
+          now,
+          patch: { errorCode: 'INTERRUPTED', errorMessage: 'The bot stopped while this was running; its outcome is unknown.' },
+        });
     if (!moved.ok) continue;
     n++;
     const op = ctx.opOf(r);
     if (op?.change) {
       await ctx.editStatus(op, moved.record, now);
-      await ctx.audit(op, moved.record, 'failed');
+      if (unsent) await ctx.audit(op, moved.record, 'cancelled', 'the bot stopped after the Confirm and before sending it; nothing was sent');
+      else await ctx.audit(op, moved.record, 'failed');
     }
   }
   return n;

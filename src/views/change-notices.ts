@@ -6,7 +6,7 @@ import { md, mention, val, type Mrkdwn } from './mrkdwn.js';
 import { describeCloudError, isRefusal } from './cloud-error-text.js';
 import { recordFailure } from './record-failure.js';
 import { syncPending } from './status-message.js';
-import { APPROVAL_NOW_REQUIRED, RIGHTS_UNCHECKED, RUN_TAKEN_OVER, STEP_GAVE_UP, uncheckedFor, withdrawnFrom, type SuccessLook } from './status-views.js';
+import { APPROVAL_NOW_REQUIRED, RIGHTS_UNCHECKED, RUN_TAKEN_OVER, STEP_GAVE_UP, STOPPED_BEFORE_SEND, uncheckedFor, withdrawnFrom, type SuccessLook } from './status-views.js';
 
 export function buildNotInChannel(slackCode: string): Reply {
   const why =
@@ -73,5 +73,6 @@ export function whyNotSent(record: OperationRecord, who: (id: string | null) => 
   if (record.errorCode === RIGHTS_UNCHECKED) return md`Not sent: Slack could not tell the bot in time whether the right to make this change here still held.`;
   if (record.errorCode === APPROVAL_NOW_REQUIRED) return md`Not sent: the channel’s rules now want a second admin’s approval, which this change never had.`;
   if (record.errorCode === RUN_TAKEN_OVER) return md`The bot running this scheduled change stopped before sending it, so the request was closed; nothing was sent.`;
+  if (record.errorCode === STOPPED_BEFORE_SEND) return md`The bot stopped after the Confirm and before sending this, so the request was closed; nothing was sent. Run the command again if it is still wanted.`;
   return md`Cancelled by ${who(typeof record.result?.cancelledBy === 'string' ? record.result.cancelledBy : null)}; nothing was done.`;
 }

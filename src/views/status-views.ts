@@ -29,6 +29,11 @@ export const STEP_GAVE_UP = 'STEP_GAVE_UP';
  * running it stopped before sending it and another took the run over (app/schedule-run.ts).
  */
 export const RUN_TAKEN_OVER = 'RUN_TAKEN_OVER';
+/**
+ * The error code of a change the bot closed after a restart because it was confirmed but never
+ * sent: the process stopped between the Confirm and the request (confirm/upkeep.ts).
+ */
+export const STOPPED_BEFORE_SEND = 'STOPPED_BEFORE_SEND';
 
 /**
  * The error codes of a change the undo window did not send when its delay ended (undo-window.ts):
@@ -47,6 +52,7 @@ export const RIGHTS_UNCHECKED = 'RIGHTS_UNCHECKED';
 const CLOSED_BY_BOT = new Map<string | null, Mrkdwn>([
   [STEP_GAVE_UP, md`closed — the workflow stopped waiting for a Confirm; nothing was sent`],
   [RUN_TAKEN_OVER, md`closed — the bot running this scheduled change stopped before sending it; nothing was sent`],
+  [STOPPED_BEFORE_SEND, md`closed — the bot stopped after the Confirm, before sending it; nothing was sent`],
   [RIGHTS_WITHDRAWN, md`not sent — the right to make it here was withdrawn during its undo window; nothing was sent`],
   [APPROVAL_NOW_REQUIRED, md`not sent — the channel’s rules now want a second admin’s approval, which this change never had; nothing was sent`],
   [RIGHTS_UNCHECKED, md`not sent — Slack could not tell the bot in time whether the right to make it here still holds; nothing was sent`],
