@@ -27,8 +27,8 @@ const CHANNEL = /^[CG][A-Z0-9]{2,20}$/;
 
 export function registerUnfurls(routes: ListenerRoutes, deps: UnfurlListenerDeps): void {
   routes.event('link_shared', async ({ event }) => {
-    // A card is public: it goes only where the bot was invited, never into any channel a link is pasted in.
-    if (event.source === 'composer' || event.is_bot_user_member === false || !CHANNEL.test(event.channel) || !deps.slack.unfurl) return;
+    // A card is public: it goes only where Slack says the bot was invited (a missing flag is not a yes), never into any channel a link is pasted in.
+    if (event.source === 'composer' || event.is_bot_user_member !== true || !CHANNEL.test(event.channel) || !deps.slack.unfurl) return;
     const unfurl = deps.slack.unfurl.bind(deps.slack);
     deps.afterAck.run('a link unfurl', async () => {
       const cards = await deps.core.unfurl({ userId: event.user, channelId: event.channel, urls: event.links.map((l) => l.url) });

@@ -69,7 +69,7 @@ export async function press(r: BotRig, modal: { view: JsonObject; id: string }, 
 let seq = 0;
 
 /** A person posts `urls` in a channel; Slack sends link_shared. Resolves once the bot's work is done. */
-export async function share(r: BotRig, urls: string[], opts: { userId?: string; channelId?: string; source?: 'composer'; botIsMember?: boolean } = {}) {
+export async function share(r: BotRig, urls: string[], opts: { userId?: string; channelId?: string; source?: 'composer'; botIsMember?: boolean | null } = {}) {
   const channelId = opts.channelId ?? OPS_CHANNEL.id;
   const ts = tsAt(Date.now(), ++seq);
   r.slack.shareLinks(channelId, ts, urls);

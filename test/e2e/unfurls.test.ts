@@ -86,6 +86,12 @@ describe('link unfurls', () => {
     expect(shared.calls).toEqual([]);
   });
 
+  it('an event that does not say the bot is in the channel is not unfurled either (a card is public)', async () => {
+    const shared = await share(rig, [`${PANEL}/servers/101`], { botIsMember: null });
+    expect(shared.cloud).toEqual([]);
+    expect(shared.calls).toEqual([]);
+  });
+
   it('a button on the card runs its read for whoever presses it, answered privately, the card left as it was', async () => {
     const url = `${PANEL}/servers/101`;
     const shared = await share(rig, [url]);

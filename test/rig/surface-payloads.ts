@@ -60,8 +60,8 @@ export interface LinkSharedInput {
   userId?: string;
   channelId?: string;
   source?: 'conversations_history' | 'composer';
-  /** Whether the bot is in the channel (Slack's `is_bot_user_member`); default true. */
-  botIsMember?: boolean;
+  /** Whether the bot is in the channel (Slack's `is_bot_user_member`); default true; null leaves the field out. */
+  botIsMember?: boolean | null;
   nowMs?: number;
 }
 
@@ -76,7 +76,7 @@ export function linkSharedEnvelope(input: LinkSharedInput): JsonObject {
       type: 'link_shared',
       // In the composer the message is not posted yet: Slack names no channel or ts there.
       channel: composer ? 'COMPOSER' : (input.channelId ?? OPS_CHANNEL.id),
-      is_bot_user_member: input.botIsMember ?? true,
+      ...(input.botIsMember === null ? {} : { is_bot_user_member: input.botIsMember ?? true }),
       user: input.userId ?? ALICE.id,
       message_ts: composer ? `${input.userId ?? ALICE.id}-${randomBytes(8).toString('hex')}` : input.messageTs,
       unfurl_id: `C-${randomBytes(12).toString('hex')}`,
