@@ -45,6 +45,11 @@ export function readScheduled(typed: string, catalog: Catalog): ScheduledCommand
     return { ok: false, problem: md`${val(op.command)} opens a form when typed bare; give its arguments in the quotes` };
   }
   if ((Object.values(op.args) as ArgSpec[]).some((a) => a.kind === 'modal')) return { ok: false, problem: md`${val(op.command)} asks for a secret in a form, so it cannot run unattended` };
+  // The bot's own changes (mute, maintenance, subscribe, alias, watch cancel) act on its records at
+  // once and have no change flow for a schedule to confirm; a schedule runs the cloud's.
+  if (!op.change && op.scope !== 'cloud' && op.tier === 'change') {
+    return { ok: false, problem: md`${val(op.command)} changes the bot’s own settings, not the cloud; a schedule runs cloud changes and reads, so it cannot be scheduled` };
+  }
   // A scheduled read's answer is posted in the channel, for everyone there. A credential, the
   // audit trail, the policy and invoices are answered to the asker alone (README, "What is never
   // shown"), so they are never scheduled; read at each run too, this stops one scheduled before.

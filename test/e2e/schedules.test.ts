@@ -137,6 +137,9 @@ describe('scheduling', () => {
       ['schedule "audit" daily 02:00', '/cloud audit list` is answered only to the person who asks'],
       ['schedule "account invoices" daily 02:00', '/cloud account invoices` is answered only to the person who asks'],
       ['schedule "policy" daily 02:00', '/cloud policy show` is answered only to the person who asks'],
+      // The bot's own changes: not "answered only to the asker" (they answer nobody privately).
+      ['schedule "mute sub_aaaaaaaaaa 2h" daily 02:00', '/cloud mute set` changes the bot’s own settings, not the cloud'],
+      ['schedule "maintenance server 101 1h" daily 02:00', '/cloud maintenance server` changes the bot’s own settings, not the cloud'],
     ] as const) {
       const r = await rig.command(line);
       expect(visibleText(r.final), line).toContain(words);
