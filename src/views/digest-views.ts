@@ -2,7 +2,8 @@
  * The daily digest (issue 13): one message per channel and day with usage against limits,
  * unpaid invoices, what changed in the last 24 hours (from the alerts) and active watches.
  * Every section says "none" when empty, and long lists end in "+N more" so the message fits
- * Slack's limits whatever the day held. Posted to the channel: it mentions nobody.
+ * Slack's limits whatever the day held; the alert sections and the summary count every alert of
+ * the day (`totals`), not just those the store listed. Posted to the channel: it mentions nobody.
  */
 import type { AccountUsage, Invoice } from '../cloud-api/schemas.js';
 import type { AlertRecord, SubscriptionKind } from '../store/monitor-types.js';
@@ -28,8 +29,13 @@ export interface DigestInput {
   usage: AccountUsage | { error: string } | undefined;
   /** Unpaid or overdue ones; 'not-allowed' where the channel may not read invoices. */
   invoices: Invoice[] | { error: string } | 'not-allowed' | undefined;
-  /** Alerts of the last 24 hours; 'unreadable' when the bot's store could not list them (never shown as none). */
+  /** Alerts of the last 24 hours (the newest, as many as the store listed); 'unreadable' when the bot's store could not list them (never shown as none). */
   alerts: DigestAlert[] | 'unreadable';
+  /**
+   * How many server changes and failed builds the last 24 hours held, when `alerts` may not
+   * hold them all (the store lists the newest only): those not listed are counted, never left out.
+   */
+  totals?: { servers: number; builds: number };
   /** Active watches; 'unreadable' when the bot's store could not list them (never shown as none). */
   watches: WatchRecord[] | 'unreadable';
 }
@@ -43,14 +49,19 @@ const FLAG_PERCENT = 90;
 
 const isError = (v: unknown): v is { error: string } => typeof v === 'object' && v !== null && 'error' in v && !Array.isArray(v);
 
-/** A title line and its list, at most DIGEST_LIST_MAX lines, cut to LIST_BLOCKS sections. */
-function list(title: Mrkdwn, lines: Mrkdwn[], empty: Mrkdwn): Block[] {
-  if (lines.length === 0) return [section(md`*${title}*\n_${empty}_`)];
+/**
+ * A title line and its list, at most DIGEST_LIST_MAX lines, cut to LIST_BLOCKS sections. `total`
+ * (at least the lines given) is how many there were: those not shown are counted after "+".
+ */
+function list(title: Mrkdwn, lines: Mrkdwn[], empty: Mrkdwn, total = lines.length, more: Mrkdwn = md``): Block[] {
+  const all = Math.max(total, lines.length);
+  if (all === 0) return [section(md`*${title}*\n_${empty}_`)];
+  if (lines.length === 0) return [section(md`*${title}*\n_${all}${more}, not listed here_`)];
   const shown = lines.slice(0, DIGEST_LIST_MAX);
-  const hidden = lines.length - shown.length;
-  if (hidden > 0) shown.push(md`_+${hidden} more_`);
+  const hidden = all - shown.length;
+  if (hidden > 0) shown.push(md`_+${hidden} more${more}_`);
   // When sections run out the "+N more" line is among those cut: count it out.
-  return lineSections([md`*${title}*`, ...shown], LIST_BLOCKS, (n) => md`+${hidden > 0 ? n - 1 + hidden : n} more`);
+  return lineSections([md`*${title}*`, ...shown], LIST_BLOCKS, (n) => md`+${hidden > 0 ? n - 1 + hidden : n} more${more}`);
 }
 
 function ratio(used: number | null | undefined, limit: number | null | undefined, show: (n: number) => Mrkdwn): Mrkdwn {
@@ -104,6 +115,10 @@ export function buildDigest(d: DigestInput): Reply {
   const alerts = d.alerts === 'unreadable' ? [] : d.alerts;
   const servers = alerts.filter((a) => a.kind === 'server');
   const builds = alerts.filter((a) => a.kind === 'worker' && a.condition === 'failed');
+  // What the day held, of which the lists show the newest.
+  const serverCount = Math.max(servers.length, d.totals?.servers ?? 0);
+  const buildCount = Math.max(builds.length, d.totals?.builds ?? 0);
+  const day24 = md` in the last 24 hours`;
   const notRead = (title: Mrkdwn) => [section(md`*${title}*\n_could not be read from the bot's database right now_`)];
   const unpaid = Array.isArray(d.invoices) ? d.invoices.length : 0;
   const on = d.account !== undefined ? md` (account ${accountValue(d.account)})` : md``;
@@ -112,14 +127,14 @@ export function buildDigest(d: DigestInput): Reply {
     context(md`${day} · ${val(d.tz)} · the last 24 hours${d.account !== undefined ? md` · account ${accountValue(d.account)}` : md``}`),
     ...usageBlocks(d.usage),
     ...invoiceBlocks(d.invoices, d.now),
-    ...(unread ? notRead(md`Servers that changed state`) : list(md`Servers that changed state`, servers.map((a) => alertLine(a, d.now)), md`none`)),
-    ...(unread ? notRead(md`Failed builds`) : list(md`Failed builds`, builds.map((a) => alertLine(a, d.now)), md`none`)),
+    ...(unread ? notRead(md`Servers that changed state`) : list(md`Servers that changed state`, servers.map((a) => alertLine(a, d.now)), md`none`, serverCount, day24)),
+    ...(unread ? notRead(md`Failed builds`) : list(md`Failed builds`, builds.map((a) => alertLine(a, d.now)), md`none`, buildCount, day24)),
     ...(d.watches === 'unreadable'
       ? [section(md`*Active watches*\n_could not be read from the bot's database right now_`)]
       : list(md`Active watches`, d.watches.map((w) => watchLine(w, d.now)), md`none`)),
   ];
   const watchCount = d.watches === 'unreadable' ? md`active watches unknown` : plural(d.watches.length, md`active watch`, md`active watches`);
-  const changes = unread ? md`changes unknown` : md`${plural(servers.length, md`server change`, md`server changes`)}, ${plural(builds.length, md`failed build`, md`failed builds`)}`;
+  const changes = unread ? md`changes unknown` : md`${plural(serverCount, md`server change`, md`server changes`)}, ${plural(buildCount, md`failed build`, md`failed builds`)}`;
   const summary = md`${changes}, ${Array.isArray(d.invoices) ? md`${plural(unpaid, md`unpaid invoice`, md`unpaid invoices`)}, ` : md``}${watchCount}`;
   return { text: md`Daily digest ${day}${on}: ${summary}`, blocks };
 }

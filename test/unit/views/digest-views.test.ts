@@ -127,6 +127,31 @@ describe('buildDigest', () => {
     expect(more).toContain(200 - shownServers);
   });
 
+  it('when the day held more alerts than were listed, counts them all and says how many more there were', () => {
+    // Two server changes and one failed build listed, out of 40 and 7 the last 24 hours held.
+    const r = buildDigest(digest({ totals: { servers: 40, builds: 7 } }));
+    const json = shownJson(r);
+    expect(r.text).toBe('Daily digest 2026-11-22: 40 server changes, 7 failed builds, 1 unpaid invoice, 1 active watch');
+    expect(json).toContain(':white_check_mark: Server `101` powered off — resolved after 12 minutes');
+    expect(json).toMatch(/Server `101` busy \(reinstalling\)[^"]*\\n_\+38 more in the last 24 hours_/);
+    expect(json).toMatch(/Worker `uuid-2` failed \(failed\)[^"]*\\n_\+6 more in the last 24 hours_/);
+    assertBlockKitValid(r);
+  });
+
+  it('a section none of whose alerts were listed says how many there were, never "none"', () => {
+    const r = buildDigest(digest({ alerts: [alertOf()], totals: { servers: 1, builds: 3 } }));
+    const json = shownJson(r);
+    expect(json).toContain('*Failed builds*\\n_3 in the last 24 hours, not listed here_');
+    expect(json.match(/_none_/g)).toBeNull();
+    expect(r.text).toContain('1 server change, 3 failed builds');
+  });
+
+  it('totals below what was listed count what was listed (a count is never less than the list)', () => {
+    const r = buildDigest(digest({ totals: { servers: 0, builds: 0 } }));
+    expect(r.text).toContain('2 server changes, 1 failed build');
+    expect(shownJson(r)).not.toContain('more');
+  });
+
   it('counts exactly what it leaves out when the sections run out before the cap', () => {
     const invoices = Array.from({ length: 30 }, (_, i) => ({ id: 1000 + i, status: 's'.repeat(400), type: 't'.repeat(400), total: 1, amount_due: 1, created_at: null }));
     const r = buildDigest(digest({ invoices }));
