@@ -21,6 +21,8 @@ import { DIGEST_INVOICES_READ, READ_OF, type MayRead } from './reads.js';
 export const DEFAULT_DIGEST_AT = '09:00';
 export const DEFAULT_DIGEST_TZ = 'UTC';
 const DAY_MS = 24 * 60 * 60_000;
+/** Alerts of the day a digest reads to list (the newest); beyond them it only counts (`countSince`). */
+export const DIGEST_ALERTS_READ = 50;
 
 export interface DigestSources {
   stores: MonitorStores;
@@ -79,17 +81,29 @@ export function createDigests(deps: DigestSources) {
     }
     const bySub = new Map(all.map((s) => [s.id, s]));
     // A list the store could not give is said so, never shown as "none" — nor the digest lost (its day is claimed).
-    const since = await deps.stores.alerts.listSince(sub.channelId, now - DAY_MS, 50).catch((error: unknown) => {
+    const unreadable = (error: unknown) => {
       deps.logger.warn('could not list alerts for a digest', { error });
       return 'unreadable' as const;
-    });
+    };
+    const since = await deps.stores.alerts.listSince(sub.channelId, now - DAY_MS, DIGEST_ALERTS_READ).catch(unreadable);
+    // A full list may not be the whole day: what it left out is counted (the view says "+N more").
+    const counts = since !== 'unreadable' && since.length >= DIGEST_ALERTS_READ ? await deps.stores.alerts.countSince(sub.channelId, now - DAY_MS).catch(unreadable) : undefined;
     const alerts =
-      since === 'unreadable'
-        ? since
+      since === 'unreadable' || counts === 'unreadable'
+        ? ('unreadable' as const)
         : since.flatMap((a) => {
             const s = bySub.get(a.subscriptionId);
             return s ? [{ ...a, kind: s.kind, resource: s.resource }] : [];
           });
+    let totals: DigestInput['totals'];
+    if (counts && counts !== 'unreadable') {
+      totals = { servers: 0, builds: 0 };
+      for (const c of counts) {
+        const kind = bySub.get(c.subscriptionId)?.kind;
+        if (kind === 'server') totals.servers += c.count;
+        else if (kind === 'worker' && c.condition === 'failed') totals.builds += c.count;
+      }
+    }
     const listed = await (deps.watches?.() ?? Promise.resolve([])).catch((error: unknown) => {
       deps.logger.warn('could not list watches for a digest', { error });
       return 'unreadable' as const;
@@ -104,6 +118,7 @@ export function createDigests(deps: DigestSources) {
       usage,
       invoices,
       alerts,
+      ...(totals ? { totals } : {}),
       watches,
     };
     const reply = buildDigest(input);

@@ -22,6 +22,7 @@ export { newWatchId, WATCH_ID_PATTERN } from './ids.js';
 export { ALERT_ID_PATTERN, SUBSCRIPTION_ID_PATTERN, newAlertId, newSubscriptionId } from './ids.js';
 export type {
   AlertRecord,
+  AlertCount,
   AlertStatus,
   AlertStore,
   LeaseStore,

@@ -191,6 +191,14 @@ function createAlertStore(sql: Sql): AlertStore {
       .orderBy(raw`${f.seq} DESC`)
       .limit(f.typed<number>(p('n'), 'int')),
   );
+  const countOf = sql.prepare((k, p) =>
+    k
+      .selectFrom('alerts')
+      .select(['subscription_id', 'condition', raw<number>`COUNT(*)`.as('count')])
+      .where('channel_id', '=', p('c'))
+      .where(raw<boolean>`(started_at >= ${f.typed(p('since'), 'bigint')} OR resolved_at >= ${f.typed(p('since'), 'bigint')})`)
+      .groupBy(['subscription_id', 'condition']),
+  );
 
   return {
     async open(input) {
@@ -231,6 +239,12 @@ function createAlertStore(sql: Sql): AlertStore {
       assertText(channelId, 'channelId');
       assertInteger(from, 'since');
       return (await sql.all<AlertRow>(since, { c: channelId, since: from, n: clampAlertLimit(limit) })).map(toAlert);
+    },
+    async countSince(channelId, from) {
+      assertText(channelId, 'channelId');
+      assertInteger(from, 'since');
+      const rows = await sql.all<{ subscription_id: string; condition: string; count: number | string }>(countOf, { c: channelId, since: from });
+      return rows.map((r) => ({ subscriptionId: r.subscription_id, condition: r.condition, count: Number(r.count) }));
     },
   };
 }

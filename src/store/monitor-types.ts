@@ -96,6 +96,14 @@ export interface AlertStore {
   editShown(id: string): Promise<void>;
   /** Alerts of a channel that started or resolved at or after `since`, newest first (the digest). */
   listSince(channelId: string, since: number, limit: number): Promise<AlertRecord[]>;
+  /** How many alerts `listSince` would give with no limit, per subscription and condition (the digest's totals). */
+  countSince(channelId: string, since: number): Promise<AlertCount[]>;
+}
+
+export interface AlertCount {
+  subscriptionId: string;
+  condition: string;
+  count: number;
 }
 
 /** The last state the monitor committed for a polled resource (keyed `account|kind|resource`). */

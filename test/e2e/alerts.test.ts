@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BOB, OPS_CHANNEL, type FakeChannel } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig, type BotRigOptions } from './bot-rig.js';
+import { DIGEST_LIST_MAX } from '../../src/views/digest-views.js';
 import { after, alertButtons, monitorPolls, postedIn, powerFromPanel, setClock, INTERVAL, MONITOR, OFF, RECHECK, STATUS } from './rig-alerts.js';
 
 let rig: BotRig;
@@ -198,5 +199,25 @@ describe('the daily digest', () => {
     await rig.bot.monitor.tick(); await rig.bot.monitor.idle();
     expect(digests().map(text)).toEqual([expect.stringContaining(iso(day0)), expect.stringContaining(`Daily digest — ${iso(day0 + DAY)}`)]);
     expect(reads()).toBe(4);
+  });
+
+  it('counts every server change of the last 24 hours, those beyond the ones it lists too', async () => {
+    await start();
+    const day0 = Math.ceil(rig.clock.now() / DAY) * DAY + DAY;
+    setClock(rig, at(day0, 8, 0));
+    const server = await subscribe('server 101');
+    await subscribe('digest --at 09:00 --tz UTC');
+    // 60 short incidents of server 101 overnight: more than the digest reads from the store.
+    for (let i = 0; i < 60; i++) {
+      const started = at(day0, 2, i);
+      const { record } = await rig.store.alerts.open({ subscriptionId: server, channelId: OPS_CHANNEL.id, condition: 'power-off', startedAt: started, detail: { state: 'stopped' } });
+      await rig.store.alerts.resolve(record.id, started + 30_000);
+    }
+    setClock(rig, at(day0, 9, 0));
+    await rig.bot.monitor.tick(); await rig.bot.monitor.idle();
+    const [digest, ...more] = digests();
+    expect(more).toEqual([]);
+    expect(digest!.text).toMatch(/: 60 server changes, 0 failed builds,/);
+    expect(text(digest!)).toContain(`+${60 - DIGEST_LIST_MAX} more in the last 24 hours`);
   });
 });

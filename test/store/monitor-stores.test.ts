@@ -228,6 +228,33 @@ describeStores((t) => {
       expect((await store.alerts.listSince('C_DEV', T0, 10)).map((a) => a.id)).toEqual([a2.id]);
     });
 
+    it('countSince: every alert of a channel that started or resolved since, per subscription and condition, with no limit', async () => {
+      const store = t.open(t.file());
+      const s1 = await setup(store);
+      const s2 = (await store.subscriptions.add(newSub({ kind: 'worker', resource: 'uuid-1' }))).record.id;
+      const dev = (await store.subscriptions.add(newSub({ channelId: 'C_DEV' }))).record.id;
+      // 600 incidents of s1 (more than listSince ever gives), two of s2, one long one resolved
+      // since, one over before `since`, and one in another channel.
+      for (let i = 0; i < 600; i++) await store.alerts.resolve((await store.alerts.open(newAlert(s1, { startedAt: T0 + i }))).record.id, T0 + i + 1);
+      for (let i = 0; i < 2; i++) await store.alerts.resolve((await store.alerts.open(newAlert(s2, { condition: 'failed', startedAt: T0 + i }))).record.id, T0 + i + 1);
+      await store.alerts.resolve((await store.alerts.open(newAlert(s2, { condition: 'building', startedAt: T0 - 50_000 }))).record.id, T0 + 5);
+      await store.alerts.resolve((await store.alerts.open(newAlert(s2, { condition: 'stale', startedAt: T0 - 50_000 }))).record.id, T0 - 40_000);
+      await store.alerts.open(newAlert(dev, { channelId: 'C_DEV', startedAt: T0 }));
+      const counted = await store.alerts.countSince('C_OPS', T0);
+      const key = (c: { subscriptionId: string; condition: string }) => `${c.subscriptionId}|${c.condition}`;
+      expect([...counted].sort((a, b) => key(a).localeCompare(key(b)))).toEqual(
+        [
+          { subscriptionId: s1, condition: 'power-off', count: 600 },
+          { subscriptionId: s2, condition: 'building', count: 1 },
+          { subscriptionId: s2, condition: 'failed', count: 2 },
+        ].sort((a, b) => key(a).localeCompare(key(b))),
+      );
+      expect(await store.alerts.countSince('C_OPS', T0 + 1_000)).toEqual([]);
+      expect(await store.alerts.countSince('C_DEV', T0)).toEqual([{ subscriptionId: dev, condition: 'power-off', count: 1 }]);
+      await expect(store.alerts.countSince('', T0)).rejects.toThrow(/channelId must be a non-empty string/);
+      await expect(store.alerts.countSince('C_OPS', 1.5)).rejects.toThrow(/since must be an integer/);
+    });
+
     it('resolve marks the closing edit owed when the alert has a message; editShown clears it; kept across a reopen', async () => {
       const path = t.file();
       const store = t.open(path);
