@@ -3,7 +3,7 @@
  * records, and the checked parameters of their INSERTs: one definition for SQLite and PostgreSQL.
  */
 import { ALERT_ID_PATTERN, SUBSCRIPTION_ID_PATTERN } from './ids.js';
-import type { AlertRecord, AlertStatus, NewAlert, NewSubscription, SubscriptionKind, SubscriptionRecord } from './monitor-types.js';
+import type { AlertRecord, AlertStatus, DigestOwed, NewAlert, NewSubscription, SubscriptionKind, SubscriptionRecord } from './monitor-types.js';
 import { accountParam, assertInteger, assertText, objectToJson } from './operation-rows.js';
 import { everyValue } from './every-value.js';
 import { camelRow, snakeParams } from './camel-row.js';
@@ -28,6 +28,11 @@ export interface SubscriptionRow {
   muted_until: number | null;
   removed_at: number | null;
   last_run: string | null;
+  /** The day's digest post not yet seen in its channel (migration 20): 'unclear' or 'failed'; NULL when nothing is owed. */
+  run_owed: string | null;
+  run_tries: number;
+  run_next_at: number | null;
+  run_since: number | null;
 }
 
 export interface AlertRow {
@@ -56,7 +61,22 @@ export function toSubscription(r: SubscriptionRow): SubscriptionRecord {
     ...camelRow(r, ['id', 'channel_id', 'account', 'resource', 'created_by', 'created_at', 'muted_until', 'removed_at', 'last_run']),
     kind: r.kind as SubscriptionKind,
     params: parseObject(r.params, `subscriptions.params of ${r.id}`),
+    runOwed: toDigestOwed(r),
   };
+}
+
+function toDigestOwed(r: SubscriptionRow): DigestOwed | null {
+  if (r.run_owed === null) return null;
+  if (!(DIGEST_OUTCOMES as readonly string[]).includes(r.run_owed)) throw new Error(`subscriptions.run_owed of ${r.id} is unknown: ${r.run_owed}`);
+  // A try always sets its times; a row without them (never written so) is taken as due now.
+  return { outcome: r.run_owed as DigestOwed['outcome'], tries: r.run_tries, nextAt: r.run_next_at ?? 0, since: r.run_since ?? 0 };
+}
+
+/** What a digest's try came to, when its post is still owed. */
+export const DIGEST_OUTCOMES = everyValue<DigestOwed['outcome']>()(['unclear', 'failed']);
+
+export function assertDigestOutcome(value: unknown): asserts value is DigestOwed['outcome'] {
+  if (!(DIGEST_OUTCOMES as readonly unknown[]).includes(value)) throw new TypeError(`outcome must be ${DIGEST_OUTCOMES.join(' or ')}`);
 }
 
 export function toAlert(r: AlertRow): AlertRecord {

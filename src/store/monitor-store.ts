@@ -13,6 +13,7 @@ import {
   alertInsertParams,
   assertAlertId,
   assertDay,
+  assertDigestOutcome,
   assertIdText,
   assertLease,
   assertMuteUntil,
@@ -96,14 +97,43 @@ function createSubscriptionStore(sql: Sql): SubscriptionStore {
   const muteOne = sql.prepare((k, p) =>
     k.updateTable('subscriptions').set({ muted_until: f.typed<number>(p('until'), 'bigint') }).where('id', '=', p('id')).where('removed_at', 'is', null).returningAll(),
   );
+  // A new day's claim starts its digest's post afresh: owed (one try, unclear) or nothing owed.
   const claim = sql.prepare((k, p) =>
     k
       .updateTable('subscriptions')
-      .set({ last_run: f.typed<string>(p('day'), 'text') })
+      .set({
+        last_run: f.typed<string>(p('day'), 'text'),
+        run_owed: f.typed<string | null>(p('owed'), 'text'),
+        run_tries: f.typed<number>(p('tries'), 'int'),
+        run_next_at: f.typed<number | null>(p('until'), 'bigint'),
+        run_since: f.typed<number | null>(p('now'), 'bigint'),
+      })
       .where('id', '=', p('id'))
       .where('removed_at', 'is', null)
       .where(raw<boolean>`(last_run IS NULL OR last_run <> ${f.typed(p('day'), 'text')})`)
       .returning('id'),
+  );
+  // The next try of an owed post: one caller per try (the count is the compare-and-set).
+  const retry = sql.prepare((k, p) =>
+    k
+      .updateTable('subscriptions')
+      .set({ run_owed: 'unclear', run_tries: raw<number>`run_tries + 1`, run_next_at: f.typed<number>(p('until'), 'bigint') })
+      .where('id', '=', p('id'))
+      .where('removed_at', 'is', null)
+      .where('last_run', '=', p('day'))
+      .where('run_owed', '=', p('outcome'))
+      .where('run_tries', '=', f.typed<number>(p('tries'), 'int'))
+      .where('run_next_at', '<=', f.typed<number>(p('now'), 'bigint'))
+      .returning('id'),
+  );
+  const settle = sql.prepare((k, p) =>
+    k
+      .updateTable('subscriptions')
+      .set({ run_owed: f.typed<string | null>(p('owed'), 'text'), run_next_at: f.typed<number | null>(p('next'), 'bigint') })
+      .where('id', '=', p('id'))
+      .where('last_run', '=', p('day'))
+      .where('run_tries', '=', f.typed<number>(p('tries'), 'int'))
+      .where('run_owed', 'is not', null),
   );
   const one = async (q: typeof byId, values: Record<string, unknown>) => {
     const row = await sql.one<SubscriptionRow>(q, values);
@@ -136,10 +166,34 @@ function createSubscriptionStore(sql: Sql): SubscriptionStore {
       assertMuteUntil(until);
       return one(muteOne, { id, until });
     },
-    async claimRun(id, day) {
+    async claimRun(id, day, sending) {
       assertIdText(id);
       assertDay(day);
-      return (await sql.one(claim, { id, day })) !== undefined;
+      if (sending) {
+        assertInteger(sending.now, 'now');
+        assertInteger(sending.until, 'until');
+      }
+      const owed = sending ? { owed: 'unclear', tries: 1, until: sending.until, now: sending.now } : { owed: null, tries: 0, until: null, now: null };
+      return (await sql.one(claim, { id, day, ...owed })) !== undefined;
+    },
+    async retryRun(id, day, seen, now, until) {
+      assertIdText(id);
+      assertDay(day);
+      assertDigestOutcome(seen.outcome);
+      assertInteger(seen.tries, 'tries');
+      assertInteger(now, 'now');
+      assertInteger(until, 'until');
+      return (await sql.one(retry, { id, day, outcome: seen.outcome, tries: seen.tries, now, until })) !== undefined;
+    },
+    async settleRun(id, day, tries, next) {
+      assertIdText(id);
+      assertDay(day);
+      assertInteger(tries, 'tries');
+      if (next) {
+        assertDigestOutcome(next.outcome);
+        assertInteger(next.nextAt, 'nextAt');
+      }
+      return (await sql.run(settle, { id, day, tries, owed: next?.outcome ?? null, next: next?.nextAt ?? null })) > 0;
     },
   };
 }

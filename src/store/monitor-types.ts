@@ -23,8 +23,25 @@ export interface SubscriptionRecord {
   /** Epoch ms until which nothing is posted for it; null when not muted. */
   mutedUntil: number | null;
   removedAt: number | null;
-  /** digest: the local day (YYYY-MM-DD) of the last digest posted; null before the first. */
+  /** digest: the local day (YYYY-MM-DD) of the last digest claimed (posted once); null before the first. */
   lastRun: string | null;
+  /** digest: the post of day `lastRun` while it is not yet seen in its channel; null when nothing is owed. */
+  runOwed: DigestOwed | null;
+}
+
+/** A day's digest whose post is not yet seen in its channel (migration 20). */
+export interface DigestOwed {
+  /**
+   * 'unclear': a try sent it, or may be sending it, and no answer said whether it landed — it is
+   * looked for in the channel before being posted again. 'failed': it definitely did not land.
+   */
+  outcome: 'unclear' | 'failed';
+  /** Tries made for the day (each posts, or looks for the post first). */
+  tries: number;
+  /** When the next try may start (while a try runs: when it is taken as stopped). */
+  nextAt: number;
+  /** When the day's first try started: the post is looked for from there. */
+  since: number;
 }
 
 export interface NewSubscription {
@@ -49,8 +66,24 @@ export interface SubscriptionStore {
   remove(id: string, now: number): Promise<SubscriptionRecord | undefined>;
   /** Sets (or with null clears) mutedUntil of an active one; undefined if unknown or removed. */
   mute(id: string, until: number | null): Promise<SubscriptionRecord | undefined>;
-  /** Compare-and-set lastRun to `day` if it differs: true for exactly one caller per day. */
-  claimRun(id: string, day: string): Promise<boolean>;
+  /**
+   * Compare-and-set lastRun to `day` if it differs: true for exactly one caller per day. With
+   * `sending` (a try starts now) the day's post is owed from then — unclear, one try, taken as
+   * stopped at `sending.until` unless settled (`settleRun`); without, nothing is owed.
+   */
+  claimRun(id: string, day: string, sending?: { now: number; until: number }): Promise<boolean>;
+  /**
+   * Claims the next try of day `day`'s owed post: true for exactly one caller, and only while the
+   * subscription is active, its lastRun is `day`, its runOwed is as `seen` (outcome and tries)
+   * and due by `now`. The try is unclear until it settles, or taken as stopped at `until`.
+   */
+  retryRun(id: string, day: string, seen: Pick<DigestOwed, 'outcome' | 'tries'>, now: number, until: number): Promise<boolean>;
+  /**
+   * What try `tries` of day `day` came to: null — nothing owed any more (posted, found, given
+   * up); else owed as `outcome` again from `nextAt`. False when that try is not the day's latest
+   * (another took over) or nothing is owed.
+   */
+  settleRun(id: string, day: string, tries: number, next: Pick<DigestOwed, 'outcome' | 'nextAt'> | null): Promise<boolean>;
 }
 
 export type AlertStatus = 'firing' | 'resolved';

@@ -170,4 +170,20 @@ export const MIGRATIONS_V12_ON: readonly SchemaMigration[] = [
       CREATE INDEX alerts_edit_owed ON alerts (resolved_at) WHERE edit_owed = 1;
     `,
   },
+  {
+    version: 20,
+    name: 'digest posts owed',
+    // The post of the day a digest claimed (last_run), while it is not yet seen in its channel:
+    // 'unclear' (a try was sent, or may be on its way, with no answer saying whether it landed:
+    // looked for in the channel before posting again) or 'failed' (it definitely did not land:
+    // posted again); the tries made, when the next may start, and when the first started (the
+    // look starts there). NULL once posted, found or given up. Days claimed before this
+    // migration are taken as posted.
+    up: (d) => `
+      ALTER TABLE subscriptions ADD COLUMN run_owed ${d.text} CHECK (run_owed IS NULL OR run_owed IN ('unclear', 'failed'));
+      ALTER TABLE subscriptions ADD COLUMN run_tries ${d.int} NOT NULL DEFAULT 0;
+      ALTER TABLE subscriptions ADD COLUMN run_next_at ${d.int};
+      ALTER TABLE subscriptions ADD COLUMN run_since ${d.int};
+    `,
+  },
 ];

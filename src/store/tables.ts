@@ -17,7 +17,7 @@ export interface Tables {
   operations: OperationRow;
   watches: Omit<WatchRow, 'polls'> & { polls: Generated<number> };
   audit: Omit<AuditRow, 'id'> & { id: Generated<number> };
-  subscriptions: SubscriptionRow;
+  subscriptions: Omit<SubscriptionRow, 'run_tries'> & { run_tries: Generated<number> };
   alerts: Omit<AlertRow, 'edit_owed'> & { edit_owed: Generated<number> };
   monitor_state: { key: string; state: string; updated_at: number };
   leases: { name: string; owner: string; until: number };

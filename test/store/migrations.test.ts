@@ -245,6 +245,32 @@ describe('migrate', () => {
     }
   });
 
+  it('migration 20 (digest posts owed) takes days claimed before it as posted, and holds only a known outcome', async () => {
+    expect(MIGRATIONS[19]).toMatchObject({ version: 20, name: 'digest posts owed' });
+    const path = t.file();
+    const db = raw(path);
+    try {
+      expect(migrate(db, MIGRATIONS.slice(0, 19))).toHaveLength(19);
+      db.exec(`
+        INSERT INTO subscriptions (id, channel_id, account, kind, resource, params, created_by, created_at, last_run)
+          VALUES ('sub_aaaaaaaaaa', 'C_OPS', NULL, 'digest', '', '{"at":"09:00","tz":"UTC"}', 'U1', 1, '2026-11-22');
+      `);
+    } finally {
+      db.close();
+    }
+    const store = t.open(path); // migrates to the newest version
+    expect(await store.subscriptions.get('sub_aaaaaaaaaa')).toMatchObject({ lastRun: '2026-11-22', runOwed: null });
+    expect(await store.subscriptions.claimRun('sub_aaaaaaaaaa', '2026-11-22', { now: 5, until: 6 })).toBe(false);
+    expect(await store.subscriptions.claimRun('sub_aaaaaaaaaa', '2026-11-23', { now: 5, until: 6 })).toBe(true);
+    await store.close();
+    const after = raw(path);
+    try {
+      expect(() => after.exec(`UPDATE subscriptions SET run_owed = 'lost'`)).toThrow(/CHECK/);
+    } finally {
+      after.close();
+    }
+  });
+
   it('the shipped list is numbered 1..n', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
   });

@@ -45,6 +45,7 @@ describeStores((t) => {
         mutedUntil: null,
         removedAt: null,
         lastRun: null,
+        runOwed: null,
       } satisfies SubscriptionRecord);
       await store.close();
       const again = t.open(path);
@@ -120,6 +121,49 @@ describeStores((t) => {
       expect(await a.subscriptions.claimRun(record.id, '2026-11-24')).toBe(false);
     });
 
+    it("claimRun with a try: the day's digest is owed (unclear, one try) until a try settles it; a new day starts afresh", async () => {
+      const path = t.file();
+      const store = t.open(path);
+      const { record } = await store.subscriptions.add(newSub({ kind: 'digest', resource: '', params: { at: '09:00', tz: 'UTC' } }));
+      expect(await store.subscriptions.claimRun(record.id, '2026-11-22', { now: T0, until: T0 + 600_000 })).toBe(true);
+      const owed = { outcome: 'unclear', tries: 1, nextAt: T0 + 600_000, since: T0 };
+      expect(await t.open(path).subscriptions.get(record.id)).toEqual({ ...record, lastRun: '2026-11-22', runOwed: owed });
+      expect((await store.subscriptions.listActive())[0]?.runOwed).toEqual(owed);
+      // Its post definitely did not land: owed as failed, due again later.
+      expect(await store.subscriptions.settleRun(record.id, '2026-11-22', 1, { outcome: 'failed', nextAt: T0 + 120_000 })).toBe(true);
+      expect((await store.subscriptions.get(record.id))?.runOwed).toEqual({ ...owed, outcome: 'failed', nextAt: T0 + 120_000 });
+      // A settle of a try that is not the latest, or of another day, changes nothing.
+      expect(await store.subscriptions.settleRun(record.id, '2026-11-22', 2, null)).toBe(false);
+      expect(await store.subscriptions.settleRun(record.id, '2026-11-21', 1, null)).toBe(false);
+      expect(await store.subscriptions.settleRun(record.id, '2026-11-22', 1, null)).toBe(true);
+      expect((await store.subscriptions.get(record.id))?.runOwed).toBeNull();
+      expect(await store.subscriptions.settleRun(record.id, '2026-11-22', 1, null)).toBe(false); // nothing owed any more
+
+      // The next day's claim starts afresh; one without a try (a digest made after its time) owes nothing.
+      expect(await store.subscriptions.claimRun(record.id, '2026-11-23', { now: T0 + 86_400_000, until: T0 + 86_400_000 + 600_000 })).toBe(true);
+      expect((await store.subscriptions.get(record.id))?.runOwed).toEqual({ outcome: 'unclear', tries: 1, nextAt: T0 + 86_400_000 + 600_000, since: T0 + 86_400_000 });
+      expect(await store.subscriptions.claimRun(record.id, '2026-11-24')).toBe(true);
+      expect(await store.subscriptions.get(record.id)).toEqual({ ...record, lastRun: '2026-11-24', runOwed: null });
+    });
+
+    it('retryRun: one caller per try, on two connections; only when due, as seen, on its day, while active', async () => {
+      const [a, b] = await twoStores();
+      const { record } = await a.subscriptions.add(newSub({ kind: 'digest', resource: '', params: { at: '09:00', tz: 'UTC' } }));
+      const day = '2026-11-22';
+      await a.subscriptions.claimRun(record.id, day, { now: T0, until: T0 + 600_000 });
+      await a.subscriptions.settleRun(record.id, day, 1, { outcome: 'failed', nextAt: T0 + 120_000 });
+      const seen = { outcome: 'failed', tries: 1 } as const;
+      expect(await a.subscriptions.retryRun(record.id, day, seen, T0 + 119_999, T0 + 720_000)).toBe(false); // not due yet
+      expect(await a.subscriptions.retryRun(record.id, day, { outcome: 'unclear', tries: 1 }, T0 + 120_000, T0 + 720_000)).toBe(false);
+      expect(await a.subscriptions.retryRun(record.id, '2026-11-23', seen, T0 + 120_000, T0 + 720_000)).toBe(false);
+      const race = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).subscriptions.retryRun(record.id, day, seen, T0 + 120_000, T0 + 720_000)));
+      expect(race.filter(Boolean)).toHaveLength(1);
+      // The try runs: unclear until it settles (a replica stopped mid-post leaves it to be looked for).
+      expect((await b.subscriptions.get(record.id))?.runOwed).toEqual({ outcome: 'unclear', tries: 2, nextAt: T0 + 720_000, since: T0 });
+      await a.subscriptions.remove(record.id, T0 + 800_000);
+      expect(await a.subscriptions.retryRun(record.id, day, { outcome: 'unclear', tries: 2 }, T0 + 800_000, T0 + 900_000)).toBe(false);
+    });
+
     it('refuses bad input', async () => {
       const store = t.open(t.file());
       const add = (over: Record<string, unknown>) => store.subscriptions.add(newSub(over as Partial<NewSubscription>));
@@ -133,6 +177,9 @@ describeStores((t) => {
       await expect(add({ createdAt: 1.5 })).rejects.toThrow(/createdAt must be an integer/);
       const { record } = await store.subscriptions.add(newSub());
       await expect(store.subscriptions.claimRun(record.id, '22.11.2026')).rejects.toThrow(/day must be a local date/);
+      await expect(store.subscriptions.claimRun(record.id, '2026-11-22', { now: T0, until: 1.5 })).rejects.toThrow(/until must be an integer/);
+      await expect(store.subscriptions.retryRun(record.id, '2026-11-22', { outcome: 'lost' as 'failed', tries: 1 }, T0, T0 + 1)).rejects.toThrow(/outcome must be unclear or failed/);
+      await expect(store.subscriptions.settleRun(record.id, '2026-11-22', 1, { outcome: 'failed', nextAt: Number.NaN })).rejects.toThrow(/nextAt must be an integer/);
       await expect(store.subscriptions.mute(record.id, Number.NaN)).rejects.toThrow(/until must be an integer/);
       await expect(store.subscriptions.remove(record.id, undefined as unknown as number)).rejects.toThrow(/now must be an integer/);
       expect(await store.subscriptions.listActive()).toEqual([record]);

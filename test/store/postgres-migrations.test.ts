@@ -136,6 +136,27 @@ describe('PostgreSQL migrations', () => {
     expect((await store.known.find('prod', 'server', '2A0C:8C0:1::11')).map((r) => r.id)).toEqual(['101']);
   });
 
+  it('migration 20 (digest posts owed) takes days claimed before it as posted, and holds only a known outcome', async () => {
+    const schema = t.file();
+    const old = createPool({ url: postgresUrl(), schema, max: 1 });
+    try {
+      expect(await migratePostgres(old, PG_MIGRATIONS.slice(0, 19), { schema })).toHaveLength(19);
+      await old.query(`
+        INSERT INTO subscriptions (id, channel_id, account, kind, resource, params, created_by, created_at, last_run)
+          VALUES ('sub_aaaaaaaaaa', 'C_OPS', NULL, 'digest', '', '{"at":"09:00","tz":"UTC"}', 'U1', 1, '2026-11-22');
+      `);
+    } finally {
+      await old.end();
+    }
+    const store = t.open(schema) as PostgresStore;
+    await store.ready();
+    expect((await ledger(schema)).map((r) => [r.version, r.name])).toContainEqual([20, 'digest posts owed']);
+    expect(await store.subscriptions.get('sub_aaaaaaaaaa')).toMatchObject({ lastRun: '2026-11-22', runOwed: null });
+    expect(await store.subscriptions.claimRun('sub_aaaaaaaaaa', '2026-11-22', { now: 5, until: 6 })).toBe(false);
+    expect(await store.subscriptions.claimRun('sub_aaaaaaaaaa', '2026-11-23', { now: 5, until: 6 })).toBe(true);
+    await expect(t.sql(schema, `UPDATE subscriptions SET run_owed = 'lost'`)).rejects.toThrow(/check constraint/);
+  });
+
   it('several replicas starting together migrate once; a restart re-applies nothing', async () => {
     const schema = t.file();
     const replicas = Array.from({ length: 5 }, () => t.open(schema) as PostgresStore);

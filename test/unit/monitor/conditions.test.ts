@@ -54,7 +54,7 @@ describe('alert conditions', () => {
 
 describe('digest time', () => {
   const sub = (params: Record<string, unknown>, lastRun: string | null = null): SubscriptionRecord => ({
-    id: 'sub_aaaaaaaaaa', channelId: 'C1', account: null, kind: 'digest', resource: '', params, createdBy: 'U1', createdAt: 0, mutedUntil: null, removedAt: null, lastRun,
+    id: 'sub_aaaaaaaaaa', channelId: 'C1', account: null, kind: 'digest', resource: '', params, createdBy: 'U1', createdAt: 0, mutedUntil: null, removedAt: null, lastRun, runOwed: null,
   });
 
   it('reads the wall clock of a time zone', () => {

@@ -22,6 +22,7 @@ function sub(over: Partial<SubscriptionRecord> = {}): SubscriptionRecord {
     mutedUntil: null,
     removedAt: null,
     lastRun: null,
+    runOwed: null,
     ...over,
   };
 }
