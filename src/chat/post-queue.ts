@@ -52,6 +52,23 @@ export function isRateLimited(e: unknown): e is SlackApiError {
   return e instanceof SlackApiError && RATE_LIMITED.has(e.code);
 }
 
+/**
+ * Slack's `{ok:false}` answers that do not rule a post out: of these its method reference says
+ * "it's possible some aspect of the operation succeeded before the error was raised".
+ */
+const MAY_HAVE_ACTED = new Set(['internal_error', 'fatal_error']);
+
+/**
+ * Whether a post through the queue definitely did not land: Slack answered with an error (but
+ * one of MAY_HAVE_ACTED), or the queue gave up on a rate limit (a 429 is not processed). Anything
+ * else — no answer in time, a dropped connection, an HTTP 5xx, an error of the bot's own — leaves
+ * it unclear: the post may be in the channel, and a caller that must not post twice looks first.
+ */
+export function postNotSent(e: unknown): boolean {
+  if (isRateLimited(e)) return true;
+  return e instanceof SlackApiError && e.failure === 'refused' && !MAY_HAVE_ACTED.has(e.code);
+}
+
 export function createPostQueue(opts: PostQueueOptions): PostQueue {
   const { slack, clock, logger } = opts;
   const spacingMs = opts.spacingMs ?? 1000;

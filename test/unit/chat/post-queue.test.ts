@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createManualClock, type ManualClock } from '../../../src/clock.js';
 import { createLogger } from '../../../src/log.js';
-import { createPostQueue, type PostQueue } from '../../../src/chat/post-queue.js';
+import { createPostQueue, postNotSent, type PostQueue } from '../../../src/chat/post-queue.js';
 import { SlackApiError, type MessageArgs, type SlackApi } from '../../../src/chat/slack-api.js';
 
 interface Call {
@@ -169,6 +169,23 @@ describe('post queue', () => {
     expect(rb).toMatchObject({ status: 'rejected', reason: { code: 'http_500' } });
     expect(rc).toMatchObject({ status: 'fulfilled' });
     expect(calls.map((x) => x.text)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('postNotSent: only a refusal that rules the post out, or a rate limit the queue gave up on, is a definite "not posted"', async () => {
+    failures.set('a', [new SlackApiError('rate_limited', 'chat.postMessage', 'unavailable'), new SlackApiError('rate_limited', 'chat.postMessage', 'unavailable')]);
+    const gaveUp = queue.post(msg('C1', 'a')).catch((e: unknown) => e);
+    await runFor(2000);
+    expect(postNotSent(await gaveUp)).toBe(true);
+    expect(postNotSent(new SlackApiError('service_unavailable', 'chat.postMessage'))).toBe(true);
+    expect(postNotSent(new SlackApiError('not_in_channel', 'chat.postMessage'))).toBe(true);
+    // Slack's own words for these: "it's possible some aspect of the operation succeeded".
+    expect(postNotSent(new SlackApiError('internal_error', 'chat.postMessage'))).toBe(false);
+    expect(postNotSent(new SlackApiError('fatal_error', 'chat.postMessage'))).toBe(false);
+    // No answer, or an HTTP error: it may have landed.
+    expect(postNotSent(new SlackApiError('timeout', 'chat.postMessage', 'unavailable'))).toBe(false);
+    expect(postNotSent(new SlackApiError('request_failed', 'chat.postMessage', 'unavailable'))).toBe(false);
+    expect(postNotSent(new SlackApiError('http_503', 'chat.postMessage', 'unavailable'))).toBe(false);
+    expect(postNotSent(new Error('socket hang up'))).toBe(false);
   });
 
   it('idle resolves once everything queued has gone out, including what was queued meanwhile', async () => {
