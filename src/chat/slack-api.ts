@@ -44,6 +44,24 @@ export function findTagged(messages: readonly ThreadMessage[], tag: MessageMetad
   return messages.find((m) => m.metadata?.event_type === tag.event_type && key !== undefined && m.metadata.event_payload[key] === id)?.ts;
 }
 
+/** How far before a post's earliest time a look for it reads the channel (Slack's clock may be behind the bot's). */
+export const FIND_SKEW_MS = 60 * 60_000;
+
+/**
+ * The ts of the bot's own post carrying `tag` (recordTag) in `channel`, posted no earlier than
+ * `since` (epoch ms, the bot's clock); null when the channel's history has none. Only the bot's
+ * own messages carry metadata here (slack-api-direct.ts leaves another app's off, by bot_id).
+ * Throws what channelHistory throws: then it cannot say.
+ */
+/** Whether this chat can read a channel's history (a test's may not). */
+export const readsHistory = (slack: Pick<SlackApi, 'channelHistory'> | undefined): slack is Required<Pick<SlackApi, 'channelHistory'>> => typeof slack?.channelHistory === 'function';
+
+export async function findInChannel(slack: Required<Pick<SlackApi, 'channelHistory'>>, channel: string, since: number, tag: MessageMetadata): Promise<string | null> {
+  const oldest = Math.max(0, since - FIND_SKEW_MS);
+  const messages = await slack.channelHistory({ channel, oldest: (oldest / 1000).toFixed(6) });
+  return findTagged(messages, tag) ?? null;
+}
+
 /** What a background job that posts to channels on its own (schedules, maintenance summaries) needs. */
 export interface ChannelPosterDeps {
   slack: Pick<SlackApi, 'postMessage'>;

@@ -8,7 +8,7 @@
  * edit Slack did not take stays owed in the store and is made at a later pass (`showOwed`).
  */
 import type { PostQueue } from '../chat/post-queue.js';
-import { findTagged, NOT_REACHABLE, recordTag, SlackApiError, type SlackApi } from '../chat/slack-api.js';
+import { findInChannel, NOT_REACHABLE, readsHistory, recordTag, SlackApiError, type SlackApi } from '../chat/slack-api.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { AlertRecord, AlertStore, SubscriptionRecord, SubscriptionStore } from '../store/monitor-types.js';
@@ -47,8 +47,6 @@ export const EDIT_OWED_MS = 24 * 3_600_000;
 const EDITS_PER_PASS = 50;
 /** Slack's refusals of an edit that asking again will not change: given up at once. */
 const EDIT_REFUSED_FOR_GOOD = new Set([...NOT_REACHABLE, 'message_not_found', 'cant_update_message', 'edit_window_closed']);
-/** How far before an alert's start a look for its post reads the channel (Slack's clock may be behind the bot's). */
-const FIND_SKEW_MS = 60 * 60_000;
 
 /** The buttons of an alert: reads of the catalog, checked and audited like typed commands. */
 export function alertActions(kind: PolledKind, resource: string, account: string | null): AlertAction[] {
@@ -120,11 +118,9 @@ export function createAlerting(deps: AlertingDeps) {
    * there); the ts if found, null if not there, 'unknown' if Slack could not say.
    */
   async function findPost(sub: SubscriptionRecord, alert: AlertRecord): Promise<string | null | 'unknown'> {
-    if (!deps.slack?.channelHistory) return null;
+    if (!readsHistory(deps.slack)) return null;
     try {
-      const oldest = Math.max(0, alert.startedAt - FIND_SKEW_MS);
-      const messages = await deps.slack.channelHistory({ channel: sub.channelId, oldest: (oldest / 1000).toFixed(6) });
-      const ts = findTagged(messages, recordTag(ALERT_EVENT, 'alert_id', alert.id)) ?? null;
+      const ts = await findInChannel(deps.slack, sub.channelId, alert.startedAt, recordTag(ALERT_EVENT, 'alert_id', alert.id));
       if (ts) await deps.alerts.setMessage(alert.id, ts);
       return ts;
     } catch (error) {
