@@ -32,7 +32,7 @@ export interface MonitorDeps extends Omit<DigestSources, 'watches'> {
   concurrency?: number;
   /** What the digest reads besides the cloud (active watches). */
   digest?: Pick<DigestSources, 'watches'>;
-  /** The channel's history, where an alert whose post got no answer is looked for before it is posted again. */
+  /** The channel's history, where an alert or a digest whose post got no clear answer is looked for before it is posted again. */
   slack?: Pick<SlackApi, 'channelHistory'>;
   /** Maintenance windows: what they cover posts no alert, and each one over is summarised (by the lease holder). */
   maintenance?: Pick<Maintenance, 'covering' | 'refresh' | 'hold' | 'finishDue'>;
