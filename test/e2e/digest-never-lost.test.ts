@@ -202,6 +202,20 @@ describe('a digest post whose outcome is unclear', () => {
     expect(posts()).toBe(1);
   });
 
+  it('Slack refuses to show the channel (a refusal asking again will not change): given up and logged, never posted blind', async () => {
+    const { id } = await digestDueNow();
+    rig.slack.httpErrorNext('chat.postMessage', 503);
+    await monitorPass(rig);
+    rig.slack.failNext('conversations.history', 'missing_scope');
+    await after(rig, digestRetryIn(1));
+    expect(lookups()).toBe(1);
+    expect(posts()).toBe(1);
+    expect(await owed(id)).toBeNull();
+    expect(logged('gave up posting a digest', id)).toBe(true);
+    await after(rig, HOUR);
+    expect(posts()).toBe(1);
+  });
+
   it('a replica stopped between claiming the day and posting: after its try\'s lease the digest is looked for, then posted once', async () => {
     const { id, iso } = await digestDueNow();
     const now = rig.clock.now();
