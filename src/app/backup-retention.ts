@@ -119,7 +119,8 @@ async function remove(r: RetentionDeps, server: string, b: Backup, why: string):
     channelId: s.channelId,
     teamId: s.teamId ?? '',
     triggerId: `sched:${s.id}:${r.occurrence}:${why}:${b.uuid}`,
-    text: `backup delete ${server} ${b.uuid}`,
+    // On the account the run's backups were made on (its `--account`), not the channel's own.
+    text: `backup delete ${server} ${b.uuid} --account ${r.account}`,
     scheduled: { run: { scheduleId: s.id, confirmedBy: s.createdBy }, started: (o) => void (outcome = o) },
   });
   return removal(outcome);
