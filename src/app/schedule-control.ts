@@ -133,10 +133,11 @@ export function createScheduleControl(deps: ScheduleControlDeps): ScheduleContro
       const record = await store.get(id);
       if (!record || record.channelId !== channelId || (record.status !== 'active' && record.status !== 'pending')) return { kind: 'none', id };
       if (record.createdBy !== userId) {
-        // Someone else may stop it if they may run its command here themselves.
+        // Someone else may stop it if they may run its command here themselves, on the account it names.
         const op = deps.catalog.byId(record.opId);
         if (op) {
-          const admitted = await admit(deps, op, userId, channelId, {});
+          const read = readScheduled(record.command, deps.catalog);
+          const admitted = await admit(deps, op, userId, channelId, {}, read.ok ? read.account : undefined);
           if (!admitted.ok) return { kind: 'refused', reply: admitted.reply };
         }
       }

@@ -101,3 +101,18 @@ describe('--keep on a schedule of another account', () => {
     await rig.command(`schedule cancel ${s.id}`);
   });
 });
+
+describe('cancelling someone else’s schedule', () => {
+  it('is decided on the account its command acts on, not the channel’s own', async () => {
+    // Alice's change on prod, which #cloud-ops may name; staging allows only reads.
+    const r = await rig.command('schedule "sg deploy 7 --account prod" daily 03:00');
+    const id = idIn(visibleText(r.final));
+    expect((await scheduled(id)).status).toBe('active');
+    // Bob is an operator: he may run `sg deploy 7 --account prod` here, so he may stop it.
+    const mayRun = await rig.command('sg deploy 7 --account prod --dry-run', { userId: BOB.id });
+    expect(visibleText(mayRun.final)).toContain('POST /security-groups/7/deploy');
+    const cancelled = visibleText((await rig.command(`schedule cancel ${id}`, { userId: BOB.id })).final);
+    expect(cancelled).not.toContain('staging');
+    expect((await scheduled(id)).status).toBe('cancelled');
+  });
+});
