@@ -56,6 +56,11 @@ export function readScheduled(typed: string, catalog: Catalog): ScheduledCommand
   if (!op.change && op.tier !== 'read') {
     return { ok: false, problem: md`${val(op.command)} is answered only to the person who asks, and a schedule posts its answer in the channel, so it cannot be scheduled` };
   }
+  // `--all` lists the records of every channel the person may read (`watch list --all`): posted
+  // here, it would show this channel's members what only other channels may see.
+  if (!op.change && args.all === true) {
+    return { ok: false, problem: md`${val(`${op.command} --all`)} lists other channels’ records, and a schedule posts its answer in this channel, so it cannot be scheduled` };
+  }
   if (keep !== undefined && op.id !== 'backup.create') return { ok: false, problem: md`${val('--keep')} goes with ${val('backup create')} only` };
   return { ok: true, text, op, args, masked: maskedArgs(op, args), ...(parsed.account !== undefined ? { account: parsed.account } : {}), ...(keep !== undefined ? { keep } : {}) };
 }

@@ -116,3 +116,28 @@ describe('cancelling someone else’s schedule', () => {
     expect((await scheduled(id)).status).toBe('cancelled');
   });
 });
+
+describe('a read that lists other channels’ records', () => {
+  it('is not scheduled: its answer would be posted in this channel', async () => {
+    // A watch of #prod-ops, which Alice may read; #cloud-ops must not be shown it.
+    const now = clock.now();
+    const parent = await rig.bot.slackApi.postMessage({ channel: PROD.id, text: 'Watching prod-only-watch', blocks: [] });
+    await rig.store.watches.create({ kind: 'server', resource: 'prod-only-watch', channelId: PROD.id, account: 'prod', threadTs: parent.ts, requestedBy: ALICE.id, intervalMs: 60_000, startedAt: now, deadlineAt: now + 86_400_000, nextPollAt: now + 86_400_000 });
+    expect(visibleText((await rig.command('watch list --all')).final)).toContain('prod-only-watch'); // to Alice alone: fine
+
+    const before = (await rig.store.schedules.list(OPS_CHANNEL.id)).length;
+    const seen = rig.slack.messages.inChannel(OPS_CHANNEL.id).length;
+    const r = await rig.command('schedule "watch list --all" in 1h');
+    const said = visibleText(r.final);
+    expect(said).not.toMatch(/Scheduled `sch_/);
+    expect(said).toContain('--all');
+    expect(await rig.store.schedules.list(OPS_CHANNEL.id)).toHaveLength(before);
+
+    // Whatever was stored, its run posts nothing of #prod-ops in #cloud-ops.
+    const stored = (await rig.store.schedules.list(OPS_CHANNEL.id)).find((x) => x.command === 'watch list --all');
+    clock.jump(stored ? stored.nextAt! + 1 - clock.now() : 3_600_000 + 1);
+    await tick();
+    const posted = rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(seen).map((m) => text(m)).join('\n');
+    expect(posted).not.toContain('prod-only-watch');
+  });
+});
