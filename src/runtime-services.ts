@@ -27,6 +27,7 @@ import { createParentRefresher } from './watch/parent-message.js';
 import { createWatcher, type Watcher, type WatcherDeps } from './watch/watcher.js';
 import { nameSteps } from './app/name-steps.js';
 import { createSchedules } from './app/schedule-run.js';
+import { admit } from './app/guard.js';
 import type { RuntimeOverrides, RuntimeSettings } from './runtime-types.js';
 
 export interface ServiceParts {
@@ -110,6 +111,15 @@ export function createServices(p: ServiceParts) {
     beginWatch: (id) => watcher.begin(id),
     needsApproval: (op, where) => !!access.approvalFor(op, where.channelId, accountOf(where.account)),
     undoDelay: (op, where) => access.undoDelayFor(op, where.channelId),
+    // A reinstall's new root password goes to its requester only if they may read credentials
+    // there now, as a watch's does (above); a refusal is audited as a refused `server credentials`.
+    maySeeSecret: async (record) => {
+      const read = catalog.byId('server.credentials');
+      if (!read) return 'no';
+      const args = record.args.server !== undefined ? { server: record.args.server } : {};
+      const admitted = await admit({ access, auditor: p.auditor }, read, record.requestedBy, record.channelId, args, accountOf(record.account));
+      return admitted.ok ? 'yes' : admitted.unread ? 'unchecked' : 'no';
+    },
     // A click is checked against the clicker's role now, in the channel and on the account of the request.
     authorize: async (record, op, userId, action) => {
       const decision = await access.check(userId, record.channelId, op, accountOf(record.account));

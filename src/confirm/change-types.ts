@@ -48,6 +48,13 @@ export interface ChangeFlowDeps extends AccountDeps {
    * admin's. A RightsUnknown when only an unread user group stands in the way.
    */
   authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: ClickAction) => Promise<Mrkdwn | RightsUnknown | undefined>;
+  /**
+   * Whether a change's private reply (a reinstall's new root password: a credential) may go to
+   * its requester, in its channel on its account, now — they may have lost the right while it
+   * waited, or the channel may keep credentials out. `unchecked`: Slack could not tell. Absent:
+   * always. A refusal is audited by whoever decides it.
+   */
+  maySeeSecret?: (record: OperationRecord) => Promise<'yes' | 'no' | 'unchecked'>;
   /** How long a change confirmed here waits for an Undo before it is sent (ms; 0: sent at once). The policy's undo_delay. */
   undoDelay?: (op: AnyOperation, where: { channelId: string; account: string | null }) => number;
   /** Whether a change needs a second admin's approval instead of the requester's Confirm, here, on its account. */

@@ -7,7 +7,7 @@ import { cloudFailureLogWords, isCloudApiError } from '../cloud/errors.js';
 import type { Logger } from '../log.js';
 import { MASK, rememberSecrets, rememberSecretsIn } from '../access/secrets.js';
 import type { AuditOutcome } from '../domain/audit-entry.js';
-import type { AnyOperation } from '../operations/types.js';
+import type { AnyOperation, SecretTold } from '../operations/types.js';
 import type { Reply } from '../views/types.js';
 import type { OperationRecord } from '../store/types.js';
 import type { ChangeFlowDeps } from './change-types.js';
@@ -53,6 +53,17 @@ export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteConte
     return { record: final, unseen: unseen(op, final, await edited) };
   }
 
+  /** Whether the requester may be sent the change's private reply now; a check that fails withholds it. */
+  async function secretTold(record: OperationRecord, log: Logger): Promise<SecretTold> {
+    if (!deps.maySeeSecret) return 'sent';
+    const may = await deps.maySeeSecret(record).catch((error: unknown) => {
+      log.warn('could not check whether the requester may read the change’s private reply; it is not sent', { error });
+      return 'unchecked' as const;
+    });
+    if (may !== 'yes') log.info('the requester may not read the change’s private reply here now; it was not sent', { user: record.requestedBy, why: may });
+    return may === 'yes' ? 'sent' : may === 'no' ? 'withheld' : 'unchecked';
+  }
+
   async function tellPrivately(record: OperationRecord, reply: Reply): Promise<boolean> {
     try {
       await deps.slack.postEphemeral({ channel: record.channelId, user: record.requestedBy, text: reply.text, blocks: reply.blocks });
@@ -87,7 +98,10 @@ export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteConte
     // A password the cloud generated must be masked before any log line can carry it.
     rememberSecretsIn(deps.logger, result);
     deps.names.remember(op, result, args, { account: record.account, now: deps.clock.now() }, (error) => log.warn('could not remember what the answer showed', { error }));
-    const summary = op.change!.summarize(result as never, args as never);
+    // A credential for the requester goes only where they may read it now (it is sent below).
+    const secret = op.change!.privateReply?.(result as never, args as never);
+    const told = secret ? await secretTold(running.record, log) : undefined;
+    const summary = op.change!.summarize(result as never, args as never, told ? { secret: told } : undefined);
     const now = deps.clock.now();
     // What a workflow step may output (ids, addresses; never a secret) is kept with the record.
     const outputs = op.change!.outputs?.(result as never, args as never);
@@ -116,10 +130,9 @@ export function createExecutor({ deps, audit, editStatus, unseen }: ExecuteConte
     await audit(op, final, 'succeeded', op.change!.succeededAs?.(outputs ?? {})?.audit);
     // A watch edits this message too: it begins once the final edit is through (or given up).
     const failure = await edited;
-    const secret = op.change!.privateReply?.(result as never, args as never);
     // A private reply Slack would not take goes back with the outcome (to the response_url),
     // but only to the requester: a second admin's approving click never sees it.
-    const undelivered = secret && !(await tellPrivately(final, secret)) && answering === final.requestedBy ? secret : undefined;
+    const undelivered = secret && told === 'sent' && !(await tellPrivately(final, secret)) && answering === final.requestedBy ? secret : undefined;
     if (watch) await deps.beginWatch?.(watch.id).catch((error: unknown) => log.warn('could not begin a watch; it begins when its hold ends', { error }));
     log.info('change succeeded');
     return { record: final, unseen: both(unseen(op, final, failure), undelivered) };

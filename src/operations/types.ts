@@ -239,6 +239,9 @@ export interface Precheck {
   facts?: Record<string, unknown>;
 }
 
+/** What became of a change's private reply: sent to the requester, or withheld (they may not read it now, or that could not be checked). */
+export type SecretTold = 'sent' | 'withheld' | 'unchecked';
+
 /** A field-keyed verdict beyond the per-argument schemas (e.g. a firewall rule as a whole). */
 export type CheckResult<A> = { ok: true; args: A } | { ok: false; fieldErrors: Record<string, string> };
 
@@ -257,8 +260,13 @@ export interface ChangeSpec<A, R> {
   typeToConfirm?(args: A, facts: Record<string, unknown>): string | undefined;
   /** Cross-field validation after the per-argument schemas. */
   check?(args: A): CheckResult<A>;
-  /** What the channel may see of the result: no secrets. Stored with the record. */
-  summarize(result: R, args: A): { text: Mrkdwn; details?: Record<string, string | number> };
+  /**
+   * What the channel may see of the result: no secrets. Stored with the record. `told.secret`:
+   * whether the private reply (below) went to the requester — `withheld` when they may not read
+   * it there now, `unchecked` when Slack could not tell whether they may — so the summary says
+   * where it went, truthfully.
+   */
+  summarize(result: R, args: A, told?: { secret?: SecretTold }): { text: Mrkdwn; details?: Record<string, string | number> };
   /**
    * What a workflow step outputs after success (issue 23): ids, names and addresses, never a
    * secret. Stored with the record, so a step resumed after a restart still has them.

@@ -94,9 +94,17 @@ export const serverReinstall = defineOperation({
     // Follow the install until credentials are ready; the new password then goes to the requester.
     watch: (_r, { server }) => ({ kind: 'server', resource: server }),
     outputs: (_r, { server }) => ({ server }),
-    summarize: (r, { server, template }) => ({
-      text: md`Server ${val(server)} is ${val(r.status)} with ${val(template)}. The root password was sent privately to the requester.`,
-    }),
+    summarize: (r, { server, template }, told) => {
+      const done = md`Server ${val(server)} is ${val(r.status)} with ${val(template)}.`;
+      const elsewhere = md`${val(`/cloud server credentials ${server}`)} shows it to whoever may read it.`;
+      if (!r.password || !told?.secret || told.secret === 'sent') return { text: md`${done} The root password was sent privately to the requester.` };
+      return {
+        text:
+          told.secret === 'withheld'
+            ? md`${done} Its root password was not sent to the requester, who may not read server credentials here; ${elsewhere}`
+            : md`${done} Its root password was not sent to the requester: Slack could not tell the bot whether they may read server credentials here; ${elsewhere}`,
+      };
+    },
     privateReply: (r, { server }) => (r.password ? buildRootPasswordReply(server, r.password) : undefined),
     modal: {
       title: 'Reinstall server',
