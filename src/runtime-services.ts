@@ -27,7 +27,8 @@ import { createParentRefresher } from './watch/parent-message.js';
 import { createWatcher, type Watcher, type WatcherDeps } from './watch/watcher.js';
 import { nameSteps } from './app/name-steps.js';
 import { createSchedules } from './app/schedule-run.js';
-import { admit } from './app/guard.js';
+import { admit, auditRefusal } from './app/guard.js';
+import { auditEntry } from './audit/entry.js';
 import type { RuntimeOverrides, RuntimeSettings } from './runtime-types.js';
 
 export interface ServiceParts {
@@ -121,9 +122,13 @@ export function createServices(p: ServiceParts) {
       return admitted.ok ? 'yes' : admitted.unread ? 'unchecked' : 'no';
     },
     // A click is checked against the clicker's role now, in the channel and on the account of the request.
-    authorize: async (record, op, userId, action) => {
-      const decision = await access.check(userId, record.channelId, op, accountOf(record.account));
+    // A person's refused click is audited, as a typed command's refusal is; the bot's own checks
+    // again (an undo window's end) are audited as their outcome instead.
+    authorize: async (record, op, userId, action, click) => {
+      const account = accountOf(record.account);
+      const decision = await access.check(userId, record.channelId, op, account);
       if (!decision.ok) {
+        if (click) await auditRefusal({ access, auditor: p.auditor }, op, userId, record.channelId, record.args, account, decision, `${action} click refused: `);
         const text = refusalText(decision, op.command, op.tier);
         return decision.reason === 'role' && decision.unread ? { text, unread: decision.unread } : text;
       }
@@ -132,6 +137,12 @@ export function createServices(p: ServiceParts) {
       const { role, unread = [] } = await access.findRole(userId, record.channelId);
       if (role === 'admin') return undefined;
       const mayGive = groupsThatCouldGive(unread, (r) => r === 'admin');
+      if (click) {
+        const unreadWords = mayGive.length ? `; user group ${mayGive.join(', ')}, which may give it, could not be read` : '';
+        await p.auditor.record(
+          auditEntry({ op, userId, channelId: record.channelId, args: record.args, account, outcome: 'refused', errorCode: 'ACCESS_DENIED', detail: `approve click refused: an approval needs the admin role; has ${role ?? 'no role'}${unreadWords}` }),
+        );
+      }
       return mayGive.length ? { text: approverUnread(mayGive), unread: mayGive } : ONLY_ADMINS_APPROVE;
     },
     store: store.operations,

@@ -53,6 +53,34 @@ function channelAccount(access: Access, channelId: string | undefined): string |
   return rule === 'deny' ? null : rule.account;
 }
 
+/**
+ * A refusal in the audit trail: who, where, what, on which account, and the rule that refused.
+ * `prefix` says what was refused when it is not the command itself (a click on a change's card).
+ */
+export async function auditRefusal(
+  deps: GuardDeps,
+  op: GuardedOp,
+  userId: string,
+  channelId: string | undefined,
+  args: Record<string, unknown>,
+  account: string | undefined,
+  decision: AccessRefusal,
+  prefix = '',
+): Promise<void> {
+  await deps.auditor?.record(
+    auditEntry({
+      op,
+      userId,
+      channelId,
+      args,
+      account: decision.reason === 'account' || decision.reason === 'account-ceiling' ? decision.account : (account ?? channelAccount(deps.access, channelId)),
+      outcome: 'refused',
+      errorCode: ERROR_CODES[decision.reason],
+      detail: `${prefix}${refusalDetail(decision)}`,
+    }),
+  );
+}
+
 /** Allowed (and on which account), or the refusal to show. */
 export async function admit(
   deps: GuardDeps,
@@ -64,18 +92,7 @@ export async function admit(
 ): Promise<Admission> {
   const decision = await deps.access.check(userId, channelId, op, account);
   if (decision.ok) return { ok: true, account: decision.account };
-  await deps.auditor?.record(
-    auditEntry({
-      op,
-      userId,
-      channelId,
-      args,
-      account: decision.reason === 'account' || decision.reason === 'account-ceiling' ? decision.account : (account ?? channelAccount(deps.access, channelId)),
-      outcome: 'refused',
-      errorCode: ERROR_CODES[decision.reason],
-      detail: refusalDetail(decision),
-    }),
-  );
+  await auditRefusal(deps, op, userId, channelId, args, account, decision);
   const reply = buildAccessRefusal(decision, op.command, op.tier);
   return decision.reason === 'role' && decision.unread?.length ? { ok: false, reply, unread: decision.unread } : { ok: false, reply };
 }

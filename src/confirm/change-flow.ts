@@ -43,17 +43,18 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
     deps.authorize ??
     (async (r: OperationRecord, _op: AnyOperation, u: string, action: ClickAction) => (r.requestedBy === u ? undefined : onlyRequesterMay(r.requestedBy, action)));
   // Every operation it is judged as: a refusal by the rules wins over one only because a group could not be read.
-  const checkRights = async (r: OperationRecord, op: AnyOperation, u: string, action: ClickAction): Promise<Mrkdwn | RightsUnknown | undefined> => {
+  const checkRights = async (r: OperationRecord, op: AnyOperation, u: string, action: ClickAction, click = false): Promise<Mrkdwn | RightsUnknown | undefined> => {
     let unknown: RightsUnknown | undefined;
     for (const o of judgedAs(op, r.facts, byId)) {
-      const refused = await authorizeOne(r, o, u, action);
+      const refused = await authorizeOne(r, o, u, action, click);
       if (typeof refused === 'string') return refused;
       unknown ??= refused;
     }
     return unknown;
   };
+  // A person's click: a refusal is audited (by deps.authorize), unlike the bot's own checks again.
   const authorize = async (r: OperationRecord, op: AnyOperation, u: string, action: ClickAction) => {
-    const refused = await checkRights(r, op, u, action);
+    const refused = await checkRights(r, op, u, action, true);
     return typeof refused === 'object' ? refused.text : refused;
   };
   /**

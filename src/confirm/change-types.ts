@@ -45,9 +45,10 @@ export interface ChangeFlowDeps extends AccountDeps {
   /**
    * Whether this person may confirm, approve, cancel or retry: undefined when allowed, else what
    * to tell them. Access control replaces the default (the requester only); an approval is an
-   * admin's. A RightsUnknown when only an unread user group stands in the way.
+   * admin's. A RightsUnknown when only an unread user group stands in the way. `click`: a person
+   * clicked (a refusal is audited, as a typed command's is); else the bot checks again by itself.
    */
-  authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: ClickAction) => Promise<Mrkdwn | RightsUnknown | undefined>;
+  authorize?: (record: OperationRecord, op: AnyOperation, userId: string, action: ClickAction, click?: boolean) => Promise<Mrkdwn | RightsUnknown | undefined>;
   /**
    * Whether a change's private reply (a reinstall's new root password: a credential) may go to
    * its requester, in its channel on its account, now — they may have lost the right while it
