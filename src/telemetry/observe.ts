@@ -110,10 +110,16 @@ export function cloudAttempts(t: Telemetry) {
   };
 }
 
-/** Changes are what the audit trail records of operations that are not reads. */
+/**
+ * The tiers of changes. `secret` is a read of a credential, the audit trail or the policy (and a
+ * policy reload is audited under it): it changes nothing, so it is not counted as a change.
+ */
+const CHANGE_TIERS = new Set(['change', 'billing', 'destroy']);
+
+/** Changes are what the audit trail records of operations whose tier is a change's. */
 export function observeAuditor<A extends { record(entry: { opId: string; tier: string; outcome: string }): Promise<void> }>(auditor: A, t: Telemetry): A {
   const record = (entry: Parameters<A['record']>[0]) => {
-    if (entry.tier !== 'read') t.metrics.change(entry.opId, entry.outcome);
+    if (CHANGE_TIERS.has(entry.tier)) t.metrics.change(entry.opId, entry.outcome);
     return auditor.record(entry);
   };
   return { ...auditor, record };

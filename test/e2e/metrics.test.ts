@@ -9,7 +9,7 @@ import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-t
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../src/operations/index.js';
 import { waitFor } from '../rig/wait-for.js';
-import { ALICE, BOB, BOT_TOKEN, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
+import { ALICE, BOB, BOT_TOKEN, CAROL, OPS_CHANNEL, SIGNING_SECRET } from '../rig/workspace.js';
 import { CLOUD_TOKEN, rigHelpers, startBotRig, visibleText, WATCHER_AGENT, type BotRig } from './bot-rig.js';
 import { after, postedIn, powerFromPanel } from './rig-alerts.js';
 import { PANEL, press, share, shortcut, teachNames } from './surface-rig.js';
@@ -168,6 +168,24 @@ describe('/metrics', () => {
     expect(await step(async () => (modal = await shortcut(rig, 'is web-1 down?')))).toEqual({ ack: { command: 1 }, answer: { command: 1 } });
     expect(await step(() => press(rig, modal!, '101', 'status'))).toEqual({ ack: { click: 1 }, answer: { click: 1 } });
     expect(await step(() => share(rig, [`${PANEL}/servers/101`]))).toEqual({ ack: { event: 1 }, answer: { event: 1 } });
+  });
+
+  it('cloudbot_changes_total counts changes only: a credentials read, the audit trail and the policy view are not; a change access refused is, as refused', async () => {
+    const changes = async () =>
+      samples(await (await fetch(metricsUrl(), { headers: { authorization: `Bearer ${TOKEN}` } })).text())
+        .filter((l) => l.name === 'cloudbot_changes_total')
+        .map((l) => `${l.labels.operation} ${l.labels.outcome} ${l.value}`);
+    const before = await changes();
+    // Reads of the `secret` tier (admins only): they change nothing.
+    expect(visibleText((await rig.command('server credentials 101', { userId: ALICE.id })).final)).toContain('101');
+    await rig.command('audit --limit 5', { userId: ALICE.id });
+    await rig.command('policy', { userId: ALICE.id });
+    // A change a viewer may not make: refused at the door, and counted so.
+    await rig.command('server rename 102 not-yours', { userId: CAROL.id });
+    await rig.bot.settled();
+    const after = await changes();
+    const added = after.filter((s) => !before.includes(s));
+    expect(added).toEqual(['server.rename refused 1']);
   });
 
   it('with tracing off, log lines carry no trace id', () => {
