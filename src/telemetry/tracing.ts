@@ -118,11 +118,18 @@ function samplerOf(sdk: Sdk, name: SamplerName, ratio: number): Sampler {
   }
 }
 
-/** A failure's kind only: its message may quote the cloud or the person. */
+/** A code or a name that is one word (`NOT_FOUND`, `SlackApiError`, `ECONNRESET`), nothing longer. */
+const WORD = /^[A-Za-z0-9_.-]{1,64}$/;
+const word = (v: unknown): string | undefined => (typeof v === 'string' && WORD.test(v) ? v : undefined);
+
+/**
+ * A failure's kind only: its message may quote the cloud or the person. A code is the cloud's
+ * own text (its error envelope), so it is kept only when it is a word.
+ */
 function failed(span: Span, error: unknown): void {
   const e = error as { name?: unknown; code?: unknown };
   span.setStatus({ code: SpanStatusCode.ERROR });
-  span.setAttribute('error.type', typeof e?.code === 'string' ? e.code : typeof e?.name === 'string' ? e.name : 'error');
+  span.setAttribute('error.type', word(e?.code) ?? word(e?.name) ?? 'error');
 }
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;

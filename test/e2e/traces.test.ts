@@ -179,6 +179,17 @@ describe('a slash command that changes something', () => {
     expect(roots[0]!.spanId).not.toBe(roots[1]!.spanId);
   });
 
+  it('a cloud error’s code is an attribute only when it is a word: a code that quotes anything else is not exported', async () => {
+    const hostile = `NOT FOUND: server status 101 for ${ALICE.id} in ${OPS_CHANNEL.id} ${'x'.repeat(80)}`;
+    rig.sandbox.addFault({ method: 'GET', path: '/servers/101/status', status: 404, code: hostile, message: 'no such server' });
+    const from = otlp.spans.length;
+    await rig.command('server status 101');
+    const gets = () => otlp.spans.slice(from).filter((s) => s.name === 'cloud GET /servers/{server}/status');
+    await waitFor(async () => (await flushed(), gets().length === 1) || undefined, { timeoutMs: 5000 });
+    expect(gets()[0]).toMatchObject({ status: { code: 2 }, attributes: { 'http.response.status_code': 404, 'error.type': 'error' } });
+    expect(otlp.bodies.join('\n')).not.toContain('NOT FOUND');
+  });
+
   it('no span carries a token, the command’s text, a name or an id of a person, channel or resource', async () => {
     await flushed();
     expect(otlp.refused).toEqual([]);
