@@ -33,13 +33,23 @@ export interface LoggerOptions {
 }
 
 const MASK = '[redacted]';
-/** Slack tokens, bearer headers, and password-like JSON/query fields. */
+/** The fields of a Slack payload that are credentials: a response_url posts as the bot for 30 minutes, a trigger opens its forms. */
+const GRANTS = 'response_url|trigger_id|interactivity_pointer';
+/** Slack tokens, bearer headers, password-like JSON/query fields, response_urls and trigger ids. */
 const PATTERNS: [RegExp, string][] = [
   [/xox[abpers]-[0-9A-Za-z-]+/g, MASK],
   [/xapp-[0-9A-Za-z-]+/g, MASK],
   [/(bearer\s+)[^\s"',]+/gi, `$1${MASK}`],
   [/("(?:password|root_password|token|secret|authorization)"\s*:\s*")((?:[^"\\]|\\.)*)(")/gi, `$1${MASK}$3`],
   [/((?:password|token)=)[^&\s"]+/gi, `$1${MASK}`],
+  // A response_url wherever it appears (hooks.slack.com/commands|actions|app|workflows/…), its host kept.
+  [/(https?:\/\/hooks\.slack(?:-gov)?\.com\/)[^\s"'\\<>|]+/gi, `$1${MASK}`],
+  // The payload's fields, in a field or in a JSON text quoted in one (escaped once), and as form fields.
+  [new RegExp(`("(?:${GRANTS})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)(")`, 'gi'), `$1${MASK}$3`],
+  [new RegExp(`(\\\\"(?:${GRANTS})\\\\"\\s*:\\s*\\\\")(.*?)(\\\\")`, 'gi'), `$1${MASK}$3`],
+  [new RegExp(`((?:${GRANTS})=)[^&\\s"]+`, 'gi'), `$1${MASK}`],
+  // A trigger id on its own (`13345224609.738474920.8088930838d88f008e0`).
+  [/\b\d{5,}\.\d{5,}\.[0-9a-f]{16,}\b/g, MASK],
 ];
 
 export function createLogger(opts: LoggerOptions = {}, base: Record<string, unknown> = {}, shared?: Set<string>): Logger {

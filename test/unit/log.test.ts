@@ -27,6 +27,25 @@ describe('createLogger', () => {
     expect(line).toContain('[redacted]');
   });
 
+  it('masks response_urls and trigger_ids like tokens: whoever holds one may post as the bot (30 min) or open its forms', () => {
+    const { log, lines } = capture();
+    // Built at run time: no hook-like literal in the repo.
+    const hook = ['https://hooks.slack.com', 'commands', 'T0CLOUD01', '7382910364', 'Xk3bq9Rw0tLpZ2vH8sYc'].join('/');
+    const action = ['https://hooks.slack.com', 'actions', 'T0CLOUD01', '7382910365', 'a1B2c3D4e5F6g7H8i9J0'].join('/');
+    const trigger = ['13345224609', '738474920', '8088930838d88f008e0'].join('.');
+    log.warn(`could not answer through ${hook}`, {
+      body: { response_url: 'http://127.0.0.1:4567/r/loopback-url-1', trigger_id: 'opaque-trigger-2', response_urls: [{ response_url: action }], interactivity_pointer: 'opaque-pointer-3' },
+      quoted: JSON.stringify({ response_url: 'http://127.0.0.1:4567/r/loopback-url-4', trigger_id: 'opaque-trigger-5' }),
+      form: `response_url=${encodeURIComponent('http://127.0.0.1:4567/r/loopback-url-6')}&trigger_id=opaque-trigger-7`,
+      bare: `views.open with ${trigger} failed`,
+    });
+    const line = lines.join('\n');
+    for (const secret of ['Xk3bq9Rw0tLpZ2vH8sYc', 'a1B2c3D4e5F6g7H8i9J0', '8088930838d88f008e0', 'loopback-url', 'opaque-']) expect(line).not.toContain(secret);
+    // What it was stays readable: the field, and Slack's host.
+    expect(JSON.parse(line)).toMatchObject({ body: { response_url: '[redacted]', trigger_id: '[redacted]' } });
+    expect(line).toContain('hooks.slack.com');
+  });
+
   it('masks a secret learned later in every logger sharing it', () => {
     const { log, lines } = capture();
     const child = log.child({ a: 1 });
