@@ -193,7 +193,8 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     await app.init();
     halt();
     gate.open(); // requests that came early (held up to START_HOLD_MS) run now
-    probe.slack('ok');
+    // HTTP mode serves from here; Socket Mode once its connection is open (start, below).
+    probe.slack(early ? 'ok' : 'connecting to Slack (Socket Mode)');
     const recover = async () => {
       const recovered = await flow.recoverInterrupted();
       if (recovered) logger.warn('changes left running by a stopped process were marked failed', { count: recovered });
@@ -254,6 +255,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
         await app.stop();
         throw stoppedWhileStarting();
       }
+      probe.slack('ok');
       return { ...bound, ...metrics };
     },
     settled: () => afterAck.idle(),

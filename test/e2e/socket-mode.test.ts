@@ -8,6 +8,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { webApi } from '@slack/bolt';
+import { createRuntime } from '../../src/runtime.js';
+import { createSandbox } from '../../src/sandbox/index.js';
+import { createFakeSlack } from '../rig/fake-slack.js';
+import { createFakeSocket } from '../rig/fake-socket.js';
+import { freePort } from '../rig/loopback.js';
 import { slashCommandFields } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { APP_TOKEN, BOT_TOKEN } from '../rig/workspace.js';
@@ -72,6 +78,45 @@ it('answers /healthz and /readyz on that listener, open without the token: the c
     rmSync(cwd, { recursive: true, force: true });
   }
 }, 30_000);
+
+it('is not ready until its socket is connected: /readyz answers 503 while Slack has not opened the connection yet', async () => {
+  const sandbox = createSandbox({ token: 'socket-ready-cloud-token' });
+  const cloudServer = await sandbox.listen();
+  const slack = await createFakeSlack();
+  const socket = await createFakeSocket({ slack });
+  const metricsPort = await freePort();
+  const bot = createRuntime(
+    {
+      slack: { mode: 'socket', botToken: BOT_TOKEN, appToken: APP_TOKEN, signingSecret: undefined, port: 0, apiUrl: slack.url },
+      cloud: { baseUrl: cloudServer.baseUrl, token: sandbox.token },
+      databasePath: ':memory:',
+      access: { config: { admins: [], operators: [], viewers: undefined, channels: undefined, policyFile: undefined, approval: undefined } },
+      log: { sink: () => {} },
+      telemetry: { metricsPort, metricsToken: undefined, traces: undefined },
+    },
+    { slackRetryConfig: webApi.retryPolicies.rapidRetryPolicy },
+  );
+  slack.hangNext('apps.connections.open'); // Slack has answered auth.test, not yet the socket's URL
+  const started = bot.start();
+  try {
+    await waitFor(() => slack.callsTo('apps.connections.open').length > 0 || undefined, { timeoutMs: 5000 });
+    const waiting = await fetch(`http://127.0.0.1:${metricsPort}/readyz`);
+    expect(waiting.status).toBe(503);
+    expect(((await waiting.json()) as { checks: Record<string, string> }).checks.slack).toMatch(/connecting/);
+    slack.releaseHung();
+    await started;
+    await socket.waitForConnection();
+    const ready = await fetch(`http://127.0.0.1:${metricsPort}/readyz`);
+    expect([ready.status, await ready.json()]).toEqual([200, { ready: true, checks: { store: 'ok', slack: 'ok' } }]);
+  } finally {
+    slack.releaseHung();
+    await started.catch(() => {});
+    await bot.stop();
+    await socket.close();
+    await cloudServer.close();
+    await slack.close();
+  }
+}, 20_000);
 
 it('a stop leaves the socket once the requests already received are acked, and drains after (answers go through response_urls): Slack sends new requests elsewhere meanwhile', async () => {
   const own = await startSocketRig({ cloudToken: 'socket-stop-cloud-token' });
