@@ -21,6 +21,16 @@ export function runtimeTelemetry(config: TelemetryConfig | undefined): Telemetry
 }
 
 /**
+ * What the log masks of telemetry's settings: METRICS_TOKEN (16+ characters) and the collector's
+ * header values long enough to be keys. A short one (a tenant, a flag) is no secret, and masking
+ * it would cut that word out of every line.
+ */
+export function telemetrySecrets(config: TelemetryConfig | undefined): string[] {
+  const headers = Object.values(config?.traces?.headers ?? {}).filter((v) => v.length >= 16);
+  return [...(config?.metricsToken ? [config.metricsToken] : []), ...headers];
+}
+
+/**
  * The store, observed; its leases tracked so a scrape can say whether this replica holds the
  * monitor's (and so polls the subscriptions).
  */

@@ -31,7 +31,7 @@ import { createReadinessProbe } from './runtime-readiness.js';
 import { createServices } from './runtime-services.js';
 import { createCore } from './runtime-core.js';
 import { createSteps } from './runtime-steps.js';
-import { afterAckHooks, observedStore, readGauges, runtimeTelemetry, telemetryLifecycle, tracedAccess, watchTraces } from './runtime-telemetry.js';
+import { afterAckHooks, observedStore, readGauges, runtimeTelemetry, telemetryLifecycle, telemetrySecrets, tracedAccess, watchTraces } from './runtime-telemetry.js';
 import { closeConnectionsWhileStopping, DEFAULT_SHUTDOWN_TIMEOUT_MS, listenerDelay, settleListeners } from './runtime-shutdown.js';
 
 /** How long start-up waits for Slack's auth.test before giving up (SLACK_START_TIMEOUT_MS). */
@@ -61,7 +61,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     context: telemetry.tracing.logFields,
     ...(settings.log?.level ? { level: settings.log.level } : {}),
     ...(settings.log?.sink ? { sink: settings.log.sink } : {}),
-    secrets: [slack.botToken, slack.appToken, slack.signingSecret, ...initialTargets.map((t) => t.token)],
+    secrets: [slack.botToken, slack.appToken, slack.signingSecret, ...initialTargets.map((t) => t.token), ...telemetrySecrets(settings.telemetry)],
   });
 
   const { store, holdsLease } = observedStore(createStore(settings.database ?? { kind: 'sqlite', path: settings.databasePath }, { clock }), telemetry, () => watcher.owner);
