@@ -201,5 +201,10 @@ describe('a slash command that changes something', () => {
       for (const [key, value] of Object.entries(span.attributes)) if (typeof value === 'string') expect(value, `${span.name} ${key}`).toMatch(/^[A-Za-z0-9_.{}/-]{1,64}$/);
     const uuids = rig.sandbox.state.workers.map((w) => w.uuid);
     for (const uuid of uuids) expect(all).not.toContain(uuid);
+    // Nor a response_url (it posts as the bot for 30 minutes) or a trigger id (it opens forms).
+    const answered = [...new Set(rig.responses.posts.map((p) => new URL(p.url).pathname))];
+    expect(answered.length).toBeGreaterThan(0);
+    for (const path of answered) expect(all).not.toContain(path);
+    expect(all).not.toMatch(/\d{10}\.\d{9}\.[0-9a-f]{32}/);
   });
 });
