@@ -24,6 +24,8 @@ export type ScheduleCancelOutcome = { kind: 'cancelled'; record: ScheduleRecord 
 
 const command = (s: Pick<ScheduleRecord, 'command'>): Mrkdwn => val(`/cloud ${s.command}`);
 const whenText = (s: ScheduleRecord): Mrkdwn => md`${val(s.when.text)} (${val(s.when.tz)})`;
+/** After a run that sent nothing: a repeating schedule's next run is checked again; a one-off has none. */
+const nextChecked = (s: Pick<ScheduleRecord, 'when'>): Mrkdwn => (s.when.kind === 'once' ? md`` : md` The next run is checked again.`);
 
 const say = (text: Mrkdwn, note?: Mrkdwn): Reply => ({ text, blocks: [section(text), ...(note ? [context(note)] : [])] });
 
@@ -98,7 +100,7 @@ export function buildRunRefused(s: ScheduleRecord, at: string, why: Mrkdwn): Rep
  */
 export function buildRunUnchecked(s: ScheduleRecord, groups: readonly string[], right: 'run' | 'delete backups', graceMinutes: number): Mrkdwn {
   const what = right === 'run' ? md`to run it` : md`to delete backups with it`;
-  return md`${groupsUnread(groups)}, which may give ${mention(s.createdBy)} the right ${what} here, so the bot could not tell before the run was more than ${plural(graceMinutes, md`minute`, md`minutes`)} late. The next run is checked again.`;
+  return md`${groupsUnread(groups)}, which may give ${mention(s.createdBy)} the right ${what} here, so the bot could not tell before the run was more than ${plural(graceMinutes, md`minute`, md`minutes`)} late.${nextChecked(s)}`;
 }
 
 /** In the channel: runs missed while the bot was down, too late to run now. */
