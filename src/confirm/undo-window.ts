@@ -11,7 +11,7 @@
  */
 import { buildClickAnswer } from '../views/change-notices.js';
 import { UNDO_TOO_LATE, UNKNOWN_REQUEST } from '../views/click-views.js';
-import { unescapeEntities, type Mrkdwn } from '../views/mrkdwn.js';
+import { auditWords, type Mrkdwn } from '../views/mrkdwn.js';
 import { APPROVAL_NOW_REQUIRED, RIGHTS_UNCHECKED, RIGHTS_WITHDRAWN, uncheckedFor } from '../views/status-views.js';
 import type { AnyOperation } from '../operations/types.js';
 import type { OperationPatch, OperationRecord } from '../store/types.js';
@@ -78,7 +78,7 @@ async function notAllowedNow(ctx: FlowContext, op: AnyOperation, r: OperationRec
       continue;
     }
     // The refusal is worded to the person; the audit keeps its rule, without markup.
-    const why = unescapeEntities(refused.replace(/^:[a-z_]+: /, '').replace(/[`*_]/g, '')).slice(0, 300);
+    const why = auditWords(refused);
     return {
       kind: 'closed',
       patch: { errorCode: RIGHTS_WITHDRAWN, result: { withdrawnFrom: who } },

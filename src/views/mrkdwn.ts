@@ -87,6 +87,11 @@ export function codeBlock(text: string, max = 2000): Mrkdwn {
   return ('```' + escapeEntities(cut) + '```') as Mrkdwn;
 }
 
+/** A message's words as the audit trail keeps them (a refusal worded to a person): no leading emoji, no markup, entities unescaped. */
+export function auditWords(text: Mrkdwn, max = VALUE_MAX): string {
+  return unescapeEntities(text.replace(/^:[a-z_]+: /, '').replace(/[`*_]/g, '')).slice(0, max);
+}
+
 /** Text for a `plain_text` object (headers, buttons, options): never parsed, but kept to one line. */
 export function plain(text: string, max = VALUE_MAX): string {
   return oneLine(text, max);
