@@ -161,6 +161,11 @@ export function createChangeFlow(deps: ChangeFlowDeps): ChangeFlow {
 
     retrySync: (recordId, userId) => retrySync(ctx, recordId, userId),
     undo: (recordId, userId) => undo(ctx, recordId, userId),
+    // An operation the catalog no longer knows is refused: nobody's right to it can be seen.
+    recheck: async (record, userId, action) => {
+      const op = opOf(record);
+      return op ? checkRights(record, op, userId, action) : UNKNOWN_REQUEST;
+    },
     sendDue: () => sendDue(ctx, execute),
     expireDue: () => expireDue(ctx),
     recoverInterrupted: () => recoverInterrupted(ctx),

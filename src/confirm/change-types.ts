@@ -151,6 +151,14 @@ export interface ChangeFlow {
   confirm(recordId: string, userId: string, typed?: string): Promise<ClickOutcome>;
   cancel(recordId: string, userId: string): Promise<ClickOutcome>;
   retrySync(recordId: string, userId: string): Promise<ClickOutcome>;
+  /**
+   * Whether this person may still `action` this change here now, as the bot checks again by
+   * itself (nothing is audited: the caller audits the outcome): undefined when they may, else what
+   * they would be told, or a RightsUnknown when only a user group that could not be read stands
+   * in the way. Judged as the record is (judged-as.ts), on its channel and account. A schedule's
+   * run asks it of the admin who approved the schedule, on its Confirm card's record.
+   */
+  recheck(record: OperationRecord, userId: string, action: ClickAction): Promise<Mrkdwn | RightsUnknown | undefined>;
   /** Takes back a change waiting out its undo delay: nothing is sent. */
   undo(recordId: string, userId: string): Promise<ClickOutcome>;
   /** Sends the changes whose undo delay has ended (once, across replicas), and edits the countdown of the others. */
