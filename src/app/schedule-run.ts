@@ -1,6 +1,7 @@
 /**
  * One run of a schedule (issue 25), as a typed command would run: the stored command is read
- * again, checked as the person who scheduled it under the channel's rules now, then handed to
+ * again, checked as the person who scheduled it under the channel's rules now (and, when those
+ * rules want a second admin's approval, as the admin who approved the schedule), then handed to
  * runCommand — a change goes through the change flow (its status message in the channel, its
  * watch, its audit entry "scheduled by …"), a read's answer is posted in the channel. A run no
  * longer allowed sends nothing and says why in the channel. The scheduler (schedule/scheduler.ts)
@@ -12,9 +13,10 @@ import { formatInZone } from '../operations/schedule-when.js';
 import type { OperationStore } from '../store/types.js';
 import type { ScheduleRecord } from '../store/schedule-types.js';
 import { context, section } from '../views/blocks.js';
-import { md, val, type Mrkdwn } from '../views/mrkdwn.js';
-import { buildRunHeader, buildRunRefused, buildRunUnchecked, buildTakeoverSkipped } from '../views/schedule-views.js';
-import { RUN_TAKEN_OVER } from '../views/status-views.js';
+import { auditWords, md, val, type Mrkdwn } from '../views/mrkdwn.js';
+import { buildApprovalWithdrawn, buildRunHeader, buildRunRefused, buildRunUnchecked, buildTakeoverSkipped } from '../views/schedule-views.js';
+import { RIGHTS_UNCHECKED, RIGHTS_WITHDRAWN, RUN_TAKEN_OVER } from '../views/status-views.js';
+import { auditEntry } from '../audit/entry.js';
 import type { Reply } from '../views/types.js';
 import { admit, type Admission, type GuardedOp } from './guard.js';
 import { runCommand, type CommandCoreDeps } from './run-command.js';
@@ -40,6 +42,11 @@ export interface ScheduleRunDeps extends CommandCoreDeps {
 export const RIGHTS_RECHECK_MS = 30_000;
 /** The result of a run refused because Slack never answered for a user group within the grace. */
 export const REFUSED_UNCHECKED = 'refused: could not check rights';
+/** The same, for the right of the admin who approved the schedule. */
+export const REFUSED_APPROVER_UNCHECKED = `${REFUSED_UNCHECKED} of its approver`;
+
+/** The result of a run refused because the admin who approved its schedule may no longer approve it here. */
+export const REFUSED_APPROVAL_WITHDRAWN = 'refused: approval withdrawn; schedule it again to have it approved, or cancel it';
 
 /** What a run came to, for the schedule's "last result". */
 export type RunResult = string;
@@ -62,24 +69,28 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
     if (!read.ok) return refuse(read.problem, 'not run: the command no longer reads');
     const { op } = read;
     /**
-     * Checked as its creator, under the rules in force now (a refusal is audited by admit). A
-     * refusal only because a user group could not be read is no verdict: a Slack hiccup must
-     * not skip a nightly run, so it waits and asks again while the run is within the grace.
-     * Nothing is started before this returns, so the wait sends nothing twice. The lease needs
-     * no cap: the scheduler renews it at every look while the run lasts. A stopping replica's
-     * sleep throws, so the run ends as a stopped one does and is taken over.
+     * Asks `check` again while its only answer is that a user group could not be read, and the
+     * run is within the grace: that is no verdict, and a Slack hiccup must not skip a nightly
+     * run. Nothing is started before this returns, so the wait sends nothing twice. The lease
+     * needs no cap: the scheduler renews it at every look while the run lasts. A stopping
+     * replica's sleep throws, so the run ends as a stopped one does and is taken over.
+     * Returns the last answer (still unread past the grace: the caller says so).
      */
-    const admitWhenKnown = async (o: GuardedOp, args: Record<string, unknown>): Promise<Admission> => {
+    const untilKnown = async <T>(check: () => Promise<T>, unreadIn: (answer: T) => readonly string[] | undefined, whose: 'creator' | 'approver'): Promise<T> => {
       for (let waited = false; ; waited = true) {
-        // Not audited while it may still be waited out: only the answer the run ends with is.
-        const a = await admit({ access: deps.access }, o, s.createdBy, s.channelId, args, read.account);
-        if (a.ok) return a;
+        const answer = await check();
+        const unread = unreadIn(answer);
         const left = occurrence + graceMs - deps.clock.now();
-        if (!a.unread || left <= 0) break;
-        if (!waited) deps.logger.warn('a scheduled run waits: a user group that may give its creator the right could not be read', { schedule: s.id, occurrence, groups: a.unread });
+        if (!unread || left <= 0) return answer;
+        if (!waited) deps.logger.warn(`a scheduled run waits: a user group that may give its ${whose} the right could not be read`, { schedule: s.id, occurrence, groups: unread });
         await deps.clock.sleep(Math.min(RIGHTS_RECHECK_MS, left), signal);
       }
-      return admit(deps, o, s.createdBy, s.channelId, args, read.account);
+    };
+    /** Checked as its creator, under the rules in force now (a refusal is audited by admit). */
+    const admitWhenKnown = async (o: GuardedOp, args: Record<string, unknown>): Promise<Admission> => {
+      // Not audited while it may still be waited out: only the answer the run ends with is.
+      const a = await untilKnown(() => admit({ access: deps.access }, o, s.createdBy, s.channelId, args, read.account), (x) => (x.ok ? undefined : x.unread), 'creator');
+      return a.ok ? a : admit(deps, o, s.createdBy, s.channelId, args, read.account);
     };
     const admitted = await admitWhenKnown(op, read.masked);
     const graceMinutes = Math.round(graceMs / 60_000);
@@ -91,8 +102,42 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
     const retention: RetentionDeps | undefined = keep !== undefined && op.id === 'backup.create' ? { ...deps, schedule: s, occurrence, account: admitted.account, args: read.args, ...(signal ? { signal } : {}) } : undefined;
     const del = retention ? deps.catalog.byId('backup.delete') : undefined;
     // Its deletions too: a schedule confirmed alone does not delete backups once deleting needs an approval.
-    if (scheduleWantsApproval(deps.access, del ? [op, del] : [op], s.channelId, admitted.account) && !confirm?.approvedBy) {
+    const wantsApproval = scheduleWantsApproval(deps.access, del ? [op, del] : [op], s.channelId, admitted.account);
+    if (wantsApproval && !confirm?.approvedBy) {
       return refuse(md`the channel’s rules now want an admin’s approval for this, which the schedule never had. Schedule it again to have it approved.`, 'refused: needs approval');
+    }
+    if (wantsApproval && confirm?.approvedBy) {
+      /**
+       * The run rests on that approval: its approver is checked again, as an approver, under the
+       * rules in force now (their admin role here, and what the channel and account allow), as
+       * the undo window checks a change's approver when its delay ends. Asked of the card they
+       * approved (so as the command and, with `--keep`, backup delete), on the account the run
+       * goes to. When the rules no longer want an approval the run rests on its creator alone,
+       * as a schedule made now would, and the approver is not asked.
+       */
+      const approvedBy = confirm.approvedBy;
+      const card = { ...confirm, channelId: s.channelId, account: admitted.account };
+      const held = await untilKnown(() => deps.flow.recheck(card, approvedBy, 'approve'), (x) => (typeof x === 'object' ? x.unread : undefined), 'approver');
+      if (held !== undefined) {
+        const audited = (errorCode: string, detail: string) =>
+          deps.auditor?.record({
+            ...auditEntry({ op, userId: s.createdBy, channelId: s.channelId, args: read.masked, account: admitted.account, outcome: 'refused', errorCode, detail: `scheduled run (${at}) ${detail}` }),
+            confirmedBy: confirm.confirmedBy,
+            approvedBy,
+          });
+        if (typeof held === 'object') {
+          await audited(
+            RIGHTS_UNCHECKED,
+            `not sent: Slack did not let the bot read user group ${held.unread.join(', ')} to check that ${approvedBy}, who approved schedule ${s.id}, may still approve it here, and the run was past its grace; nothing was sent`,
+          );
+          return refuse(buildRunUnchecked(s, held.unread, { approvedBy }, graceMinutes), REFUSED_APPROVER_UNCHECKED);
+        }
+        await audited(
+          RIGHTS_WITHDRAWN,
+          `not sent: ${approvedBy}, who approved schedule ${s.id}, may no longer approve it here (checked again at the run, under the rules in force then; they would be told: ${auditWords(held)})`,
+        );
+        return refuse(buildApprovalWithdrawn(s, approvedBy), REFUSED_APPROVAL_WITHDRAWN);
+      }
     }
     if (retention) {
       // Deleting needs the creator's right to delete backups here, now.

@@ -148,7 +148,8 @@ export function createStart(ctx: StartContext): (typed: ChangeRequest) => Promis
     record = { ...record, channelId: posted.channel, messageTs: posted.ts };
 
     // A scheduled run was confirmed (and approved) when scheduled; a policy that now wants an
-    // approval the schedule never had was refused before this (app/schedule-run.ts).
+    // approval the schedule never had, or an approver who may no longer approve it, was refused
+    // before this (app/schedule-run.ts).
     if (!req.scheduled && (change.confirm || record.facts.askFirst === true || needsApproval(op, record))) {
       await audit(op, record, 'requested');
       return { kind: 'posted', record };

@@ -38,7 +38,9 @@ export function buildScheduleCreated(o: ScheduleCreateOutcome): Reply {
         const what = o.awaits === 'approval' ? md`a second admin’s approval` : md`its Confirm`;
         return say(
           md`:hourglass: Schedule ${val(s.id)}: ${command(s)} ${whenText(s)} waits for ${what} (the card in the channel); it is not active until then. Then: ${next}.`,
-          md`Each run is checked again as ${mention(s.createdBy)} under the channel’s rules at that time.`,
+          o.awaits === 'approval'
+            ? md`Each run is checked again as ${mention(s.createdBy)}, and as the admin who approves it, under the channel’s rules at that time.`
+            : md`Each run is checked again as ${mention(s.createdBy)} under the channel’s rules at that time.`,
         );
       }
       return say(
@@ -94,13 +96,26 @@ export function buildRunRefused(s: ScheduleRecord, at: string, why: Mrkdwn): Rep
 }
 
 /**
- * Why a run sent nothing when a user group that may give its creator the right could not be
- * read until the run was too late to start: no verdict on their role, and nobody retries a
- * scheduled run by hand (the access refusal's "try again in a moment" would not fit).
+ * Why a run sent nothing when a user group that may give its creator the right (or the admin
+ * who approved the schedule theirs: `{ approvedBy }`) could not be read until the run was too
+ * late to start: no verdict on their role, and nobody retries a scheduled run by hand (the
+ * access refusal's "try again in a moment" would not fit).
  */
-export function buildRunUnchecked(s: ScheduleRecord, groups: readonly string[], right: 'run' | 'delete backups', graceMinutes: number): Mrkdwn {
-  const what = right === 'run' ? md`to run it` : md`to delete backups with it`;
-  return md`${groupsUnread(groups)}, which may give ${mention(s.createdBy)} the right ${what} here, so the bot could not tell before the run was more than ${plural(graceMinutes, md`minute`, md`minutes`)} late.${nextChecked(s)}`;
+export function buildRunUnchecked(s: ScheduleRecord, groups: readonly string[], right: 'run' | 'delete backups' | { approvedBy: string }, graceMinutes: number): Mrkdwn {
+  const whom = typeof right === 'object' ? md`${mention(right.approvedBy)}, who approved it,` : mention(s.createdBy);
+  const what = typeof right === 'object' ? md`to approve it` : right === 'run' ? md`to run it` : md`to delete backups with it`;
+  return md`${groupsUnread(groups)}, which may give ${whom} the right ${what} here, so the bot could not tell before the run was more than ${plural(graceMinutes, md`minute`, md`minutes`)} late.${nextChecked(s)}`;
+}
+
+/**
+ * Why a run sent nothing when the admin who approved its schedule may no longer approve it here
+ * (their role, or what the channel and account allow them, under the rules in force now): the
+ * approval it runs on no longer holds, and only a new one — a new schedule — gives it back.
+ */
+export function buildApprovalWithdrawn(s: ScheduleRecord, approvedBy: string): Mrkdwn {
+  const why = md`the approval it runs on was withdrawn: ${mention(approvedBy)}, who approved it, may no longer approve it here under the rules in force now (${val('/cloud policy')} shows them).`;
+  if (s.when.kind === 'once') return md`${why} It was a one-off: schedule it again for an admin to approve if it should still be done.`;
+  return md`${why} To keep it, schedule it again for an admin to approve, and cancel this one with ${val(`/cloud schedule cancel ${s.id}`)}; or just cancel it.${nextChecked(s)}`;
 }
 
 /** In the channel: runs missed while the bot was down, too late to run now. */

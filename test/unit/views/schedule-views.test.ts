@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../src/views/blocks.js';
-import { buildScheduleList } from '../../../src/views/schedule-views.js';
+import { buildApprovalWithdrawn, buildRunUnchecked, buildScheduleList } from '../../../src/views/schedule-views.js';
 import type { ScheduleRecord } from '../../../src/store/schedule-types.js';
 
 const schedule = (i: number, command: string): ScheduleRecord => ({
@@ -42,5 +42,34 @@ describe('buildScheduleList', () => {
     expect(list.blocks!.length).toBeLessThanOrEqual(LIMITS.blocksPerMessage);
     for (const t of sectionTexts(list.blocks!)) expect(t.length).toBeLessThanOrEqual(LIMITS.sectionText);
     expect(sectionTexts(list.blocks!).at(-1)).toMatch(/…and \d+ more/);
+  });
+});
+
+describe('a run refused because its approval no longer holds', () => {
+  const repeating = schedule(1, 'ssh-key delete 12');
+  const once: ScheduleRecord = { ...repeating, when: { kind: 'once', at: 0, tz: 'UTC', text: 'in 1h' } };
+
+  it('names the approver as a mention and, for a repeating schedule, what to do', () => {
+    const why = buildApprovalWithdrawn(repeating, 'UDAVE00004');
+    expect(why).toContain('<@UDAVE00004>, who approved it, may no longer approve it here');
+    expect(why).toContain('`/cloud schedule cancel sch_0000000001`');
+    expect(why).toContain('The next run is checked again.');
+  });
+
+  it('a one-off has nothing left to cancel and no next run', () => {
+    const why = buildApprovalWithdrawn(once, 'UDAVE00004');
+    expect(why).toContain('It was a one-off');
+    expect(why).not.toContain('cancel');
+    expect(why).not.toContain('next run');
+    expect(buildRunUnchecked(once, ['S1'], { approvedBy: 'UDAVE00004' }, 60)).not.toContain('next run');
+  });
+
+  it('an approver that is not a user id (a damaged record) is shown as a value, never as markup', () => {
+    const why = buildApprovalWithdrawn(repeating, '<!channel> *x*');
+    expect(why).not.toContain('<!channel>');
+    expect(why).toContain('`&lt;!channel&gt; *x*`');
+    const unread = buildRunUnchecked(repeating, ['S1'], { approvedBy: '<!here>' }, 60);
+    expect(unread).not.toContain('<!here>');
+    expect(unread).toContain('which may give `&lt;!here&gt;`, who approved it, the right to approve it here');
   });
 });
