@@ -85,6 +85,18 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // A fault nothing caught: one JSON line through the log (masked, like every line) and the same
+  // bounded stop as SIGTERM — leases released, so another replica takes the watches over at once —
+  // then exit 1. Node's default would print a raw stack to stderr and drop everything in flight.
+  // Nothing resumes after it (https://nodejs.org/api/process.html#warning-using-uncaughtexception-correctly).
+  process.on('uncaughtException', (error) => {
+    logger.error('uncaught exception; stopping', { error });
+    void stop('uncaughtException', 1);
+  });
+  process.on('unhandledRejection', (reason) => {
+    logger.error('unhandled promise rejection; stopping', { error: reason });
+    void stop('unhandledRejection', 1);
+  });
 
   let port: number | undefined;
   try {

@@ -18,8 +18,8 @@ import { BOT_TOKEN, SIGNING_SECRET } from '../rig/workspace.js';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 
-function startMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+function startMain(env: Record<string, string>, preload: string[] = []) {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...preload.flatMap((f) => ['--import', f]), MAIN], {
     // A clean environment: nothing from the developer's shell or a stray .env leaks in.
     env: { PATH: process.env.PATH ?? '', ...env },
     cwd: new URL('../../test', import.meta.url).pathname,
@@ -84,6 +84,32 @@ describe('running', () => {
       expect(p.output()).not.toContain('main-process-token');
     });
   }
+
+  it('a fault nothing caught is one masked JSON line, then the same bounded stop as SIGTERM, exit 1', async () => {
+    const p = startMain(
+      {
+        SLACK_BOT_TOKEN: BOT_TOKEN,
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: slack.url,
+        PORT: '0',
+        CLOUD_API_BASE_URL: cloudServer.baseUrl,
+        CLOUD_API_TOKEN: 'main-process-token',
+        DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'cloudbot-main-')), 'cloudbot.db')}`,
+      },
+      [new URL('../fixtures/reject-on-sigusr2.mjs', import.meta.url).href],
+    );
+    await waitFor(() => /listening for Slack on :(\d+)/.exec(p.output())?.[1], { timeoutMs: 15_000 });
+    p.child.kill('SIGUSR2');
+    expect(await p.exited).toBe(1);
+    const lines = p.output().split('\n').filter((l) => l.includes('unhandled promise rejection'));
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]!) as { level: string; msg: string };
+    expect(line).toMatchObject({ level: 'error', msg: 'unhandled promise rejection; stopping' });
+    expect(lines[0]).toContain('nobody caught this');
+    expect(p.output()).not.toContain('xoxb-0000000000-fault-token');
+    // The same stop as a signal's (readyz 503, leases released, store closed) before the exit.
+    expect(p.output()).toMatch(/"msg":"shutting down".*"signal":"unhandledRejection"/);
+  });
 });
 
 describe('Slack unreachable at start', () => {
