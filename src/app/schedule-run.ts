@@ -15,7 +15,7 @@ import type { ScheduleRecord } from '../store/schedule-types.js';
 import { context, section } from '../views/blocks.js';
 import { auditWords, md, val, type Mrkdwn } from '../views/mrkdwn.js';
 import { buildApprovalWithdrawn, buildRunHeader, buildRunRefused, buildRunUnchecked, buildTakeoverSkipped } from '../views/schedule-views.js';
-import { RIGHTS_UNCHECKED, RIGHTS_WITHDRAWN, RUN_TAKEN_OVER } from '../views/status-views.js';
+import { APPROVAL_NOW_REQUIRED, RIGHTS_UNCHECKED, RIGHTS_WITHDRAWN, RUN_TAKEN_OVER } from '../views/status-views.js';
 import { auditEntry } from '../audit/entry.js';
 import type { Reply } from '../views/types.js';
 import { admit, type Admission, type GuardedOp } from './guard.js';
@@ -104,6 +104,20 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
     // Its deletions too: a schedule confirmed alone does not delete backups once deleting needs an approval.
     const wantsApproval = scheduleWantsApproval(deps.access, del ? [op, del] : [op], s.channelId, admitted.account);
     if (wantsApproval && !confirm?.approvedBy) {
+      // Audited as the undo window audits the same refusal of a single change (APPROVAL_NOW_REQUIRED).
+      await deps.auditor?.record({
+        ...auditEntry({
+          op,
+          userId: s.createdBy,
+          channelId: s.channelId,
+          args: read.masked,
+          account: admitted.account,
+          outcome: 'refused',
+          errorCode: APPROVAL_NOW_REQUIRED,
+          detail: `scheduled run (${at}) not sent: the channel's rules now want an admin's approval, which schedule ${s.id} never had; nothing was sent`,
+        }),
+        ...(confirm?.confirmedBy ? { confirmedBy: confirm.confirmedBy } : {}),
+      });
       return refuse(md`the channel’s rules now want an admin’s approval for this, which the schedule never had. Schedule it again to have it approved.`, 'refused: needs approval');
     }
     if (wantsApproval && confirm?.approvedBy) {

@@ -159,5 +159,9 @@ describe('a channel whose policy starts to want destroys approved after a `--kee
     expect(cloud.requests.slice(from).filter((q) => q.method !== 'GET')).toEqual([]);
     expect(rig.slack.messages.inChannel(PROD.id).slice(seen).map(text).join('\n')).toContain('want an admin’s approval for this');
     expect((await rig.store.schedules.get(s.id))?.lastResult).toBe('refused: needs approval');
+    // In the audit trail, as the undo window's refusal of a change that now wants an approval is.
+    const refused = (await rig.store.audit.list({ limit: 20 })).filter((e) => e.outcome === 'refused');
+    expect(refused).toMatchObject([{ opId: 'backup.create', userId: ALICE.id, channelId: PROD.id, errorCode: 'APPROVAL_NOW_REQUIRED', confirmedBy: ALICE.id }]);
+    expect(refused[0]!.detail).toContain(`which schedule ${s.id} never had; nothing was sent`);
   });
 });
