@@ -87,18 +87,26 @@ export function actions(blockId: string, buttons: types.Button[]): Block {
   return asBlock({ type: 'actions', block_id: blockId, elements: buttons.slice(0, LIMITS.actionsElements) });
 }
 
+/** How a cut list says what it left out: a sentence of its own, or how to see the rest. */
+export type MoreLine = ((n: number) => Mrkdwn) | { rest: Mrkdwn };
+
+const moreText = (more: MoreLine, n: number): Mrkdwn =>
+  typeof more === 'function' ? more(n) : md`…and ${n} more not shown. ${more.rest}`;
+
 /**
  * Lines of a list packed into as few sections as fit, within a block budget. What does not
- * fit is summarised as "…and N more" rather than sent and rejected by Slack.
+ * fit is counted in a last line ("…and N more not shown", and how to see the rest when the
+ * caller knows a way) rather than sent and rejected by Slack. That line is never cut: lines
+ * are dropped from the last section, and counted, until it fits.
  */
-export function lineSections(lines: Mrkdwn[], maxBlocks: number, more = (n: number) => md`…and ${n} more`): Block[] {
+export function lineSections(lines: Mrkdwn[], maxBlocks: number, more: MoreLine = (n) => md`…and ${n} more not shown`): Block[] {
   const blocks: Block[] = [];
   let current: Mrkdwn[] = [];
   let length = 0;
-  const budget = LIMITS.sectionText - 40; // room for the "and N more" line
+  const budget = LIMITS.sectionText;
   let i = 0;
   for (; i < lines.length; i++) {
-    const line = cutMrkdwn(lines[i]!, budget);
+    const line = cutMrkdwn(lines[i]!, budget - 200); // a line alone leaves room for the "more" line
     if (length + line.length + 1 > budget) {
       if (blocks.length + 1 >= maxBlocks) break;
       blocks.push(section(trusted(current.join('\n'))));
@@ -108,7 +116,15 @@ export function lineSections(lines: Mrkdwn[], maxBlocks: number, more = (n: numb
     current.push(line);
     length += line.length + 1;
   }
-  if (i < lines.length) current.push(md`_${more(lines.length - i)}_`);
+  if (i < lines.length) {
+    let note = md`_${moreText(more, lines.length - i)}_`;
+    while (current.length && length + note.length > budget) {
+      length -= current.pop()!.length + 1;
+      i--;
+      note = md`_${moreText(more, lines.length - i)}_`;
+    }
+    current.push(note);
+  }
   if (current.length) blocks.push(section(trusted(current.join('\n'))));
   return blocks;
 }

@@ -51,11 +51,16 @@ const NEWLINES = /\r\n|[\r\n\t\u2028\u2029]/g;
 /** One line of outside text, controls visible, length capped (shared by mrkdwn and plain text). */
 export function oneLine(text: string, max = VALUE_MAX): string {
   const flat = text.replace(NEWLINES, ' ').replace(CONTROLS, '\ufffd');
-  // No more UTF-16 units than `max` means no more code points either: no array of characters
-  // for the common short value (every value rendered goes through here).
+  // Capped in UTF-16 units, as the rig's fake Slack counts: never fewer than code points, so
+  // within Slack's limit whichever it counts (an emoji is two units, one code point).
   if (flat.length <= max) return flat;
-  const chars = Array.from(flat); // never split a surrogate pair
-  return chars.length <= max ? flat : chars.slice(0, max - 1).join('') + '…';
+  return cutUnits(flat, max - 1) + '…';
+}
+
+/** The first `max` UTF-16 units of `s`, one fewer if the last would be half a surrogate pair. */
+function cutUnits(s: string, max: number): string {
+  const cut = s.slice(0, Math.max(0, max));
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
 /** Escapes the three characters Slack's mrkdwn reserves (…/formatting#escaping). */
@@ -83,7 +88,7 @@ export function val(value: string | number | null | undefined, max = VALUE_MAX):
 /** A preformatted block (a request body): many lines kept, everything else as in `val`. */
 export function codeBlock(text: string, max = 2000): Mrkdwn {
   const s = text.replace(CONTROLS, '\ufffd').replace(/`/g, 'ˋ');
-  const cut = s.length <= max ? s : s.slice(0, max - 1) + '…';
+  const cut = s.length <= max ? s : cutUnits(s, max - 1) + '…';
   return ('```' + escapeEntities(cut) + '```') as Mrkdwn;
 }
 
@@ -156,7 +161,7 @@ export function date(epochMs: number, fallback: string): Mrkdwn {
  */
 export function cutMrkdwn(text: Mrkdwn, max: number): Mrkdwn {
   if (text.length <= max) return text;
-  let s = text.slice(0, max - 1);
+  let s = cutUnits(text, max - 1);
   const lastAmp = s.lastIndexOf('&');
   if (lastAmp >= 0 && !s.slice(lastAmp).includes(';')) s = s.slice(0, lastAmp);
   const lastLt = s.lastIndexOf('<');
