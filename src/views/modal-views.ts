@@ -34,8 +34,27 @@ function optionGroups(options: ModalOption[]): { label: types.PlainTextElement; 
   return [...groups].slice(0, 100).map(([label, opts]) => ({ label: plain(label, 75), options: opts }));
 }
 
+/** A select with more choices than a Slack menu lists: the value is typed instead. */
+const typedChoice = (f: ModalField, options: readonly ModalOption[]): boolean => (f.kind === 'select' || f.kind === 'multi_select') && options.length > MAX_OPTIONS;
+
+/** The hint of a typed choice: why it is typed, and what to type (plain text). */
+function typedChoiceHint(f: ModalField, options: readonly ModalOption[]): string {
+  const what = f.kind === 'multi_select' ? 'the values, separated by commas or spaces' : 'the value';
+  const said = `${options.length} choices, more than a Slack menu lists (${MAX_OPTIONS}): type ${what}, e.g. ${options[0]!.value}.`;
+  return f.hint ? `${f.hint} ${said}` : said;
+}
+
 function element(f: ModalField, options: ModalOption[], initial: unknown): types.InputBlock['element'] {
   const id = f.name;
+  if (typedChoice(f, options)) {
+    const given = Array.isArray(initial) ? initial.map(String).join(', ') : initial != null ? String(initial) : '';
+    return {
+      type: 'plain_text_input',
+      action_id: id,
+      ...(f.placeholder ? { placeholder: plain(f.placeholder, 150) } : {}),
+      ...(given !== '' && given.length <= 3000 ? { initial_value: given } : {}),
+    };
+  }
   const opts = options.slice(0, MAX_OPTIONS).map(option);
   switch (f.kind) {
     case 'text':
@@ -110,7 +129,7 @@ export function buildChangeModal(m: ModalInput): ModalView {
       optional: f.optional ?? false,
       // Slack marks an optional input "(optional)" itself: a label saying it too reads it twice.
       label: plain(f.optional ? f.label.replace(/\s*\(optional\)\s*$/i, '') : f.label, 2000),
-      ...(f.hint ? { hint: plain(f.hint, 2000) } : {}),
+      ...(typedChoice(f, opts) ? { hint: plain(typedChoiceHint(f, opts), 2000) } : f.hint ? { hint: plain(f.hint, 2000) } : {}),
       element: element(f, opts, m.initial[f.name]),
     });
     const note = m.fieldNotes?.[f.name];
@@ -205,10 +224,13 @@ export function readModalValues(spec: ModalSpec, values: Record<string, Record<s
     if (!v) continue;
     if (f.kind === 'checkbox') raw[f.name] = (v.selected_options ?? []).length > 0;
     else if (f.kind === 'multi_select') {
-      const chosen = (v.selected_options ?? []).map((o) => o.value);
+      // Typed when there were more choices than a menu lists (typedChoice).
+      const chosen = typeof v.value === 'string' ? v.value.split(/[\s,]+/).filter(Boolean) : (v.selected_options ?? []).map((o) => o.value);
       if (chosen.length) raw[f.name] = chosen;
     } else if (f.kind === 'select') {
-      if (v.selected_option) raw[f.name] = v.selected_option.value;
+      if (typeof v.value === 'string') {
+        if (v.value.trim() !== '') raw[f.name] = v.value.trim();
+      } else if (v.selected_option) raw[f.name] = v.selected_option.value;
     } else if (typeof v.value === 'string' && v.value.trim() !== '') raw[f.name] = v.value;
   }
   return raw;
