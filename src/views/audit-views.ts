@@ -134,13 +134,15 @@ export function buildAuditList(entries: AuditEntry[], now: number, opts: { userI
     const where = e.channelId && !/^D/.test(e.channelId) ? md` ${channelRef(e.channelId)}` : md``;
     return md`${OUTCOME_EMOJI[e.outcome] ?? UNKNOWN_OUTCOME} ${when} · ${userRef(e.userId)}${where} · ${what(e, LIST_ARGS)} — ${join(tail(e, false), ' · ')}`;
   });
+  // What is left out can be read by narrowing the list to one person.
+  const narrow = opts.userId ? md`` : md` — ${val('/cloud audit --user U0123ABCD')} narrows it to one person`;
   let cutByBlocks = false;
   const body = lineSections(lines, LIST_SECTIONS, (n) => {
     cutByBlocks = true;
-    return md`…and ${n + hidden} more`;
+    return md`…and ${n + hidden} more${narrow}`;
   });
   const blocks: Block[] = [header('Audit trail'), ...body];
-  if (hidden > 0 && !cutByBlocks) blocks.push(section(md`_…and ${hidden} more_`));
+  if (hidden > 0 && !cutByBlocks) blocks.push(section(md`_…and ${hidden} more${narrow}_`));
   blocks.push(context(md`${plural(entries.length, md`entry`, md`entries`)}${whose}, newest first.`));
   return { text: md`Audit trail: ${plural(entries.length, md`entry`, md`entries`)}`, blocks };
 }

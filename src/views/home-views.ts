@@ -145,11 +145,12 @@ function auditLine(e: AuditEntry, withUser: boolean): Mrkdwn {
 }
 
 /** A list under its heading, or a quiet line when empty. */
-function list(title: string, lines: Mrkdwn[], empty: Mrkdwn): Block[] {
+function list(title: string, lines: Mrkdwn[], empty: Mrkdwn, rest?: Mrkdwn): Block[] {
   const shown = lines.slice(0, HOME_LIST_LINES);
   const hidden = lines.length - shown.length;
-  const body = shown.length ? lineSections(shown, LIST_SECTIONS, (n) => md`…and ${n + hidden} more`) : [context(empty)];
-  if (hidden > 0 && shown.length) body.push(context(md`…and ${hidden} more`));
+  const how = rest ? md` — ${rest}` : md``;
+  const body = shown.length ? lineSections(shown, LIST_SECTIONS, (n) => md`…and ${n + hidden} more${how}`) : [context(empty)];
+  if (hidden > 0 && shown.length) body.push(context(md`…and ${hidden} more${how}`));
   return [header(title), ...body];
 }
 
@@ -179,14 +180,14 @@ export function buildHome(d: HomeData): HomeView {
     blocks.push(...list('Approvals you may give', d.approvals.map((r) => requestLine(r, d.showAccounts, true)), md`No request waits for your approval.`));
     if (d.approvals.length) blocks.push(context(md`Approve or cancel on the request's message in its channel.`));
   }
-  blocks.push(divider(), ...list('Active watches', d.watches.map((w) => watchLine(w, d.now, d.showAccounts)), md`No active watches.`));
-  blocks.push(...list('Subscriptions', subscriptionLines(d.subscriptions, d.now, d.showAccounts, d.maintenance), md`No channel subscribes to anything.`));
-  if (d.schedules) blocks.push(...list('Schedules', d.schedules.list.map((s) => scheduleHomeLine(s, d.schedules!.zoneTime)), md`No schedules.`));
+  blocks.push(divider(), ...list('Active watches', d.watches.map((w) => watchLine(w, d.now, d.showAccounts)), md`No active watches.`, md`${val('/cloud watch list --all')} lists them all`));
+  blocks.push(...list('Subscriptions', subscriptionLines(d.subscriptions, d.now, d.showAccounts, d.maintenance), md`No channel subscribes to anything.`, md`${val('/cloud subscriptions')} in a channel lists its own`));
+  if (d.schedules) blocks.push(...list('Schedules', d.schedules.list.map((s) => scheduleHomeLine(s, d.schedules!.zoneTime)), md`No schedules.`, md`${val('/cloud schedules')} in a channel lists its own`));
   blocks.push(
     divider(),
     ...(d.audit === 'unreadable'
       ? list(d.auditOfOthers ? 'Recent activity' : 'Your recent activity', [], md`Could not be read from the bot's database right now.`)
-      : list(d.auditOfOthers ? 'Recent activity' : 'Your recent activity', d.audit.map((e) => auditLine(e, d.auditOfOthers)), md`Nothing recorded yet.`)),
+      : list(d.auditOfOthers ? 'Recent activity' : 'Your recent activity', d.audit.map((e) => auditLine(e, d.auditOfOthers)), md`Nothing recorded yet.`, d.auditOfOthers ? md`${val('/cloud audit')} lists more` : undefined)),
   );
 
   const buttons: types.Button[] = [];

@@ -160,3 +160,13 @@ describe('a section built from one huge line', () => {
     noLoneSurrogate(s.text.text);
   });
 });
+
+describe('a cut list says how to see the rest', () => {
+  it('the audit trail names the filter that narrows it, unless already narrowed', async () => {
+    const { buildAuditList } = await import('../../../src/views/audit-views.js');
+    const entries = Array.from({ length: 150 }, (_, i) => ({ id: i, at: now - i, userId: 'U1', channelId: 'C1', opId: 'server.status', tier: 'read', args: { server: wild(300) }, outcome: 'succeeded', errorCode: null, confirmedBy: null, approvedBy: null }));
+    const all = valid(buildAuditList(entries as never, now)) as Reply;
+    expect(allText(all)).toMatch(/and \d+ more — `\/cloud audit --user U0123ABCD` narrows it to one person/);
+    expect(allText(valid(buildAuditList(entries as never, now, { userId: 'U1' })) as Reply)).not.toContain('--user');
+  });
+});
