@@ -158,7 +158,7 @@ export type DeployRequirements = z.infer<typeof DeployRequirements>;
  */
 export const WorkerTemplate = z.object({
   id: z.union([str, int]).transform(String),
-  name: str,
+  name: str.nullish(),
   type: str.nullish(),
   description: str.nullish(),
 });
@@ -305,7 +305,7 @@ export const Plan = z.preprocess(
   normalisePlan,
   z.object({
     id: int,
-    name: str,
+    name: str.nullish(),
     cpu: int.nullish(),
     memory: int.nullish(),
     disk: int.nullish(),

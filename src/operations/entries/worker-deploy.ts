@@ -25,7 +25,7 @@ const locationOptions = async ({ cloud }: { cloud: CloudClient }): Promise<Modal
   (await cloud.workers.locations()).map((l) => ({ value: String(l.id), text: `${locationName(l)}${l.out_of_stock ? ' · OUT OF STOCK' : ''}` }));
 
 const templateOptions = async ({ cloud }: { cloud: CloudClient }): Promise<ModalOption[]> =>
-  (await cloud.workers.templates()).map((t) => ({ value: t.id, text: `${t.name}${t.type ? ` (${t.type})` : ''} · ${t.id}` }));
+  (await cloud.workers.templates()).map((t) => ({ value: t.id, text: `${t.name ?? t.id}${t.type ? ` (${t.type})` : ''} · ${t.id}` }));
 
 interface DeployFacts {
   credit?: number;
@@ -134,9 +134,9 @@ export const workerDeploy = defineOperation({
         const t = templates.find((x) => x.id === a.template);
         if (!t) return { refuse: md`The cloud has no ${kindOf(source)} ${val(a.template ?? '')}. \`/cloud worker templates\` lists them.` };
         if (t.type && t.type !== source) {
-          return { refuse: md`${val(t.id)} (${val(t.name)}) is a ${kindOf(t.type)}, not a ${kindOf(source)}: use ${val(`--source ${t.type}`)}.` };
+          return { refuse: md`${val(t.id)}${t.name ? md` (${val(t.name)})` : md``} is a ${kindOf(t.type)}, not a ${kindOf(source)}: use ${val(`--source ${t.type}`)}.` };
         }
-        templateName = t.name;
+        templateName = t.name ?? null;
       }
       const facts: DeployFacts = {
         credit: req.credit,
