@@ -106,9 +106,12 @@ export function createDigests(deps: DigestSources) {
     const usage = await read<AccountUsage>(() => cloud.account.usage());
     // Invoices only where `/cloud account invoices` may run, checked at this post (after any reload).
     let invoices: DigestInput['invoices'] = 'not-allowed';
+    let invoicePages: DigestInput['invoicePages'];
     if (reach.invoices) {
+      // The first page only (most recent first); the view says so when there are more.
       const page = await read(() => cloud.account.invoices({ page: 1 }));
       invoices = 'error' in page ? page : page.data.filter((i) => (i.amount_due ?? 0) > 0 || /unpaid|overdue|due|open/i.test(i.status ?? ''));
+      if (!('error' in page)) invoicePages = { read: page.meta.current_page, last: page.meta.last_page };
     }
     const bySub = new Map(all.map((s) => [s.id, s]));
     // A list the store could not give is said so, never shown as "none" — nor the digest lost (its day is claimed).
@@ -148,6 +151,7 @@ export function createDigests(deps: DigestSources) {
       ...(account ? { account } : {}),
       usage,
       invoices,
+      ...(invoicePages ? { invoicePages } : {}),
       alerts,
       ...(totals ? { totals } : {}),
       watches,

@@ -29,6 +29,11 @@ export interface DigestInput {
   usage: AccountUsage | { error: string } | undefined;
   /** Unpaid or overdue ones; 'not-allowed' where the channel may not read invoices. */
   invoices: Invoice[] | { error: string } | 'not-allowed' | undefined;
+  /**
+   * Which page of GET /account/invoices (most recent first) `invoices` was taken from, and how
+   * many there are: with more than one, older unpaid invoices were not read, and the digest says so.
+   */
+  invoicePages?: { read: number; last: number };
   /** Alerts of the last 24 hours (the newest, as many as the store listed); 'unreadable' when the bot's store could not list them (never shown as none). */
   alerts: DigestAlert[] | 'unreadable';
   /**
@@ -85,11 +90,19 @@ function usageBlocks(u: DigestInput['usage']): Block[] {
   return [section(title), fields(pairs)];
 }
 
-function invoiceBlocks(invoices: DigestInput['invoices'], now: number): Block[] {
+/** More pages of invoices than were read: older unpaid ones may be on those. */
+const partialPages = (p: DigestInput['invoicePages']): p is { read: number; last: number } => p !== undefined && p.last > p.read;
+
+function invoiceBlocks(invoices: DigestInput['invoices'], now: number, pages: DigestInput['invoicePages']): Block[] {
   const title = md`Unpaid or overdue invoices`;
   if (invoices === 'not-allowed') return [section(md`*${title}*\n_Not shown here: this channel may not read invoices on this account (see ${val('/cloud policy')})._`)];
   if (isError(invoices)) return [section(md`*${title}*\n:grey_question: Could not read invoices: ${val(invoices.error)}`)];
-  return list(title, (invoices ?? []).map((i) => invoiceLine(i, now)), md`none`);
+  if (!partialPages(pages)) return list(title, (invoices ?? []).map((i) => invoiceLine(i, now)), md`none`);
+  const where = md`page ${pages.read} of ${pages.last}`;
+  return [
+    ...list(title, (invoices ?? []).map((i) => invoiceLine(i, now)), md`none on ${where}`),
+    context(md`Read from ${where} of the invoices (the most recent); older ones are not checked here: ${val(`/cloud account invoices --page ${pages.read + 1}`)} lists them.`),
+  ];
 }
 
 function alertLine(a: DigestAlert, now: number): Mrkdwn {
@@ -126,7 +139,7 @@ export function buildDigest(d: DigestInput): Reply {
     header(/^\d{4}-\d{2}-\d{2}$/.test(d.day) ? `Daily digest — ${d.day}` : 'Daily digest'),
     context(md`${day} · ${val(d.tz)} · the last 24 hours${d.account !== undefined ? md` · account ${accountValue(d.account)}` : md``}`),
     ...usageBlocks(d.usage),
-    ...invoiceBlocks(d.invoices, d.now),
+    ...invoiceBlocks(d.invoices, d.now, d.invoicePages),
     ...(unread ? notRead(md`Servers that changed state`) : list(md`Servers that changed state`, servers.map((a) => alertLine(a, d.now)), md`none`, serverCount, day24)),
     ...(unread ? notRead(md`Failed builds`) : list(md`Failed builds`, builds.map((a) => alertLine(a, d.now)), md`none`, buildCount, day24)),
     ...(d.watches === 'unreadable'
@@ -135,6 +148,6 @@ export function buildDigest(d: DigestInput): Reply {
   ];
   const watchCount = d.watches === 'unreadable' ? md`active watches unknown` : plural(d.watches.length, md`active watch`, md`active watches`);
   const changes = unread ? md`changes unknown` : md`${plural(serverCount, md`server change`, md`server changes`)}, ${plural(buildCount, md`failed build`, md`failed builds`)}`;
-  const summary = md`${changes}, ${Array.isArray(d.invoices) ? md`${plural(unpaid, md`unpaid invoice`, md`unpaid invoices`)}, ` : md``}${watchCount}`;
+  const summary = md`${changes}, ${Array.isArray(d.invoices) ? md`${plural(unpaid, md`unpaid invoice`, md`unpaid invoices`)}${partialPages(d.invoicePages) ? md` on page ${d.invoicePages.read} of ${d.invoicePages.last}` : md``}, ` : md``}${watchCount}`;
   return { text: md`Daily digest ${day}${on}: ${summary}`, blocks };
 }
