@@ -32,6 +32,8 @@ export const DEFAULT_DIGEST_TZ = 'UTC';
 const DAY_MS = 24 * 60 * 60_000;
 /** Alerts of the day a digest reads to list (the newest); beyond them it only counts (`countSince`). */
 export const DIGEST_ALERTS_READ = 50;
+/** Pages of GET /account/invoices a digest reads at most (most recent first; the page size is not shown). */
+export const DIGEST_INVOICE_PAGES = 5;
 /** The metadata event type of a digest's post; its payload names the subscription and local day (`digest_run`). */
 export const DIGEST_EVENT = 'cloudbot_digest';
 /**
@@ -108,10 +110,23 @@ export function createDigests(deps: DigestSources) {
     let invoices: DigestInput['invoices'] = 'not-allowed';
     let invoicePages: DigestInput['invoicePages'];
     if (reach.invoices) {
-      // The first page only (most recent first); the view says so when there are more.
-      const page = await read(() => cloud.account.invoices({ page: 1 }));
-      invoices = 'error' in page ? page : page.data.filter((i) => (i.amount_due ?? 0) > 0 || /unpaid|overdue|due|open/i.test(i.status ?? ''));
-      if (!('error' in page)) invoicePages = { read: page.meta.current_page, last: page.meta.last_page };
+      // Most recent first, and an old invoice may still be unpaid: the digest runs once a day, so
+      // it reads every page up to DIGEST_INVOICE_PAGES; the view says which it read when it stopped short.
+      const first = await read(() => cloud.account.invoices({ page: 1 }));
+      if ('error' in first) invoices = first;
+      else {
+        const all = [...first.data];
+        let readTo = first.meta.current_page;
+        const last = first.meta.last_page;
+        for (let n = readTo + 1; n <= Math.min(last, DIGEST_INVOICE_PAGES); n++) {
+          const page = await read(() => cloud.account.invoices({ page: n }));
+          if ('error' in page || !page.data.length) break;
+          all.push(...page.data);
+          readTo = n;
+        }
+        invoices = all.filter((i) => (i.amount_due ?? 0) > 0 || /unpaid|overdue|due|open/i.test(i.status ?? ''));
+        invoicePages = { read: readTo, last };
+      }
     }
     const bySub = new Map(all.map((s) => [s.id, s]));
     // A list the store could not give is said so, never shown as "none" — nor the digest lost (its day is claimed).

@@ -30,8 +30,9 @@ export interface DigestInput {
   /** Unpaid or overdue ones; 'not-allowed' where the channel may not read invoices. */
   invoices: Invoice[] | { error: string } | 'not-allowed' | undefined;
   /**
-   * Which page of GET /account/invoices (most recent first) `invoices` was taken from, and how
-   * many there are: with more than one, older unpaid invoices were not read, and the digest says so.
+   * How many pages of GET /account/invoices (most recent first) `invoices` was read from, from
+   * page 1, and how many there are: when it stopped short, older unpaid invoices were not read,
+   * and the digest says so.
    */
   invoicePages?: { read: number; last: number };
   /** Alerts of the last 24 hours (the newest, as many as the store listed); 'unreadable' when the bot's store could not list them (never shown as none). */
@@ -90,6 +91,8 @@ function usageBlocks(u: DigestInput['usage']): Block[] {
   return [section(title), fields(pairs)];
 }
 
+const pagesRead = (p: { read: number; last: number }): Mrkdwn => (p.read === 1 ? md`page 1 of ${p.last}` : md`pages 1–${p.read} of ${p.last}`);
+
 /** More pages of invoices than were read: older unpaid ones may be on those. */
 const partialPages = (p: DigestInput['invoicePages']): p is { read: number; last: number } => p !== undefined && p.last > p.read;
 
@@ -98,7 +101,7 @@ function invoiceBlocks(invoices: DigestInput['invoices'], now: number, pages: Di
   if (invoices === 'not-allowed') return [section(md`*${title}*\n_Not shown here: this channel may not read invoices on this account (see ${val('/cloud policy')})._`)];
   if (isError(invoices)) return [section(md`*${title}*\n:grey_question: Could not read invoices: ${val(invoices.error)}`)];
   if (!partialPages(pages)) return list(title, (invoices ?? []).map((i) => invoiceLine(i, now)), md`none`);
-  const where = md`page ${pages.read} of ${pages.last}`;
+  const where = pagesRead(pages);
   return [
     ...list(title, (invoices ?? []).map((i) => invoiceLine(i, now)), md`none on ${where}`),
     context(md`Read from ${where} of the invoices (the most recent); older ones are not checked here: ${val(`/cloud account invoices --page ${pages.read + 1}`)} lists them.`),
@@ -148,6 +151,6 @@ export function buildDigest(d: DigestInput): Reply {
   ];
   const watchCount = d.watches === 'unreadable' ? md`active watches unknown` : plural(d.watches.length, md`active watch`, md`active watches`);
   const changes = unread ? md`changes unknown` : md`${plural(serverCount, md`server change`, md`server changes`)}, ${plural(buildCount, md`failed build`, md`failed builds`)}`;
-  const summary = md`${changes}, ${Array.isArray(d.invoices) ? md`${plural(unpaid, md`unpaid invoice`, md`unpaid invoices`)}${partialPages(d.invoicePages) ? md` on page ${d.invoicePages.read} of ${d.invoicePages.last}` : md``}, ` : md``}${watchCount}`;
+  const summary = md`${changes}, ${Array.isArray(d.invoices) ? md`${plural(unpaid, md`unpaid invoice`, md`unpaid invoices`)}${partialPages(d.invoicePages) ? md` on ${pagesRead(d.invoicePages)}` : md``}, ` : md``}${watchCount}`;
   return { text: md`Daily digest ${day}${on}: ${summary}`, blocks };
 }

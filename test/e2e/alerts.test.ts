@@ -178,7 +178,7 @@ describe('the daily digest', () => {
     setClock(rig, at(day0, 9, 0));
     await rig.bot.monitor.tick(); await rig.bot.monitor.idle();
     expect(digests().map(text)).toEqual([expect.stringContaining(`Daily digest — ${iso(day0)}`)]);
-    expect(reads()).toBe(2); // usage and the first page of invoices
+    expect(reads()).toBe(4); // usage and the seeded account's 3 pages of invoices
 
     await rig.bot.monitor.tick(); await rig.bot.monitor.idle();
     await after(rig, 60_000);
@@ -189,7 +189,7 @@ describe('the daily digest', () => {
     await rig.bot.monitor.tick(); await rig.bot.monitor.idle();
     await after(rig, 5 * 3_600_000);
     expect(digests()).toHaveLength(1);
-    expect(reads()).toBe(2);
+    expect(reads()).toBe(4);
 
     setClock(rig, at(day0 + DAY, 8, 59));
     await rig.bot.monitor.tick(); await rig.bot.monitor.idle();
@@ -198,7 +198,7 @@ describe('the daily digest', () => {
     await rig.bot.monitor.tick(); await rig.bot.monitor.idle();
     await rig.bot.monitor.tick(); await rig.bot.monitor.idle();
     expect(digests().map(text)).toEqual([expect.stringContaining(iso(day0)), expect.stringContaining(`Daily digest — ${iso(day0 + DAY)}`)]);
-    expect(reads()).toBe(4);
+    expect(reads()).toBe(8);
   });
 
   it('counts every server change of the last 24 hours, those beyond the ones it lists too', async () => {
