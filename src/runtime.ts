@@ -197,7 +197,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     probe.slack(early ? 'ok' : 'connecting to Slack (Socket Mode)');
     const recover = async () => {
       const recovered = await flow.recoverInterrupted();
-      if (recovered) logger.warn('changes left running by a stopped process were marked failed', { count: recovered });
+      if (recovered) logger.warn('changes a stopped process left confirmed or running were closed (running: outcome unknown; confirmed: not sent)', { count: recovered });
     };
     await recover();
     halt();
