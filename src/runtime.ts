@@ -85,7 +85,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
   // What /readyz answers: the store within a bound, Slack once start-up saw it; not ready once stopping.
   const probe = createReadinessProbe(store, clock);
   const { readiness } = probe;
-  const { app, slackApi, authTestOnce, httpReceiver, closeConnections, gate, acks, postResponse, healthRoutes } = createSlackApp({
+  const { app, slackApi, authTestOnce, httpReceiver, onSocketState, closeConnections, gate, acks, postResponse, healthRoutes } = createSlackApp({
     slack,
     logger,
     readiness,
@@ -256,6 +256,8 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
         throw stoppedWhileStarting();
       }
       probe.slack('ok');
+      // Slack recycles Socket Mode connections; until the client has a new one nothing arrives here.
+      onSocketState?.((open) => probe.slack(open ? 'ok' : 'reconnecting to Slack (Socket Mode)'));
       return { ...bound, ...metrics };
     },
     settled: () => afterAck.idle(),

@@ -67,6 +67,11 @@ export interface SlackApp {
   authTestOnce: () => Promise<unknown>;
   /** HTTP mode: the receiver, started before Slack answers so `/healthz` is up during the wait. */
   httpReceiver?: HTTPReceiver;
+  /**
+   * Socket Mode: whether its connection is open, told as it changes (Slack closes connections
+   * now and then and the client opens a new one); undefined in HTTP mode.
+   */
+  onSocketState?: (listener: (open: boolean) => void) => void;
   /** Closes the connections of the Slack calls (after the app stopped). */
   closeConnections: () => Promise<void>;
   /** Holds requests until start-up opens it, after `app.init()` (start-gate.ts). */
@@ -170,6 +175,16 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     slackApi,
     authTestOnce: () => probe.auth.test(),
     ...(receiver instanceof HTTPReceiver ? { httpReceiver: receiver } : {}),
+    ...(receiver instanceof SocketModeReceiver
+      ? {
+          // The client's own events (@slack/socket-mode State): 'connected' once Slack said hello.
+          onSocketState: (listener: (open: boolean) => void) => {
+            receiver.client.on('connected', () => listener(true));
+            receiver.client.on('disconnected', () => listener(false));
+            receiver.client.on('reconnecting', () => listener(false));
+          },
+        }
+      : {}),
     closeConnections: light.close,
     postResponse,
     gate,

@@ -79,7 +79,7 @@ it('answers /healthz and /readyz on that listener, open without the token: the c
   }
 }, 30_000);
 
-it('is not ready until its socket is connected: /readyz answers 503 while Slack has not opened the connection yet', async () => {
+it('is not ready while its socket is not connected: /readyz answers 503 before Slack opened the connection, and again while it is recycled', async () => {
   const sandbox = createSandbox({ token: 'socket-ready-cloud-token' });
   const cloudServer = await sandbox.listen();
   const slack = await createFakeSlack();
@@ -108,6 +108,17 @@ it('is not ready until its socket is connected: /readyz answers 503 while Slack 
     await socket.waitForConnection();
     const ready = await fetch(`http://127.0.0.1:${metricsPort}/readyz`);
     expect([ready.status, await ready.json()]).toEqual([200, { ready: true, checks: { store: 'ok', slack: 'ok' } }]);
+
+    // Slack recycles the connection; until the client has opened a new one nothing can arrive.
+    slack.hangNext('apps.connections.open');
+    const opened = slack.callsTo('apps.connections.open').length;
+    socket.requestDisconnect('refresh_requested');
+    await waitFor(() => slack.callsTo('apps.connections.open').length > opened || undefined, { timeoutMs: 10_000 });
+    const between = await fetch(`http://127.0.0.1:${metricsPort}/readyz`);
+    expect(between.status).toBe(503);
+    expect(((await between.json()) as { checks: Record<string, string> }).checks.slack).toBe('reconnecting to Slack (Socket Mode)');
+    slack.releaseHung();
+    await waitFor(async () => ((await fetch(`http://127.0.0.1:${metricsPort}/readyz`)).status === 200 ? true : undefined), { timeoutMs: 10_000 });
   } finally {
     slack.releaseHung();
     await started.catch(() => {});
