@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewSubmissionPayload } from '../rig/payloads.js';
 import { waitFor } from '../rig/wait-for.js';
 import { ALICE, OPS_CHANNEL } from '../rig/workspace.js';
-import { startBotRig, type BotRig } from './bot-rig.js';
+import { rigHelpers, startBotRig, type BotRig } from './bot-rig.js';
 
 let rig: BotRig;
 beforeAll(async () => {
@@ -39,5 +39,12 @@ describe('reinstall form with 300 SSH keys', () => {
     const msg = await rig.statusMessage(OPS_CHANNEL.id, 0);
     expect(JSON.stringify(msg)).toContain('awaiting confirmation');
     expect(rig.mutations(from)).toEqual([]);
+
+    // Confirmed: the ids typed are what the cloud receives.
+    const { confirmByTyping } = rigHelpers(() => rig);
+    await confirmByTyping(msg, 'web-1.example.net');
+    await waitFor(() => (rig.mutations(from).length ? true : undefined), { timeoutMs: 5000 });
+    const sent = rig.mutations(from).map((q) => ({ method: q.method, path: q.rawPath, keys: (q.body as { ssh_key_ids?: unknown }).ssh_key_ids }));
+    expect(sent).toEqual([{ method: 'POST', path: '/v2/servers/101/reinstall', keys: [11, 250] }]);
   });
 });
