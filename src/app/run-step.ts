@@ -10,6 +10,7 @@
  * claimed (running → completing) before Slack hears it. Whoever holds the row's lease moves it;
  * the step driver (step-driver.ts) resumes rows a stopped replica left.
  */
+import { z } from 'zod';
 import { maskedArgs } from '../access/secrets.js';
 import { isCloudApiError } from '../cloud/errors.js';
 import type { CloudClient } from '../cloud/cloud-client.js';
@@ -64,6 +65,11 @@ export interface StepExecution {
 export type StepStart = { kind: 'started'; record: StepRecord } | { kind: 'duplicate' } | { kind: 'not-recorded' };
 
 const leaseOf = (deps: StepDeps) => deps.leaseMs ?? 60_000;
+/** The step's own inputs, in the shapes Slack gives (channel_id and user_id types). */
+const Where = z.object({
+  channel: z.string().regex(/^[CGD][A-Z0-9]{2,20}$/, { error: 'must be a channel id like C0123ABCD' }),
+  requester: z.string().regex(/^[UW][A-Z0-9]{2,20}$/, { error: 'must be a Slack user id like U0123ABCD' }),
+});
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
 /** Takes a step once (a retried delivery or another replica finds it taken) and moves it as far as it can go now. */
@@ -149,6 +155,12 @@ async function begin(deps: StepDeps, step: StepRecord, spec: StepSpec, op: AnyOp
   const channelId = str(step.inputs.channel);
   const userId = str(step.inputs.requester);
   if (!channelId || !userId) return error(words.stepNeedsWhere());
+  // Whose role is checked and where: real ids only (a name would meet no policy entry).
+  const where = Where.safeParse({ channel: channelId, requester: userId });
+  if (!where.success) {
+    const issue = where.error.issues[0]!;
+    return error(words.stepBadInput(String(issue.path[0]), issue.message));
+  }
   const checked = validate(op, stepArgs(spec, step.inputs));
   if (!checked.ok) {
     const [arg, message] = Object.entries(checked.fieldErrors)[0]!;

@@ -26,8 +26,11 @@ export const stepErrorOf = (reply: Reply): string => stepError(reply.text as Mrk
 export const stepNeedsWhere = (): string =>
   stepError(md`This step needs a channel and the person it runs for (inputs ${val('channel')} and ${val('requester')}); nothing was sent.`);
 
-export const stepBadInput = (input: string, message: string): string =>
-  stepError(md`Input ${val(input)} ${inputMessage(message)}; nothing was sent.`);
+/** `message` is the operation's own: "must be …", or a sentence of its own (a colon before it, its full stop dropped). */
+export const stepBadInput = (input: string, message: string): string => {
+  const said = message.trim().replace(/\.$/, '');
+  return stepError(md`Input ${val(input)}${/^[A-Z]/.test(said) ? md`:` : md``} ${inputMessage(said)}; nothing was sent.`);
+};
 
 export const stepUnknown = (callbackId: string): string => stepError(md`This version of the bot does not offer the step ${val(callbackId)}; nothing was sent.`);
 

@@ -85,6 +85,33 @@ describe('a read step', () => {
     expect(rig.slack.calls.slice(calls).filter((c) => !COMPLETIONS.includes(c.method))).toEqual([]);
   });
 
+  it('a channel or requester that is not a Slack id of its kind fails naming the input; nothing reaches the cloud or the channel', async () => {
+    const from = rig.sandbox.requests.length;
+    const calls = rig.slack.calls.length;
+    for (const [inputs, input, shape] of [
+      [{ channel: OPS_CHANNEL.id, requester: 'everyone' }, 'requester', 'a Slack user id'],
+      [{ channel: OPS_CHANNEL.id, requester: OPS_CHANNEL.id }, 'requester', 'a Slack user id'],
+      [{ channel: '#ops', requester: ALICE.id }, 'channel', 'a channel id'],
+      [{ channel: ALICE.id, requester: ALICE.id }, 'channel', 'a channel id'],
+    ] as const) {
+      const { executionId } = await runStep('server_status', { ...inputs, server: '101' });
+      const [call] = await completed(executionId);
+      expect(call!.method).toBe('functions.completeError');
+      expect(call!.params.error).toMatch(new RegExp(`^Input \`${input}\` must be ${shape} like [UC]0123ABCD; nothing was sent\.$`));
+    }
+    expect(rig.sandbox.requests.length).toBe(from);
+    expect(rig.slack.calls.slice(calls).filter((c) => !COMPLETIONS.includes(c.method))).toEqual([]);
+  });
+
+  it('a refusal in the operation’s own sentences reads as one sentence: no ".;", a colon before its own capital', async () => {
+    const { executionId } = await runStep('sg_add_rule', { ...where(), group: '7', direction: 'sideways', action: 'ACCEPT', protocol: 'tcp' });
+    const [call] = await completed(executionId);
+    expect(call!.params.error).toBe('Input `direction` `sideways` is not a direction: use inbound (in) or outbound (out); nothing was sent.');
+    const long = await runStep('sg_add_rule', { ...where(), group: '7', direction: 'inbound', action: 'ACCEPT', protocol: 'tcp', comment: 'x'.repeat(300) });
+    const [said] = await completed(long.executionId);
+    expect(said!.params.error).toBe('Input `comment`: The comment is 300 characters long; at most 255 are allowed; nothing was sent.');
+  });
+
   it('a step with no channel input fails before anything is sent', async () => {
     const from = rig.sandbox.requests.length;
     const { executionId } = await runStep('server_status', { requester: ALICE.id, server: '101' });
