@@ -97,7 +97,8 @@ export const stepWatchUnread = (what: Mrkdwn, state: string | undefined, unread:
   return stepError(md`${what}: the bot could not read its state since ${at}${state ? md` (last seen ${val(state)})` : md``}, so whether it finished is unknown: ${unreadWhy(unread)}`);
 };
 
-export const stepGaveUp = (): string => stepError(md`The bot stopped waiting for this step after too long; check the change in the channel.`);
+/** Past the bound with no change on record (a replica stopped before starting it): there is no change to check. */
+export const stepGaveUp = (): string => stepError(md`The bot stopped before it started this step, and too long has passed to start it now; nothing was sent.`);
 
 /** Given up while nobody had confirmed: the bot closed the request first (its card says so), so nothing can be sent. */
 export const stepGaveUpClosed = (): string =>

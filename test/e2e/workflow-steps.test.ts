@@ -228,6 +228,20 @@ describe('a change step asks a person and completes once the change finished', (
     expect(rig.sandbox.requests.slice(from).map((r) => r.rawPath)).toEqual(['/v2/servers/102/status']);
   });
 
+  it('a step a dead replica took but never started, found only after the give-up bound: failed saying it never started, not "check the change"', async () => {
+    const from = rig.sandbox.requests.length;
+    const calls = rig.slack.calls.length;
+    const executionId = newExecutionId();
+    rig.slack.executions.start(executionId, 'backup_create');
+    await rig.store.steps.begin({ executionId, callbackId: 'backup_create', inputs: { ...where(), server: '101' } }, 'dead-replica', clock.now(), 60_000);
+    clock.jump(2 * 3_600_000);
+    await tick();
+    const [call] = await completed(executionId);
+    expect([call!.method, call!.params.error]).toEqual(['functions.completeError', 'The bot stopped before it started this step, and too long has passed to start it now; nothing was sent.']);
+    expect(rig.sandbox.requests.length).toBe(from);
+    expect(rig.slack.calls.slice(calls).filter((c) => !COMPLETIONS.includes(c.method))).toEqual([]);
+  });
+
   it('a replica that died after posting the card: the next holder follows that card, posts no second one, and fails the step once with the cloud’s refusal', async () => {
     const from = rig.sandbox.requests.length;
     const before = Date.now();
