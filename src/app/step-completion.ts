@@ -34,7 +34,7 @@ async function send(deps: TellDeps, log: Logger, c: StepCompletion): Promise<Tol
   }
 }
 
-/** Tells Slack, then marks the step done; a failure that may pass is left for the driver's next pass. */
+/** Tells Slack, then marks the step done; a failure that may pass is left for the driver (once the claim's lease ends, then every pass). */
 export async function tell(deps: TellDeps, step: StepRecord): Promise<void> {
   const log = deps.logger.child({ step: step.callbackId, execution: step.executionId });
   if (!deps.slack.completeStep) {

@@ -128,7 +128,9 @@ export function createStepStore(sql: Sql): StepStore {
     outcome: p('outcome'),
     outputs: p('outputs'),
     error: p('error'),
-    next_check_at: p('now'),
+    // As at `begin`: not due while its lease lasts, so a pass of this replica's driver (which
+    // may claim rows it holds) does not tell Slack a second time while `tell` is still telling.
+    next_check_at: p('until'),
     lease_until: p('until'),
   }));
   const finish = move('completing', () => ({ status: 'done', lease_owner: null, lease_until: null }));

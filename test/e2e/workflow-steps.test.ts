@@ -214,6 +214,20 @@ describe('a change step asks a person and completes once the change finished', (
     expect(completionCalls(executionId)).toHaveLength(1);
   });
 
+  it('a driver pass while this replica is still telling Slack the outcome does not tell it a second time', async () => {
+    const executionId = newExecutionId();
+    rig.slack.executions.start(executionId, 'server_status');
+    rig.slack.delayNext('functions.completeSuccess', 800);
+    await rig.send.event(functionExecutedEnvelope({ callbackId: 'server_status', inputs: { ...where(), server: '101' }, executionId }));
+    // The outcome is claimed and Slack is being told (slowly): a pass of this replica's driver now.
+    await waitFor(async () => ((await rig.store.steps.get(executionId))?.status === 'completing' ? true : undefined), { timeoutMs: 5_000 });
+    await rig.bot.steps.tick();
+    await rig.bot.settled();
+    await completed(executionId);
+    await waitFor(async () => ((await rig.store.steps.get(executionId))?.status === 'done' ? true : undefined), { timeoutMs: 5_000 });
+    expect(completionCalls(executionId).map((c) => [c.method, c.response.ok])).toEqual([['functions.completeSuccess', true]]);
+  });
+
   it('a replica that stopped mid-step (row taken, nothing started): another takes it over when its lease ends', async () => {
     const from = rig.sandbox.requests.length;
     const executionId = newExecutionId();
