@@ -11,6 +11,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { describeCloudError } from '../views/cloud-error-text.js';
 import { lookedUp } from '../operations/looked-up.js';
+import { listPaging } from '../operations/command-text.js';
 import type { AnyOperation, RunContext, WatchControl } from '../operations/types.js';
 import type { Reply } from '../views/types.js';
 import { auditEntry } from '../audit/entry.js';
@@ -136,7 +137,14 @@ export async function runOperation(
     // A status answer says when what it shows is in a maintenance window (the windows are data for the view).
     const windows = deps.maintenance && op.verb === 'status' ? (await deps.maintenance.list(actor.channelId)).filter((w) => w.account === account) : undefined;
     const reply = withAccount(
-      op.render(result, args, { now: deps.clock.now(), account, ...(named ? { namedDefaultAccount: named } : {}), ...(windows?.length ? { maintenance: windows } : {}) }),
+      op.render(result, args, {
+        now: deps.clock.now(),
+        account,
+        ...(named ? { namedDefaultAccount: named } : {}),
+        ...(windows?.length ? { maintenance: windows } : {}),
+        // A list shown a page at a time names the next page's command, and the account when several are declared.
+        ...(op.pageArg ? { pages: listPaging(op, args, { account, named: deps.accountLabel?.(account) !== undefined }) } : {}),
+      }),
       label,
     );
     // The bot's own refusal (a bad time, a taken name, an id not found): nothing was done.

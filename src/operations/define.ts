@@ -88,6 +88,18 @@ export const defineListRead = <R>(
 ): Operation<Record<never, never>, R> =>
   defineRead({ id, summary, run: ({ cloud, signal }) => call(cloud, { signal }), render: (result, _args, v) => view(result, v) });
 
+/**
+ * A list the cloud gives whole (`ssh-key list`, `worker locations`…), shown a page at a time:
+ * `--page N` (checked before anything is read) picks the page the view shows (`view.pages`).
+ */
+export const definePagedListRead = <R>(
+  id: `${string}.${string}`,
+  summary: string,
+  call: (cloud: RunContext['cloud'], options: { signal?: AbortSignal }) => Promise<R>,
+  view: (result: R, view: ViewContext) => Reply,
+) =>
+  defineRead({ id, summary, args: { page: pageFlag }, pageArg: 'page', run: ({ cloud, signal }) => call(cloud, { signal }), render: (result, _args, v) => view(result, v) });
+
 /** A change sent to the cloud: tier `change` (confirmed or not, as its `change` spec says). */
 export const defineChange = <const S extends ArgSpecs, R>(decl: Omit<OperationDeclaration<S, R>, 'tier'>): Operation<S, R> =>
   defineOperation<S, R>({ ...decl, tier: 'change' });

@@ -6,6 +6,7 @@
 import type { MaintenanceWindow } from '../store/maintenance-store.js';
 import type { types } from '@slack/bolt';
 import type { Mrkdwn } from './mrkdwn.js';
+import type { ListPaging } from './pager.js';
 
 declare const blockBrand: unique symbol;
 export type Block = types.KnownBlock & { readonly [blockBrand]: true };
@@ -25,4 +26,6 @@ export interface ViewContext {
   namedDefaultAccount?: string;
   /** Maintenance windows in force on this account (status answers mark what they cover). */
   maintenance?: MaintenanceWindow[];
+  /** For entries with a `pageArg`: the page asked for, and how to ask for another (pager.ts `pagedLines`). */
+  pages?: ListPaging;
 }
