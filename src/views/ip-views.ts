@@ -1,9 +1,10 @@
 /** Views of reserved-IP subnets. */
 import type { Subnet } from '../cloud-api/schemas.js';
 import type { Reply } from './types.js';
-import { context, header, lineSections, section } from './blocks.js';
+import { context, header, section } from './blocks.js';
 import { money, plural } from './format.js';
 import { join, md, val, type Mrkdwn } from './mrkdwn.js';
+import { pagedLines, type ListPaging } from './pager.js';
 
 export function subnetLine(s: Subnet): Mrkdwn {
   const where = s.location?.short_code ?? (s.location_id != null ? `location ${s.location_id}` : undefined);
@@ -19,13 +20,13 @@ export function subnetLine(s: Subnet): Mrkdwn {
   return md`• ${join(parts, ' · ')}`;
 }
 
-export function buildSubnets(subnets: Subnet[]): Reply {
+export function buildSubnets(subnets: Subnet[], paging?: ListPaging): Reply {
   if (subnets.length === 0) return { text: md`No subnets offer reserved IPs.`, blocks: [section(md`No subnets offer reserved IPs right now.`)] };
   return {
     text: md`${plural(subnets.length, md`subnet`, md`subnets`)} for reserved IPs`,
     blocks: [
       header('Subnets for reserved IPs'),
-      ...lineSections(subnets.map(subnetLine), 46),
+      ...pagedLines(subnets.map(subnetLine), paging, md`subnets`),
       context(
         md`Reserve with \`/cloud ip reserve --location &lt;location id&gt; --subnet &lt;subnet id&gt; --quantity N\`. Reserved IPs are billed hourly while no server uses them.`,
       ),

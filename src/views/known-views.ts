@@ -5,12 +5,14 @@
  */
 import type { KnownKind, KnownName, KnownResource } from '../store/known-types.js';
 import type { Block, Reply } from './types.js';
-import { context, header, lineSections } from './blocks.js';
+import { context, header } from './blocks.js';
+import { pagedLines, type ListPaging } from './pager.js';
 import { agoFromAge } from './format.js';
 import { channelRef, join, md, val, type Mrkdwn } from './mrkdwn.js';
 
 const TITLE: Record<KnownKind, Mrkdwn> = { server: md`Servers known`, sg: md`Security groups known`, worker: md`Workers known` };
 const NOUN: Record<KnownKind, Mrkdwn> = { server: md`server`, sg: md`security group`, worker: md`worker` };
+const PLURAL: Record<KnownKind, Mrkdwn> = { server: md`servers`, sg: md`security groups`, worker: md`workers` };
 const SEEN_BY: Record<KnownKind, Mrkdwn> = {
   server: md`\`/cloud server status\`, \`ips\`, \`rename\`, \`/cloud sg show\``,
   sg: md`\`/cloud sg show\``,
@@ -40,13 +42,13 @@ function line(r: KnownResource, now: number): Mrkdwn {
   return md`• ${name} — id ${val(r.id)}${uuid} · ${proper.length ? md`names: ${names} · ` : md``}${at}${seen}`;
 }
 
-/** `limit` is how many were asked for: a full page says there may be more. */
-export function buildKnownList(kind: KnownKind, rows: readonly KnownResource[], now: number, limit: number): Reply {
+/** `limit` is how many were asked for: a full list says there may be more. `paging`: which page of them. */
+export function buildKnownList(kind: KnownKind, rows: readonly KnownResource[], now: number, limit: number, paging?: ListPaging): Reply {
   if (rows.length === 0) {
     const text = md`The bot has not seen any ${NOUN[kind]} on this account yet. It remembers what ${SEEN_BY[kind]} show, and the policy file's inventory may name them.`;
     return { text, blocks: [context(text)] };
   }
-  const blocks: Block[] = [header(TITLE[kind]), ...lineSections(rows.map((r) => line(r, now)), 45)];
+  const blocks: Block[] = [header(TITLE[kind]), ...pagedLines(rows.map((r) => line(r, now)), paging, PLURAL[kind])];
   const more = rows.length >= limit ? md` Showing the ${limit} seen most recently.` : md``;
   blocks.push(context(md`A name works wherever the id goes, e.g. ${val(`/cloud ${kind === 'sg' ? 'sg show' : `${kind} status`} ${rows.find((r) => r.name)?.name ?? rows[0]!.id}`)}.${more}`));
   return { text: md`${TITLE[kind]}: ${rows.length}`, blocks };

@@ -3,10 +3,11 @@ import { maintenanceMark, windowOver } from './maintenance-views.js';
 import type { ServerCredentials, ServerIp, ServerStatus } from '../cloud-api/schemas.js';
 import type { ViewContext } from './types.js';
 import type { Block, Reply } from './types.js';
-import { context, fields, header, lineSections, plainSection, section } from './blocks.js';
+import { context, fields, header, plainSection, section } from './blocks.js';
 import { showsExactlyAsCode } from './secret-views.js';
 import { ago } from './format.js';
 import { join, md, val, type Mrkdwn } from './mrkdwn.js';
+import { pagedLines, type ListPaging } from './pager.js';
 import { isServerBusy, POWER_STATES, SERVER_APP_STATUSES } from '../cloud/server-status.js';
 import { statusWord as word } from './words.js';
 
@@ -63,7 +64,7 @@ export function buildCredentials(server: string, c: ServerCredentials): Reply {
   };
 }
 
-export function buildServerIps(server: string, ips: ServerIp[]): Reply {
+export function buildServerIps(server: string, ips: ServerIp[], paging?: ListPaging): Reply {
   if (ips.length === 0) return { text: md`Server ${val(server)} has no addresses.`, blocks: [section(md`Server ${val(server)} has no addresses.`)] };
   const lines = ips.map((ip) => {
     const parts: Mrkdwn[] = [md`${val(`${ip.address}${ip.cidr != null ? `/${ip.cidr}` : ''}`)} ${ip.type === 'ipv6' ? md`IPv6` : md`IPv4`}`];
@@ -74,6 +75,6 @@ export function buildServerIps(server: string, ips: ServerIp[]): Reply {
   });
   return {
     text: md`Server ${val(server)} has ${ips.length} address${ips.length === 1 ? md`` : md`es`}`,
-    blocks: [header(`Addresses of server ${server}`), ...lineSections(lines, 48)],
+    blocks: [header(`Addresses of server ${server}`), ...pagedLines(lines, paging, md`addresses`)],
   };
 }

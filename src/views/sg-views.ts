@@ -3,6 +3,7 @@ import type { FirewallRule, SecurityGroup } from '../cloud-api/schemas.js';
 import type { Block, Reply } from './types.js';
 import { context, header, lineSections, section } from './blocks.js';
 import { join, md, trusted, val, type Mrkdwn } from './mrkdwn.js';
+import { pagedLines, type ListPaging } from './pager.js';
 
 /** Lower priority first, rule id breaking ties (spec: "Adds a firewall rule and synchronizes…"). */
 export function sortRules(rules: FirewallRule[]): FirewallRule[] {
@@ -50,15 +51,16 @@ export function ruleLine(r: FirewallRule): Mrkdwn {
   return md`${icon} ${val(`#${r.id}`)} prio ${num(r.priority)} · ${word(r.type)} ${word(r.action)} ${r.protocol ? word(r.protocol) : md`any`} ${from} → ${to}${ports ? md` ${ports}` : md``}${comment}`;
 }
 
-export function buildSecurityGroup(g: SecurityGroup): Reply {
+/** `paging`: which page of the rules (a group may have hundreds), and how to ask for another. */
+export function buildSecurityGroup(g: SecurityGroup, paging?: ListPaging): Reply {
   const rules = sortRules(g.rules ?? []);
   const servers = g.servers ?? [];
   const blocks: Block[] = [header(`Security group ${g.name ?? ''} (#${g.id})`.replace('  ', ' '))];
   if (g.description) blocks.push(context(val(g.description)));
   blocks.push(section(md`*Rules* (${rules.length}, applied top to bottom)`));
-  blocks.push(...(rules.length ? lineSections(rules.map(ruleLine), 40) : [section(md`_No rules._`)]));
+  blocks.push(...(rules.length ? pagedLines(rules.map(ruleLine), paging, md`rules`) : [section(md`_No rules._`)]));
   const serverLines = servers.map((s) => md`• ${s.name ? md`${val(s.name)} ` : md``}${val(s.uuid_short ?? s.uuid)}`);
   blocks.push(section(md`*Attached servers* (${servers.length})`));
-  blocks.push(...(servers.length ? lineSections(serverLines, 5) : [section(md`_None._`)]));
+  blocks.push(...(servers.length ? lineSections(serverLines, 3) : [section(md`_None._`)]));
   return { text: md`Security group ${val(`#${g.id}`)}: ${rules.length} rules, ${servers.length} servers`, blocks };
 }

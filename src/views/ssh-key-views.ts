@@ -5,6 +5,7 @@ import type { Reply } from './types.js';
 import { header, lineSections, section } from './blocks.js';
 import { ago } from './format.js';
 import { codeBlock, join, md, val, type Mrkdwn } from './mrkdwn.js';
+import { pagedLines } from './pager.js';
 
 /** Plain text: the caller shows it as a value. */
 export function shortKey(publicKey: string | null | undefined): string {
@@ -21,7 +22,7 @@ export function buildSshKeys(keys: SshKey[], view: ViewContext): Reply {
     if (k.created_at) parts.push(md`added ${ago(k.created_at, view.now)}`);
     return join(parts, ' · ');
   });
-  return { text: md`${keys.length} SSH keys`, blocks: [header('SSH keys'), ...lineSections(lines, 48)] };
+  return { text: md`${keys.length} SSH keys`, blocks: [header('SSH keys'), ...pagedLines(lines, view.pages, md`SSH keys`)] };
 }
 
 /** One key, found in the account's list (`key` undefined: the account has none with that id). */

@@ -3,9 +3,10 @@ import { maintenanceMark, windowOver } from './maintenance-views.js';
 import type { DeployRequirements, Worker, WorkerLocation, WorkerTemplate } from '../cloud-api/schemas.js';
 import type { ViewContext } from './types.js';
 import type { Block, Reply } from './types.js';
-import { context, fields, header, lineSections, section } from './blocks.js';
+import { context, fields, header, section } from './blocks.js';
 import { ago, money } from './format.js';
 import { codeBlock, hostLink, join, md, val, type Mrkdwn } from './mrkdwn.js';
+import { pagedLines, type ListPaging } from './pager.js';
 
 /** A worker location as people name it (plain text: option text, headers). */
 export function workerLocationName(l: WorkerLocation): string {
@@ -40,15 +41,15 @@ export function buildRequirements(r: DeployRequirements): Reply {
   };
 }
 
-export function buildLocations(locations: WorkerLocation[]): Reply {
+export function buildLocations(locations: WorkerLocation[], paging?: ListPaging): Reply {
   if (locations.length === 0) return { text: md`No worker locations.`, blocks: [section(md`The cloud lists no worker locations.`)] };
   const lines = locations.map((l) => {
     return md`• ${val(l.id)} ${workerLocationLabel(l)}${l.out_of_stock ? md` · :no_entry: out of stock` : md``}`;
   });
-  return { text: md`${locations.length} worker locations`, blocks: [header('Worker locations'), ...lineSections(lines, 48)] };
+  return { text: md`${locations.length} worker locations`, blocks: [header('Worker locations'), ...pagedLines(lines, paging, md`locations`)] };
 }
 
-export function buildTemplates(templates: WorkerTemplate[]): Reply {
+export function buildTemplates(templates: WorkerTemplate[], paging?: ListPaging): Reply {
   if (templates.length === 0) return { text: md`No worker templates.`, blocks: [section(md`The cloud lists no worker templates.`)] };
   const lines = templates.map(
     (t) => md`• ${val(t.id)} ${val(t.name)}${t.type ? md` (${val(t.type)})` : md``}${t.description ? md` — ${val(t.description)}` : md``}`,
@@ -57,7 +58,7 @@ export function buildTemplates(templates: WorkerTemplate[]): Reply {
     text: md`${templates.length} worker templates`,
     blocks: [
       header('Worker templates'),
-      ...lineSections(lines, 47),
+      ...pagedLines(lines, paging, md`templates`),
       context(md`Deploy one with \`--source template\` (or \`database\`) and the template id as the repository.`),
     ],
   };

@@ -4,9 +4,11 @@
  */
 import type { KnownKind } from '../../store/known-types.js';
 import { buildKnownList } from '../../views/known-views.js';
-import { defineOperation } from '../define.js';
+import { KNOWN_LIST_MAX } from '../../store/known-types.js';
+import { defineOperation, pageFlag } from '../define.js';
 
-const LIMIT = 50;
+/** All the store lists (the most recently seen first), shown a page at a time with `--page N`. */
+const LIMIT = KNOWN_LIST_MAX;
 
 const knownOp = <const R extends 'server' | 'sg' | 'worker'>(resource: R, kind: KnownKind, what: string) =>
   defineOperation({
@@ -14,12 +16,13 @@ const knownOp = <const R extends 'server' | 'sg' | 'worker'>(resource: R, kind: 
     summary: `${what} the bot knows on this channel’s account: names and where each came from, id, uuid, first and last seen`,
     tier: 'read',
     scope: 'bot',
-    args: {},
+    args: { page: pageFlag },
+    pageArg: 'page',
     async run({ known }) {
       if (!known) throw new Error('known resources are not available here');
       return known.list(kind, LIMIT);
     },
-    render: (rows, _args, view) => buildKnownList(kind, rows, view.now, LIMIT),
+    render: (rows, _args, view) => buildKnownList(kind, rows, view.now, LIMIT, view.pages),
   });
 
 export const serverKnown = knownOp('server', 'server', 'Servers');

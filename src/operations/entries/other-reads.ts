@@ -7,7 +7,7 @@ import { buildPlans } from '../../views/plan-views.js';
 import { buildSecurityGroup } from '../../views/sg-views.js';
 import { buildSshKey, buildSshKeys } from '../../views/ssh-key-views.js';
 import { groupArg, locationFlag, serverArg, sshKeyIdArg } from '../args.js';
-import { defineOperation, pageFlag, defineRead, defineListRead } from '../define.js';
+import { defineOperation, pageFlag, defineRead, defineListRead, definePagedListRead } from '../define.js';
 import { groupSeen, serverSeen } from '../remember.js';
 
 export const backupList = defineRead({
@@ -21,18 +21,21 @@ export const backupList = defineRead({
     buildBackupList(args.server, result, view, buildPager('backup.list', args, 'page', result.meta, 'backups', view.account)),
 });
 
-export const ipSubnets = defineListRead('ip.subnets', 'Subnets you can reserve IPs from, with free addresses and price', (cloud, o) => cloud.reservedIps.subnets(o), buildSubnets);
+export const ipSubnets = definePagedListRead('ip.subnets', 'Subnets you can reserve IPs from, with free addresses and price', (cloud, o) => cloud.reservedIps.subnets(o), (s, v) =>
+  buildSubnets(s, v.pages),
+);
 
 export const sgShow = defineRead({
   id: 'sg.show',
   summary: 'A security group: its rules in the order they apply, and attached servers',
-  args: { id: groupArg },
+  args: { id: groupArg, page: pageFlag },
+  pageArg: 'page',
   run: ({ cloud, signal }, { id }) => cloud.securityGroups.get(id, { signal }),
   remember: (group) => groupSeen(group),
-  render: (group) => buildSecurityGroup(group),
+  render: (group, _args, view) => buildSecurityGroup(group, view.pages),
 });
 
-export const sshKeyList = defineListRead('ssh-key.list', 'SSH keys saved in the account', (cloud, o) => cloud.sshKeys.list(o), buildSshKeys);
+export const sshKeyList = definePagedListRead('ssh-key.list', 'SSH keys saved in the account', (cloud, o) => cloud.sshKeys.list(o), buildSshKeys);
 
 // The API has no GET /ssh-keys/{id} (spec: DELETE only): one key is read from the list.
 export const sshKeyShow = defineRead({

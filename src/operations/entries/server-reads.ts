@@ -1,7 +1,7 @@
 /** Reads of one server: live status, credentials (a secret), addresses. */
 import { buildCredentials, buildServerIps, buildServerStatus } from '../../views/server-views.js';
 import { serverArg } from '../args.js';
-import { defineOperation, switchFlag, defineRead } from '../define.js';
+import { defineOperation, pageFlag, switchFlag, defineRead } from '../define.js';
 import { serverFromIps, serverFromStatus, serverSeen } from '../remember.js';
 
 export const serverStatus = defineRead({
@@ -27,10 +27,11 @@ export const serverCredentials = defineOperation({
 export const serverIps = defineRead({
   id: 'server.ips',
   summary: 'Every IPv4 and IPv6 address of a server, reserved ones marked',
-  args: { server: serverArg },
+  args: { server: serverArg, page: pageFlag },
+  pageArg: 'page',
   run: ({ cloud, signal }, { server }) => cloud.servers.ips(server, { signal }),
   remember: (ips, { server }) => serverFromIps(server, ips),
-  render: (ips, { server }) => buildServerIps(server, ips),
+  render: (ips, { server }, view) => buildServerIps(server, ips, view.pages),
 });
 
 /** This file's catalog entries (src/operations/index.ts lists each file's array once). */

@@ -1,14 +1,18 @@
 /** Reads about workers: whether one can be deployed, where, from what, and how one is doing. */
 import { buildLocations, buildRequirements, buildTemplates, buildWorkerStatus } from '../../views/worker-views.js';
 import { workerArg } from '../args.js';
-import { switchFlag, defineRead, defineListRead } from '../define.js';
+import { switchFlag, defineRead, defineListRead, definePagedListRead } from '../define.js';
 import { workerSeen } from '../remember.js';
 
 export const workerRequirements = defineListRead('worker.requirements', 'Balance and worker slots needed to deploy a worker now', (cloud, o) => cloud.workers.requirements(o), buildRequirements);
 
-export const workerLocations = defineListRead('worker.locations', 'Locations workers can be deployed to, out-of-stock ones marked', (cloud, o) => cloud.workers.locations(o), buildLocations);
+export const workerLocations = definePagedListRead('worker.locations', 'Locations workers can be deployed to, out-of-stock ones marked', (cloud, o) => cloud.workers.locations(o), (l, v) =>
+  buildLocations(l, v.pages),
+);
 
-export const workerTemplates = defineListRead('worker.templates', 'Templates and databases a worker can be deployed from', (cloud, o) => cloud.workers.templates(o), buildTemplates);
+export const workerTemplates = definePagedListRead('worker.templates', 'Templates and databases a worker can be deployed from', (cloud, o) => cloud.workers.templates(o), (t, v) =>
+  buildTemplates(t, v.pages),
+);
 
 export const workerStatus = defineRead({
   id: 'worker.status',
