@@ -35,7 +35,8 @@ export async function typedTour(rig: BotRig, t: string, long: string = t): Promi
     `sg attach 7 ${q}`, `sg deploy ${q}`, `sg add-rule 7 --type ${q} --action ACCEPT --protocol tcp`,
     `sg add-rule 7 --type inbound --action ACCEPT --protocol tcp --source ${q}`, `sg add-rule 7 --type inbound --action ACCEPT --protocol tcp --port ${q}`,
     `sg add-rule 7 --type inbound --action ACCEPT --protocol tcp --priority ${q}`, `ssh-key delete ${q}`, `ssh-key show ${q}`, `plan list --location ${q}`,
-    `plan list --page ${q}`, `account invoices --page ${q}`, `watch cancel ${q}`, `audit --user ${q}`, `audit --limit ${q}`,
+    `plan list --page ${q}`, `account invoices --page ${q}`, `sg show 7 --page ${q}`, `server ips 101 --page ${q}`, `ssh-key list --page ${q}`,
+    `ip subnets --page ${q}`, `worker locations --page ${q}`, `worker templates --page ${q}`, `server known --page ${q}`, `sg known --page ${q}`, `worker known --page ${q}`, `watch cancel ${q}`, `audit --user ${q}`, `audit --limit ${q}`,
     `server status 101 --dry-run ${q}`, `policy ${q}`, `server status 101 --account ${q}`, ...subscriptionTypedCommands(q),
     // Aliases: a hostile name is refused; a hostile command is saved, listed, run (and refused by the parser).
     `alias create ${q} = server status $1`, `alias create hq = server status ${q}`, 'alias list', 'hq', `hq ${q}`, `alias delete ${q}`,
