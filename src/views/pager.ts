@@ -3,10 +3,12 @@
  * arguments with the page changed; the click handler validates them again like typed input.
  */
 import type { PageMeta } from '../cloud-api/schemas.js';
-import type { Block } from './types.js';
+import type { Block, ListPaging } from './types.js';
 import { actions, button, context, lineSections, section } from './blocks.js';
 import { md, val, type Mrkdwn } from './mrkdwn.js';
 import { words } from './words.js';
+
+export type { ListPaging } from './types.js';
 
 export const PAGE_ACTION_PREV = 'cloud_page_prev';
 export const PAGE_ACTION_NEXT = 'cloud_page_next';
@@ -33,19 +35,6 @@ export function buildPager(opId: string, args: Record<string, unknown>, pageArg:
 
 /** How many items a page of a list the cloud gives whole shows (`--page N` of `sg show`, `ssh-key list`…). */
 export const LIST_PAGE_SIZE = 40;
-
-/**
- * The page of a whole list asked for, and how to ask for another: run-operation builds it for
- * every entry with a `pageArg` (operations/command-text.ts), so the view stays data → blocks.
- */
-export interface ListPaging {
-  /** The page asked for, 1 when none was. */
-  page: number;
-  /** The command that shows page `p`, as a person types it: `/cloud sg show 7 --page 3`. */
-  command(page: number): string;
-  /** A Previous/Next button's value for page `p` (`PageButtonValue`, as `buildPager` writes it). */
-  buttonValue(page: number): string;
-}
 
 /**
  * One page of a list the cloud gives whole, LIST_PAGE_SIZE lines, within `maxBlocks` blocks

@@ -6,7 +6,6 @@
 import type { MaintenanceWindow } from '../store/maintenance-store.js';
 import type { types } from '@slack/bolt';
 import type { Mrkdwn } from './mrkdwn.js';
-import type { ListPaging } from './pager.js';
 
 declare const blockBrand: unique symbol;
 export type Block = types.KnownBlock & { readonly [blockBrand]: true };
@@ -28,4 +27,17 @@ export interface ViewContext {
   maintenance?: MaintenanceWindow[];
   /** For entries with a `pageArg`: the page asked for, and how to ask for another (pager.ts `pagedLines`). */
   pages?: ListPaging;
+}
+
+/**
+ * The page of a whole list asked for, and how to ask for another: run-operation builds it for
+ * every entry with a `pageArg` (operations/command-text.ts), so the view stays data → blocks.
+ */
+export interface ListPaging {
+  /** The page asked for, 1 when none was. */
+  page: number;
+  /** The command that shows page `p`, as a person types it: `/cloud sg show 7 --page 3`. */
+  command(page: number): string;
+  /** A Previous/Next button's value for page `p` (`PageButtonValue`, as `buildPager` writes it). */
+  buttonValue(page: number): string;
 }
