@@ -10,43 +10,22 @@
 import type { StartOutcome } from '../confirm/change-types.js';
 import type { SlackApi } from '../chat/slack-api.js';
 import { formatInZone } from '../operations/schedule-when.js';
-import type { OperationStore } from '../store/types.js';
 import type { ScheduleRecord } from '../store/schedule-types.js';
 import { context, section } from '../views/blocks.js';
-import { auditWords, md, val, type Mrkdwn } from '../views/mrkdwn.js';
-import { buildApprovalWithdrawn, buildRunHeader, buildRunRefused, buildRunUnchecked, buildTakeoverSkipped } from '../views/schedule-views.js';
-import { APPROVAL_NOW_REQUIRED, RIGHTS_UNCHECKED, RIGHTS_WITHDRAWN, RUN_TAKEN_OVER } from '../views/status-views.js';
-import { auditEntry } from '../audit/entry.js';
+import { md, val, type Mrkdwn } from '../views/mrkdwn.js';
+import { buildRunHeader, buildRunRefused, buildTakeoverSkipped } from '../views/schedule-views.js';
+import { RUN_TAKEN_OVER } from '../views/status-views.js';
 import type { Reply } from '../views/types.js';
-import { admit, type Admission, type GuardedOp } from './guard.js';
-import { runCommand, type CommandCoreDeps } from './run-command.js';
-import { readScheduled, scheduleWantsApproval } from './schedule-command.js';
-import { keepNewest, makeRoom, type RetentionDeps } from './backup-retention.js';
+import { admitRun, type ScheduleRunDeps } from './schedule-run-admit.js';
+import { runCommand } from './run-command.js';
+import { keepNewest, makeRoom } from './backup-retention.js';
 import { createScheduler, DEFAULT_GRACE_MS, type RunEnd } from '../schedule/scheduler.js';
 import { commandDedupeKey } from './change-commands.js';
 import type { Store } from '../store/store.js';
 import { createScheduleControl, type ScheduleControlDeps } from './schedule-control.js';
 import type { Clock } from '../clock.js';
 
-export interface ScheduleRunDeps extends CommandCoreDeps {
-  slack: CommandCoreDeps['slack'] & Pick<SlackApi, 'postMessage'>;
-  /** The Confirm records of schedules that needed one (who approved); a stopped run's record found and closed. */
-  operations: Pick<OperationStore, 'get' | 'transition' | 'byDedupeKey' | 'create' | 'listDuring'>;
-  /** SCHEDULE_GRACE_MS: a run taken over later than this after its time starts nothing it had not sent. */
-  graceMs?: number;
-  /** How often a `--keep` run looks for its new backup to finish (default backup-retention.ts). */
-  backupPollMs?: number;
-}
-
-/** How often a run held only by a user group Slack did not let the bot read asks again. */
-export const RIGHTS_RECHECK_MS = 30_000;
-/** The result of a run refused because Slack never answered for a user group within the grace. */
-export const REFUSED_UNCHECKED = 'refused: could not check rights';
-/** The same, for the right of the admin who approved the schedule. */
-export const REFUSED_APPROVER_UNCHECKED = `${REFUSED_UNCHECKED} of its approver`;
-
-/** The result of a run refused because the admin who approved its schedule may no longer approve it here. */
-export const REFUSED_APPROVAL_WITHDRAWN = 'refused: approval withdrawn; schedule it again to have it approved, or cancel it';
+export { REFUSED_APPROVAL_WITHDRAWN, REFUSED_APPROVER_UNCHECKED, REFUSED_UNCHECKED, RIGHTS_RECHECK_MS, type ScheduleRunDeps } from './schedule-run-admit.js';
 
 /** What a run came to, for the schedule's "last result". */
 export type RunResult = string;
@@ -65,100 +44,12 @@ export function createScheduleRunner(deps: ScheduleRunDeps): (s: ScheduleRecord,
       await post(s.channelId, buildRunRefused(s, at, why));
       return result;
     };
-    const read = readScheduled(s.command, deps.catalog);
-    if (!read.ok) return refuse(read.problem, 'not run: the command no longer reads');
+    const admission = await admitRun(deps, s, occurrence, at, graceMs, signal);
+    if (!admission.ok) return refuse(admission.why, admission.result);
+    const { read, admitted, confirm, retention } = admission;
     const { op } = read;
-    /**
-     * Asks `check` again while its only answer is that a user group could not be read, and the
-     * run is within the grace: that is no verdict, and a Slack hiccup must not skip a nightly
-     * run. Nothing is started before this returns, so the wait sends nothing twice. The lease
-     * needs no cap: the scheduler renews it at every look while the run lasts. A stopping
-     * replica's sleep throws, so the run ends as a stopped one does and is taken over.
-     * Returns the last answer (still unread past the grace: the caller says so).
-     */
-    const untilKnown = async <T>(check: () => Promise<T>, unreadIn: (answer: T) => readonly string[] | undefined, whose: 'creator' | 'approver'): Promise<T> => {
-      for (let waited = false; ; waited = true) {
-        const answer = await check();
-        const unread = unreadIn(answer);
-        const left = occurrence + graceMs - deps.clock.now();
-        if (!unread || left <= 0) return answer;
-        if (!waited) deps.logger.warn(`a scheduled run waits: a user group that may give its ${whose} the right could not be read`, { schedule: s.id, occurrence, groups: unread });
-        await deps.clock.sleep(Math.min(RIGHTS_RECHECK_MS, left), signal);
-      }
-    };
-    /** Checked as its creator, under the rules in force now (a refusal is audited by admit). */
-    const admitWhenKnown = async (o: GuardedOp, args: Record<string, unknown>): Promise<Admission> => {
-      // Not audited while it may still be waited out: only the answer the run ends with is.
-      const a = await untilKnown(() => admit({ access: deps.access }, o, s.createdBy, s.channelId, args, read.account), (x) => (x.ok ? undefined : x.unread), 'creator');
-      return a.ok ? a : admit(deps, o, s.createdBy, s.channelId, args, read.account);
-    };
-    const admitted = await admitWhenKnown(op, read.masked);
-    const graceMinutes = Math.round(graceMs / 60_000);
-    if (!admitted.ok) {
-      return admitted.unread ? refuse(buildRunUnchecked(s, admitted.unread, 'run', graceMinutes), REFUSED_UNCHECKED) : refuse(admitted.reply.text, 'refused');
-    }
-    const confirm = s.confirmRecord ? await deps.operations.get(s.confirmRecord) : undefined;
     const keep = s.keep ?? undefined;
-    const retention: RetentionDeps | undefined = keep !== undefined && op.id === 'backup.create' ? { ...deps, schedule: s, occurrence, account: admitted.account, args: read.args, ...(signal ? { signal } : {}) } : undefined;
-    const del = retention ? deps.catalog.byId('backup.delete') : undefined;
-    // Its deletions too: a schedule confirmed alone does not delete backups once deleting needs an approval.
-    const wantsApproval = scheduleWantsApproval(deps.access, del ? [op, del] : [op], s.channelId, admitted.account);
-    if (wantsApproval && !confirm?.approvedBy) {
-      // Audited as the undo window audits the same refusal of a single change (APPROVAL_NOW_REQUIRED).
-      await deps.auditor?.record({
-        ...auditEntry({
-          op,
-          userId: s.createdBy,
-          channelId: s.channelId,
-          args: read.masked,
-          account: admitted.account,
-          outcome: 'refused',
-          errorCode: APPROVAL_NOW_REQUIRED,
-          detail: `scheduled run (${at}) not sent: the channel's rules now want an admin's approval, which schedule ${s.id} never had; nothing was sent`,
-        }),
-        ...(confirm?.confirmedBy ? { confirmedBy: confirm.confirmedBy } : {}),
-      });
-      return refuse(md`the channel’s rules now want an admin’s approval for this, which the schedule never had. Schedule it again to have it approved.`, 'refused: needs approval');
-    }
-    if (wantsApproval && confirm?.approvedBy) {
-      /**
-       * The run rests on that approval: its approver is checked again, as an approver, under the
-       * rules in force now (their admin role here, and what the channel and account allow), as
-       * the undo window checks a change's approver when its delay ends. Asked of the card they
-       * approved (so as the command and, with `--keep`, backup delete), on the account the run
-       * goes to. When the rules no longer want an approval the run rests on its creator alone,
-       * as a schedule made now would, and the approver is not asked.
-       */
-      const approvedBy = confirm.approvedBy;
-      const card = { ...confirm, channelId: s.channelId, account: admitted.account };
-      const held = await untilKnown(() => deps.flow.recheck(card, approvedBy, 'approve'), (x) => (typeof x === 'object' ? x.unread : undefined), 'approver');
-      if (held !== undefined) {
-        const audited = (errorCode: string, detail: string) =>
-          deps.auditor?.record({
-            ...auditEntry({ op, userId: s.createdBy, channelId: s.channelId, args: read.masked, account: admitted.account, outcome: 'refused', errorCode, detail: `scheduled run (${at}) ${detail}` }),
-            confirmedBy: confirm.confirmedBy,
-            approvedBy,
-          });
-        if (typeof held === 'object') {
-          await audited(
-            RIGHTS_UNCHECKED,
-            `not sent: Slack did not let the bot read user group ${held.unread.join(', ')} to check that ${approvedBy}, who approved schedule ${s.id}, may still approve it here, and the run was past its grace; nothing was sent`,
-          );
-          return refuse(buildRunUnchecked(s, held.unread, { approvedBy }, graceMinutes), REFUSED_APPROVER_UNCHECKED);
-        }
-        await audited(
-          RIGHTS_WITHDRAWN,
-          `not sent: ${approvedBy}, who approved schedule ${s.id}, may no longer approve it here (checked again at the run, under the rules in force then; they would be told: ${auditWords(held)})`,
-        );
-        return refuse(buildApprovalWithdrawn(s, approvedBy), REFUSED_APPROVAL_WITHDRAWN);
-      }
-    }
-    if (retention) {
-      // Deleting needs the creator's right to delete backups here, now.
-      const may = del ? await admitWhenKnown(del, {}) : undefined;
-      if (may && !may.ok && may.unread) return refuse(buildRunUnchecked(s, may.unread, 'delete backups', graceMinutes), `${REFUSED_UNCHECKED} to delete backups`);
-      if (!may?.ok) return refuse(may ? may.reply.text : md`backup delete is not in the catalog`, 'refused: may not delete backups');
-    }
+    const graceMinutes = Math.round(graceMs / 60_000);
 
     let started: StartOutcome | undefined;
     const input = (suffix: string) => ({
