@@ -207,8 +207,8 @@ export function createAlerting(deps: AlertingDeps) {
       owed.delete(sub.id);
       return unwatch(sub, 'policy');
     }
-    const window = deps.maintenance?.covering(sub.channelId, sub.account, sub.kind, sub.resource, deps.clock.now());
-    const muted = (sub.mutedUntil !== null && sub.mutedUntil > deps.clock.now()) || !!window;
+    const windows = deps.maintenance?.covering(sub.channelId, sub.account, sub.kind, sub.resource, deps.clock.now()) ?? [];
+    const muted = (sub.mutedUntil !== null && sub.mutedUntil > deps.clock.now()) || windows.length > 0;
     const firing = await deps.alerts.listFiring(sub.id);
     // Firing alerts whose post was never recorded: found in the channel if there, else posted
     // below while their condition holds. One Slack cannot account for is left as it is until it can.
@@ -229,8 +229,9 @@ export function createAlerting(deps: AlertingDeps) {
     const repost = unposted.filter((a) => now.has(a.condition));
     owed.delete(sub.id);
     if (unknown.size || repost.length) owed.add(sub.id);
-    if (window) {
-      for (const [condition] of missing) await deps.maintenance!.hold(window, { kind: sub.kind, resource: sub.resource, condition });
+    if (windows.length) {
+      // Each overlapping window notes it: each one's summary tells what it held back.
+      for (const window of windows) for (const [condition] of missing) await deps.maintenance!.hold(window, { kind: sub.kind, resource: sub.resource, condition });
       return;
     }
     if (muted) return;

@@ -47,8 +47,12 @@ export const SUMMARY_SKEW_MS = 60 * 60_000;
 export const SUMMARY_GIVE_UP_MS = 86_400_000;
 
 export interface Maintenance extends MaintenanceControl {
-  /** The window in force over this resource now, from the last `refresh`. */
-  covering(channelId: string, account: string | null, kind: string, resource: string, now: number): MaintenanceWindow | undefined;
+  /**
+   * The windows in force over this resource now, from the last `refresh`, soonest end first:
+   * windows may overlap (two on a server, the account's and a server's), and each one's summary
+   * tells what it held back.
+   */
+  covering(channelId: string, account: string | null, kind: string, resource: string, now: number): MaintenanceWindow[];
   /** Reads the windows in force again (each monitor pass). */
   refresh(now: number): Promise<void>;
   /** Notes an alert held back by `window`. */
@@ -155,7 +159,7 @@ export function createMaintenance(deps: MaintenanceDeps): Maintenance {
       return { kind: 'ended', window: ended };
     },
     covering: (channelId, account, kind, resource, now) =>
-      open.find((w) => w.endedAt === null && w.startsAt <= now && w.endsAt > now && covers(w, channelId, account, kind, resource)),
+      open.filter((w) => w.endedAt === null && w.startsAt <= now && w.endsAt > now && covers(w, channelId, account, kind, resource)),
     async refresh(now) {
       open = await deps.store.listOpen(now);
     },

@@ -72,7 +72,8 @@ interface TargetState {
   nextPollAt: number;
 }
 
-type Mode = 'live' | 'muted' | 'refused';
+/** `maintenance:<ids>`: the windows covering it, so a change in them (one of two overlapping ends, another starts) is a fresh look that notes what holds with each. */
+type Mode = 'live' | 'muted' | 'refused' | `maintenance:${string}`;
 
 export const MONITOR_LEASE = 'monitor';
 const SUBS_TTL_MS = 5000;
@@ -133,13 +134,13 @@ export function createMonitor(deps: MonitorDeps): Monitor {
   }
 
   // A maintenance window counts as a mute: when it ends the subscription is "unsettled" and a
-  // fresh look alerts what still holds.
-  const modeOf = (sub: SubscriptionRecord, now: number): Mode =>
-    !allowed(sub)
-      ? 'refused'
-      : (sub.mutedUntil !== null && sub.mutedUntil > now) || deps.maintenance?.covering(sub.channelId, sub.account, sub.kind, sub.resource, now)
-        ? 'muted'
-        : 'live';
+  // fresh look alerts what still holds (or, under another window still in force, notes it there).
+  const modeOf = (sub: SubscriptionRecord, now: number): Mode => {
+    if (!allowed(sub)) return 'refused';
+    const windows = deps.maintenance?.covering(sub.channelId, sub.account, sub.kind, sub.resource, now) ?? [];
+    if (windows.length) return `maintenance:${windows.map((w) => w.id).join(',')}`;
+    return sub.mutedUntil !== null && sub.mutedUntil > now ? 'muted' : 'live';
+  };
 
   /** Brings subscriptions in line with the state that holds now (alerting.sync). */
   function settle(t: Target, state: MonitorState, subs: SubscriptionRecord[]): void {
