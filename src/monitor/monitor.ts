@@ -205,7 +205,9 @@ export function createMonitor(deps: MonitorDeps): Monitor {
       st.nextPollAt = now + interval;
       // Seen again as committed: subscriptions new, unmuted or allowed again are told what holds,
       // and an alert whose post failed is posted now.
-      settle(t, state, t.subs.filter((s) => modes.get(s.id) !== modeOf(s, now) || alerting.owes(s.id)));
+      // Under a maintenance window, what still holds is noted again: its summary's "last seen" is true.
+      const heldBack = (s: SubscriptionRecord) => modeOf(s, now).startsWith('maintenance:') && conditionsOf(t.kind, state, s.params).size > 0;
+      settle(t, state, t.subs.filter((s) => modes.get(s.id) !== modeOf(s, now) || alerting.owes(s.id) || heldBack(s)));
       return;
     }
     st.pending = st.pending?.sig === sig ? { ...st.pending, count: st.pending.count + 1 } : { sig, state, count: 1 };

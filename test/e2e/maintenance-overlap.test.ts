@@ -80,6 +80,21 @@ describe('maintenance windows: the audit’s cases', () => {
     expect(rig.slack.messages.inChannel(OPS_CHANNEL.id)).toHaveLength(posts + 1); // the summary only
   });
 
+  it('a condition that holds through the window: its summary says it was last seen near the end, not only when it came', async () => {
+    rig = await startBotRig({ monitor: MONITOR });
+    await rig.command('subscribe server 101', { userId: BOB.id });
+    await rig.bot.monitor.tick(); await rig.bot.monitor.idle();
+    const id = await start('maintenance server 101 1h');
+    await powerFromPanel(rig, 101, 'off');
+    await after(rig, INTERVAL);
+    await after(rig, RECHECK);
+    for (let i = 0; i < 30; i++) await after(rig, INTERVAL);
+    const seenAt = rig.clock.now();
+    const [held] = (await rig.store.maintenance.get(id))!.muted;
+    expect(seenAt - held!.lastAt).toBeLessThanOrEqual(INTERVAL);
+    expect(held!.lastAt - held!.firstAt).toBeGreaterThan(25 * INTERVAL);
+  });
+
   it('a window that ends while no bot runs: one summary after the restart, and none more', async () => {
     rig = await startBotRig({ monitor: MONITOR });
     const id = await start('maintenance server 101 1h');
