@@ -6,7 +6,7 @@
  * test rigs all come through here, so what they run is the production wiring; tests change
  * only what `overrides` names. Its parts: runtime-services.ts (watcher, maintenance, monitor,
  * change flow, schedules), runtime-steps.ts, runtime-core.ts (the core's deps),
- * runtime-readiness.ts (/readyz), runtime-shutdown.ts, runtime-policy.ts, runtime-telemetry.ts.
+ * runtime-readiness.ts (/readyz), runtime-upkeep.ts, runtime-shutdown.ts, runtime-policy.ts, runtime-telemetry.ts.
  */
 import { Agent } from 'undici';
 import { createAccess } from './access/access.js';
@@ -28,6 +28,7 @@ import { skipRecentlyRemembered } from './store/known-recent.js';
 import { cloudAttempts, observeAuditor } from './telemetry/index.js';
 import { resolvePolicy, policyAuditEntry } from './runtime-policy.js';
 import { createReadinessProbe } from './runtime-readiness.js';
+import { recoverChanges, startUpkeep } from './runtime-upkeep.js';
 import { createServices } from './runtime-services.js';
 import { createCore } from './runtime-core.js';
 import { createSteps } from './runtime-steps.js';
@@ -157,7 +158,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     ...(overrides.slowNoticeMs !== undefined ? { slowNoticeMs: overrides.slowNoticeMs } : {}),
   });
 
-  let sweep: NodeJS.Timeout | undefined;
+  let stopUpkeep: (() => void) | undefined;
   let undoLoop: Promise<void> | undefined;
   let reloadTimer: NodeJS.Timeout | undefined;
   const stopping = new AbortController();
@@ -195,19 +196,11 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
     gate.open(); // requests that came early (held up to START_HOLD_MS) run now
     // HTTP mode serves from here; Socket Mode once its connection is open (start, below).
     probe.slack(early ? 'ok' : 'connecting to Slack (Socket Mode)');
-    const recover = async () => {
-      const recovered = await flow.recoverInterrupted();
-      if (recovered) logger.warn('changes a stopped process left confirmed or running were closed (running: outcome unknown; confirmed: not sent)', { count: recovered });
-    };
-    await recover();
+    await recoverChanges(flow, logger);
     halt();
     // From here on nothing awaits, so a stop finds every loop started and stops it.
     // Every replica sweeps: expired confirmations, and changes a dead replica left running.
-    sweep = setInterval(() => {
-      flow.expireDue().catch((error: unknown) => logger.error('expiry sweep failed', { error }));
-      recover().catch((error: unknown) => logger.error('recovery sweep failed', { error }));
-    }, overrides.expirySweepMs ?? 30_000);
-    sweep.unref();
+    stopUpkeep = startUpkeep(flow, logger, overrides.expirySweepMs ?? 30_000);
     // Changes waiting out an undo delay: on the injected clock, so a restart resumes them from the store.
     undoLoop = runUndoWindow(flow, clock, logger, stopping.signal);
     if (overrides.watchLoop !== false) watcher.start(); // resumes every open watch from the store
@@ -267,7 +260,7 @@ export function createRuntime(settings: RuntimeSettings, overrides: RuntimeOverr
       gate.close(); // a request that still comes is answered "restarting, nothing was sent"
       stopping.abort(); // a start-up still waiting for Slack gives up
       await startedUp; // a start-up under way goes no further than its next step, so what started is stopped below
-      if (sweep) clearInterval(sweep);
+      stopUpkeep?.();
       if (reloadTimer) clearInterval(reloadTimer);
       // Socket Mode: off the socket once the requests already here are acked (the acks travel on
       // it), so Slack sends new ones to a replica that serves; the answers after an ack use the

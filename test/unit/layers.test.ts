@@ -30,6 +30,8 @@ const LAYER: Record<string, number> = {
   'runtime-services.ts': 7.5,
   'runtime-core.ts': 7.5,
   'runtime-readiness.ts': 7.5,
+  // The change flow's upkeep sweep (expired confirmations, changes a stopped process left).
+  'runtime-upkeep.ts': 7.5,
   'runtime-types.ts': 7,
   slack: 6,
   // The application core: runs a request from any surface (commands, forms, clicks); knows no Slack transport.
