@@ -97,7 +97,9 @@ export const serverReinstall = defineOperation({
     summarize: (r, { server, template }, told) => {
       const done = md`Server ${val(server)} is ${val(r.status)} with ${val(template)}.`;
       const elsewhere = md`${val(`/cloud server credentials ${server}`)} shows it to whoever may read it.`;
-      if (!r.password || !told?.secret || told.secret === 'sent') return { text: md`${done} The root password was sent privately to the requester.` };
+      // Only what was sent is said to be: an answer without a password sends nothing privately.
+      if (!r.password) return { text: md`${done} The cloud's answer held no root password, so none was sent; ${elsewhere}` };
+      if (!told?.secret || told.secret === 'sent') return { text: md`${done} The root password was sent privately to the requester.` };
       return {
         text:
           told.secret === 'withheld'
