@@ -12,16 +12,16 @@ import { waitFor } from '../rig/wait-for.js';
 import { ADMINS_GROUP, ALICE, OPS_CHANNEL, type FakeUser } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 import { createParkingClock } from './parking-clock.js';
+import { GRACE, GROUPS, unreadGroupHelpers } from './unread-group-rig.js';
 
 /** An admin of the ops channel only as a member of the admins user group: the approver. */
 const ERIN: FakeUser = { id: 'UERIN00005', name: 'erin', realName: 'Erin Group-Admin' };
-const GROUPS = 'usergroups.users.list';
-const GRACE = 4 * RIGHTS_RECHECK_MS;
 
 const { manual, clock, parked } = createParkingClock(RIGHTS_RECHECK_MS);
 
 let rig: BotRig;
 const { text } = rigHelpers(() => rig);
+const { slackDown, mutationsSince, channelSince, waiting, recheck } = unreadGroupHelpers(() => rig, { manual, parked });
 
 beforeAll(async () => {
   rig = await startBotRig({
@@ -45,9 +45,6 @@ afterAll(async () => {
   expect(rig.slack.violations).toEqual([]);
 });
 
-const slackDown = () => rig.slack.httpErrorNext(GROUPS, 503, 100_000);
-const mutationsSince = (from: number) => rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`);
-const channelSince = (n: number) => rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(n).map((m) => text(m));
 const uncheckedOf = async (scheduleId: string) =>
   (await rig.store.audit.list({ limit: 100 })).filter((e) => e.outcome === 'refused' && e.errorCode === 'RIGHTS_UNCHECKED' && (e.detail ?? '').includes(scheduleId));
 
@@ -71,21 +68,6 @@ async function approvedDeleteIsDue() {
   manual.set(s.nextAt!);
   return { s, key, from: rig.sandbox.requests.length, seen: rig.slack.messages.inChannel(OPS_CHANNEL.id).length };
 }
-/** The run asks Slack and waits to ask again, having sent and said nothing (it has not ended). */
-async function waiting(s: { id: string }, from: number, seen: number): Promise<void> {
-  const ended = async () => (await rig.store.schedules.runs(s.id)).some((r) => r.status !== 'running');
-  await waitFor(async () => parked() === 1 || (await ended()) || undefined, { timeoutMs: 5000, message: 'the run to wait for its recheck' });
-  expect(channelSince(seen)).toEqual([]);
-  expect(mutationsSince(from)).toEqual([]);
-  expect(parked()).toBe(1);
-}
-/** Moves the clock on to the run's next recheck, and waits until it waits again. */
-async function recheck(): Promise<void> {
-  const reads = rig.slack.callsTo(GROUPS).length;
-  await manual.advance(RIGHTS_RECHECK_MS);
-  await waitFor(() => (rig.slack.callsTo(GROUPS).length > reads && parked() === 1) || undefined, { timeoutMs: 5000, message: 'the run to ask again and wait' });
-}
-
 describe('a scheduled run whose approver’s admin role comes from a user group Slack cannot read', () => {
   it('sends nothing past the grace and says truthfully why, naming the approver; audited; the schedule stays active', async () => {
     const { s, key, from, seen } = await approvedDeleteIsDue();

@@ -11,20 +11,20 @@ import { waitFor } from '../rig/wait-for.js';
 import { ADMINS_GROUP, OPS_CHANNEL, type FakeUser } from '../rig/workspace.js';
 import { rigHelpers, startBotRig, visibleText, type BotRig } from './bot-rig.js';
 import { createParkingClock } from './parking-clock.js';
+import { GRACE, GROUPS, unreadGroupHelpers } from './unread-group-rig.js';
 
 /** An admin of the ops channel only as a member of the admins user group. */
 const ERIN: FakeUser = { id: 'UERIN00005', name: 'erin', realName: 'Erin Group-Admin' };
 /** An operator of the ops channel by name, and an admin (who may delete backups) only through the group. */
 const FRANK: FakeUser = { id: 'UFRANK0006', name: 'frank', realName: 'Frank Operator' };
 const MEMBERS = [ERIN.id, FRANK.id];
-const GROUPS = 'usergroups.users.list';
-const GRACE = 4 * RIGHTS_RECHECK_MS;
 
 /** `parked()`: the run's rechecks waiting on the clock right now (no other loop sleeps this long). */
 const { manual, clock, parked } = createParkingClock(RIGHTS_RECHECK_MS);
 
 let rig: BotRig;
 const { text } = rigHelpers(() => rig);
+const { slackDown, mutationsSince, channelSince, waiting, recheck } = unreadGroupHelpers(() => rig, { manual, parked });
 
 beforeAll(async () => {
   rig = await startBotRig({
@@ -47,10 +47,6 @@ afterAll(async () => {
   expect(rig.slack.violations).toEqual([]);
 });
 
-/** Slack down for the group's reads until the case clears it (every try of every call). */
-const slackDown = () => rig.slack.httpErrorNext(GROUPS, 503, 100_000);
-const mutationsSince = (from: number) => rig.mutations(from).map((q) => `${q.method} ${q.rawPath}`);
-const channelSince = (n: number) => rig.slack.messages.inChannel(OPS_CHANNEL.id).slice(n).map((m) => text(m));
 const refusals = async () => (await rig.store.audit.list({ limit: 100 })).filter((e) => e.opId === 'server.rename' && e.outcome === 'refused');
 
 let n = 0;
@@ -63,21 +59,6 @@ async function erinsRenameIsDue() {
   manual.set(s.nextAt!);
   return { s, name, from: rig.sandbox.requests.length, seen: rig.slack.messages.inChannel(OPS_CHANNEL.id).length, audited: (await refusals()).length };
 }
-/** The run asks Slack and waits to ask again, having sent and said nothing (it has not ended). */
-async function waiting(s: { id: string }, from: number, seen: number): Promise<void> {
-  const ended = async () => (await rig.store.schedules.runs(s.id)).some((r) => r.status !== 'running');
-  await waitFor(async () => parked() === 1 || (await ended()) || undefined, { timeoutMs: 5000, message: 'the run to wait for its recheck' });
-  expect(channelSince(seen)).toEqual([]);
-  expect(mutationsSince(from)).toEqual([]);
-  expect(parked()).toBe(1);
-}
-/** Moves the clock on to the run's next recheck, and waits until it waits again. */
-async function recheck(): Promise<void> {
-  const reads = rig.slack.callsTo(GROUPS).length;
-  await manual.advance(RIGHTS_RECHECK_MS);
-  await waitFor(() => (rig.slack.callsTo(GROUPS).length > reads && parked() === 1) || undefined, { timeoutMs: 5000, message: 'the run to ask again and wait' });
-}
-
 describe('a scheduled run whose creator’s role comes from a user group Slack cannot read', () => {
   it('waits, sending and saying nothing, and runs once when the group can be read again', async () => {
     const { s, name, from, seen, audited } = await erinsRenameIsDue();
